@@ -1,0 +1,32 @@
+import type { Command } from 'commander';
+import type { Finding } from '../core/kernel/findings.js';
+import type { Vfs } from '../core/kernel/vfs.js';
+
+export interface CommandContext {
+  vfs: Vfs;
+  cwd: string;
+  json: boolean;
+  /** Human progress lines; silent under --json or --quiet. */
+  progress: (message: string) => void;
+}
+
+export interface CommandResult {
+  findings: Finding[];
+  /** Machine-readable payload printed under --json. */
+  data?: unknown;
+  /** Human summary printed otherwise. */
+  text?: string;
+  thresholdFailed?: boolean;
+  strict?: boolean;
+}
+
+export interface CommandSpec {
+  name: string;
+  summary: string;
+  /** Declare arguments and options on the commander command. */
+  configure(cmd: Command): void;
+  run(args: string[], options: Record<string, any>, ctx: CommandContext): Promise<CommandResult>;
+}
+
+/** Thrown for bad flags/arguments detected after parsing; maps to exit code 2. */
+export class UsageError extends Error {}

@@ -1,0 +1,111 @@
+#!/usr/bin/env node
+import { readFileSync, realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import * as path from 'node:path';
+import { Command, CommanderError } from 'commander';
+import { commandRegistry } from './registry.js';
+import { UsageError, type CommandContext } from './command.js';
+import { exitCodeFor, ExitCode } from '../core/kernel/exit-codes.js';
+import { renderFinding } from '../core/kernel/render.js';
+import { nodeVfs } from '../core/kernel/node-vfs.js';
+import { OutputError } from '../core/kernel/output.js';
+import { finding } from '../core/kernel/findings.js';
+import { kernelFindings } from '../core/catalog.js';
+
+export function packageVersion(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 5; i++) {
+    try {
+      return JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')).version as string;
+    } catch {
+      dir = path.dirname(dir);
+    }
+  }
+  return '0.0.0';
+}
+
+export interface Io {
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+}
+
+const defaultIo: Io = {
+  stdout: (s) => process.stdout.write(s),
+  stderr: (s) => process.stderr.write(s),
+};
+
+/** Runs the CLI and returns the exit code; never calls process.exit itself. */
+export async function runCli(argv: string[], io: Io = defaultIo): Promise<number> {
+  let exitCode: number = ExitCode.ok;
+  const program = new Command('aptpace')
+    .description('Will this base model make a good agent? APTBench questions from agent trajectories, lm-evaluation-harness suites, harness-log ingest and PACE prediction.')
+    .version(packageVersion(), '-V, --version')
+    .option('--json', 'machine-readable output on stdout')
+    .option('-q, --quiet', 'no progress lines')
+    .showHelpAfterError()
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+
+  const invoked = argv.find((a) => !a.startsWith('-'));
+  for (const entry of commandRegistry) {
+    const cmd = program.command(entry.name).description(entry.summary).exitOverride();
+    // Options must exist before parsing, so the spec is loaded for the invoked command only.
+    if (invoked === entry.name) {
+      const spec = await entry.load();
+      spec.configure(cmd);
+      cmd.action(async (...actionArgs: unknown[]) => {
+        const command = actionArgs[actionArgs.length - 1] as Command;
+        const opts = { ...program.opts(), ...command.opts() };
+        const ctx: CommandContext = {
+          vfs: nodeVfs,
+          cwd: process.cwd(),
+          json: Boolean(opts.json),
+          progress: (m) => {
+            if (!opts.json && !opts.quiet) io.stderr(`${m}\n`);
+          },
+        };
+        const result = await spec.run(command.args, opts, ctx);
+        for (const f of result.findings) io.stderr(`${renderFinding(f)}\n`);
+        if (ctx.json) io.stdout(`${JSON.stringify({ command: entry.name, findings: result.findings, data: result.data ?? null }, null, 2)}\n`);
+        else if (result.text) io.stdout(result.text.endsWith('\n') ? result.text : `${result.text}\n`);
+        exitCode = exitCodeFor({ findings: result.findings, thresholdFailed: result.thresholdFailed, strict: result.strict });
+      });
+    } else {
+      cmd.allowUnknownOption().allowExcessArguments();
+    }
+  }
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return ExitCode.ok;
+      return exitCodeFor({ usageError: true });
+    }
+    if (err instanceof UsageError) {
+      io.stderr(`usage error: ${err.message}\n`);
+      return exitCodeFor({ usageError: true });
+    }
+    if (err instanceof OutputError) {
+      io.stderr(`${renderFinding(finding(kernelFindings, err.code, { file: err.target }, { target: err.target }))}\n`);
+      return exitCodeFor({ findings: [finding(kernelFindings, err.code, { file: err.target }, { target: err.target })] });
+    }
+    io.stderr(`aptpace crashed: ${(err as Error).stack ?? String(err)}\n`);
+    return exitCodeFor({ crashed: true });
+  }
+  return exitCode;
+}
+
+const invokedDirectly = (() => {
+  try {
+    return realpathSync(process.argv[1] ?? '') === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+})();
+
+if (invokedDirectly) {
+  runCli(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

@@ -1,0 +1,31 @@
+import type { FindingCatalog } from './kernel/findings.js';
+
+/** Codes the kernel and CLI raise themselves. */
+export const kernelFindings = {
+  'output-exists': {
+    severity: 'error',
+    title: 'Output exists',
+    message: (a) => `${a.target} already exists; pass --force to overwrite it`,
+  },
+  'output-outside-root': {
+    severity: 'error',
+    title: 'Write outside the output folder',
+    message: (a) => `refusing to write ${a.target}: it is outside the output folder`,
+  },
+  'no-inputs': {
+    severity: 'error',
+    title: 'No inputs',
+    message: (a) => `no input files matched ${a.patterns}`,
+  },
+} satisfies FindingCatalog;
+
+/**
+ * Every domain's catalogue, in one ordered list. A domain adds one line here; render.ts
+ * is the only reader.
+ */
+export const findingCatalogs: FindingCatalog[] = [kernelFindings];
+
+export function lookupFinding(code: string) {
+  for (const c of findingCatalogs) if (code in c) return c[code];
+  return undefined;
+}

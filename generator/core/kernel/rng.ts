@@ -1,0 +1,98 @@
+/**
+ * Seeded, platform-independent PRNG (sfc32 seeded through splitmix32 from a string),
+ * so that every "random" choice in a build is reproducible byte for byte.
+ */
+function splitmix32(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x9e3779b9) >>> 0;
+    let z = s;
+    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
+    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
+    return (z ^ (z >>> 16)) >>> 0;
+  };
+}
+
+/** FNV-1a over UTF-16 code units: stable string → 32-bit seed. */
+export function hashSeed(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h >>> 0;
+}
+
+export class Rng {
+  private a: number;
+  private b: number;
+  private c: number;
+  private d: number;
+  readonly seed: string;
+
+  constructor(seed: string | number) {
+    this.seed = String(seed);
+    const sm = splitmix32(hashSeed(this.seed));
+    this.a = sm();
+    this.b = sm();
+    this.c = sm();
+    this.d = sm();
+    for (let i = 0; i < 12; i++) this.nextUint32();
+  }
+
+  /** An independent stream derived from this seed and a label (order-independent). */
+  fork(label: string): Rng {
+    return new Rng(`${this.seed}/${label}`);
+  }
+
+  nextUint32(): number {
+    const t = (((this.a + this.b) >>> 0) + this.d) >>> 0;
+    this.d = (this.d + 1) >>> 0;
+    this.a = this.b ^ (this.b >>> 9);
+    this.b = (this.c + (this.c << 3)) >>> 0;
+    this.c = ((this.c << 21) | (this.c >>> 11)) >>> 0;
+    this.c = (this.c + t) >>> 0;
+    return t;
+  }
+
+  /** Uniform in [0, 1). */
+  next(): number {
+    return this.nextUint32() / 4294967296;
+  }
+
+  /** Uniform integer in [0, n). */
+  int(n: number): number {
+    if (!(n > 0)) throw new RangeError('Rng.int needs n > 0');
+    return Math.floor(this.next() * n);
+  }
+
+  pick<T>(items: readonly T[]): T {
+    if (items.length === 0) throw new RangeError('Rng.pick on empty list');
+    return items[this.int(items.length)] as T;
+  }
+
+  /** Fisher–Yates on a copy. */
+  shuffle<T>(items: readonly T[]): T[] {
+    const out = items.slice();
+    for (let i = out.length - 1; i > 0; i--) {
+      const j = this.int(i + 1);
+      const tmp = out[i] as T;
+      out[i] = out[j] as T;
+      out[j] = tmp;
+    }
+    return out;
+  }
+
+  /** Standard normal via Box–Muller. */
+  normal(): number {
+    let u = 0;
+    while (u === 0) u = this.next();
+    const v = this.next();
+    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+  }
+
+  /** k distinct indices from [0, n), in drawn order. */
+  sampleIndices(n: number, k: number): number[] {
+    return this.shuffle(Array.from({ length: n }, (_, i) => i)).slice(0, Math.min(k, n));
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * A built question: what the emitter turns into one JSONL document of a harness task.
+ * The JSON Schema in questions/schema.ts is the contract; these types mirror it.
+ */
+export const QUESTION_SCHEMA_VERSION = 'question/1';
+
+/** Every question type; each has one module under questions/types/ and a row in the registry. */
+export type QuestionKind =
+  | 'plan_mcq'
+  | 'next_action_tc'
+  | 'next_action_mcq'
+  | 'bug_locate_mcq'
+  | 'fix_patch_mcq'
+  | 'test_patch_mcq'
+  | 'env_setup_plan_mcq'
+  | 'env_setup_action_tc'
+  | 'dr_plan_mcq'
+  | 'dr_answer_tc'
+  | 'dr_citation_mcq';
+
+export type LengthBucket = '<=4K' | '4-16K' | '16-32K' | '>32K';
+
+export type QuestionFormat = 'mcq' | 'completion';
+
+export interface QuestionBase {
+  schema_version: typeof QUESTION_SCHEMA_VERSION;
+  /** Stable, content-derived id (hash of kind + source trajectory + step + gold). */
+  id: string;
+  kind: QuestionKind;
+  /** Harness task this question belongs to, e.g. `aptpace_swe_plan_mcq`. */
+  task: string;
+  /** Full rendered prompt for a base model, ending just before the answer. */
+  prompt: string;
+  /** Token count of `prompt` under the configured tokenizer. */
+  prompt_tokens: number;
+  length_bucket: LengthBucket;
+  truncated: boolean;
+  provenance: {
+    traj_id: string;
+    source_path: string;
+    source_line?: number | null;
+    /** Step index the question is anchored at (the step to predict), null for whole-trajectory questions. */
+    step: number | null;
+    framework: string;
+  };
+  /** Seed and operator names that produced distractors, for audit. */
+  build: { seed: string; operators?: string[]; template: string };
+}
+
+export interface McqQuestion extends QuestionBase {
+  format: 'mcq';
+  /** Option texts in display order (letters are A, B, C… by position). */
+  choices: string[];
+  /** Index into `choices` of the correct option. */
+  gold: number;
+  /** Text after the prompt that stems the answer, e.g. `The correct next step is (`. */
+  answer_stem: string;
+}
+
+export interface CompletionQuestion extends QuestionBase {
+  format: 'completion';
+  /** Reference answer(s); the first is canonical. */
+  targets: string[];
+  metric: 'exact_match' | 'rouge' | 'exact_match+rouge';
+  /** Stop sequences for generate_until. */
+  stop: string[];
+  answer_stem: string;
+}
+
+export type Question = McqQuestion | CompletionQuestion;
