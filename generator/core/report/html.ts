@@ -1,0 +1,82 @@
+import { escapeXml } from './svg.js';
+
+export interface ReportTable {
+  columns: string[];
+  rows: Array<Array<string | number | null>>;
+  /** Index of rows to emphasise (e.g. the checkpoint under test, a failed threshold). */
+  emphasise?: number[];
+}
+
+export interface ReportSection {
+  heading: string;
+  text?: string;
+  /** Trusted SVG produced by svg.ts (never user text). */
+  svg?: string[];
+  table?: ReportTable;
+}
+
+export interface ReportPage {
+  title: string;
+  /** One-line verdict shown at the top, e.g. "PASS: all thresholds met". */
+  verdict?: { ok: boolean; text: string };
+  sections: ReportSection[];
+  /** Key facts in small print at the bottom (versions, hashes, inputs). */
+  footer?: Array<[string, string]>;
+}
+
+function cell(v: string | number | null): string {
+  if (v === null) return '<span class="na">–</span>';
+  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : v.toFixed(3);
+  return escapeXml(v);
+}
+
+/** A self-contained HTML page: inline CSS, inline SVG, no scripts, no external assets. */
+export function renderReportHtml(page: ReportPage): string {
+  const out: string[] = [];
+  out.push('<!DOCTYPE html>', '<html lang="en">', '<head>', '<meta charset="utf-8">', `<title>${escapeXml(page.title)}</title>`);
+  out.push(`<style>
+body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:1100px;color:#222;padding:0 1rem}
+h1{font-size:1.5rem}h2{font-size:1.15rem;margin-top:2rem;border-bottom:1px solid #ddd;padding-bottom:.25rem}
+.verdict{padding:.6rem 1rem;border-radius:6px;font-weight:600}.ok{background:#e6f4ea;color:#1e6b34}.fail{background:#fde8e8;color:#9b1c1c}
+table{border-collapse:collapse;margin:.5rem 0;font-size:.9rem}th,td{border:1px solid #ddd;padding:.25rem .6rem;text-align:left}
+th{background:#f6f6f6}tr.em td{background:#fff4e5;font-weight:600}.na{color:#999}.charts{display:flex;flex-wrap:wrap;gap:1rem}
+footer{margin-top:2rem;font-size:.8rem;color:#666}footer dt{font-weight:600;float:left;clear:left;width:11rem}footer dd{margin-left:11.5rem}
+</style>`);
+  out.push('</head>', '<body>', `<h1>${escapeXml(page.title)}</h1>`);
+  if (page.verdict) out.push(`<p class="verdict ${page.verdict.ok ? 'ok' : 'fail'}">${escapeXml(page.verdict.text)}</p>`);
+  for (const s of page.sections) {
+    out.push(`<h2>${escapeXml(s.heading)}</h2>`);
+    if (s.text) out.push(`<p>${escapeXml(s.text)}</p>`);
+    if (s.svg?.length) out.push(`<div class="charts">${s.svg.join('\n')}</div>`);
+    if (s.table) {
+      const em = new Set(s.table.emphasise ?? []);
+      out.push('<table>', `<tr>${s.table.columns.map((c) => `<th>${escapeXml(c)}</th>`).join('')}</tr>`);
+      s.table.rows.forEach((r, i) => out.push(`<tr${em.has(i) ? ' class="em"' : ''}>${r.map((v) => `<td>${cell(v)}</td>`).join('')}</tr>`));
+      out.push('</table>');
+    }
+  }
+  if (page.footer?.length) {
+    out.push('<footer><dl>');
+    for (const [k, v] of page.footer) out.push(`<dt>${escapeXml(k)}</dt><dd>${escapeXml(v)}</dd>`);
+    out.push('</dl></footer>');
+  }
+  out.push('</body>', '</html>', '');
+  return out.join('\n');
+}
+
+/** The same content as Markdown, for CI step summaries and PR comments. */
+export function renderReportMarkdown(page: ReportPage): string {
+  const out: string[] = [`# ${page.title}`, ''];
+  if (page.verdict) out.push(`**${page.verdict.ok ? 'PASS' : 'FAIL'}** — ${page.verdict.text}`, '');
+  for (const s of page.sections) {
+    if (!s.text && !s.table) continue;
+    out.push(`## ${s.heading}`, '');
+    if (s.text) out.push(s.text, '');
+    if (s.table) {
+      out.push(`| ${s.table.columns.join(' | ')} |`, `| ${s.table.columns.map(() => '---').join(' | ')} |`);
+      for (const r of s.table.rows) out.push(`| ${r.map((v) => (v === null ? '–' : typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toFixed(3)) : v.replace(/\|/g, '\\|'))).join(' | ')} |`);
+      out.push('');
+    }
+  }
+  return out.join('\n');
+}
