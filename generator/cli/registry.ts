@@ -5,4 +5,14 @@ import type { CommandSpec } from './command.js';
  * that heavy dependencies load only for the command that runs.
  */
 export const commandRegistry: Array<{ name: string; summary: string; load: () => Promise<CommandSpec> }> = [
+  { name: 'inspect', summary: 'Per trajectory file: detected format, steps, success and its evidence, token estimate', load: async () => (await import('./commands/inspect.js')).default },
+  { name: 'normalize', summary: 'Convert trajectories of any supported format to canonical JSONL (traj/1)', load: async () => (await import('./commands/normalize.js')).default },
+  { name: 'build', summary: 'Build APTBench-style questions (MCQ and completion) from successful trajectories', load: async () => (await import('./commands/build.js')).default },
+  { name: 'audit', summary: 'Audit questions per task: letter balance, duplicates, leaks, shortcut baselines vs chance', load: async () => (await import('./commands/audit.js')).default },
+  { name: 'review', summary: 'HTML review page for questions; apply exported decisions to a status file', load: async () => (await import('./commands/review.js')).default },
+  { name: 'emit', summary: 'Compile questions into an lm-evaluation-harness task suite, or install it into a harness checkout', load: async () => (await import('./commands/emit.js')).default },
+  { name: 'ingest', summary: 'Read harness logs, score tables and agentic targets into a models × instances score store', load: async () => (await import('./commands/ingest.js')).default },
+  { name: 'fit', summary: 'Fit PACE: select a small proxy instance set per agentic target; write the model file and the proxy set (lm_eval --samples)', load: async () => (await import('./commands/fit.js')).default },
+  { name: 'predict', summary: 'Predict agentic scores of a checkpoint from its proxy-instance results, with intervals and win probabilities (CI gate: --min-score)', load: async () => (await import('./commands/predict.js')).default },
+  { name: 'evaluate', summary: 'Leave-one-model-out report of PACE (frozen and nested-tuned) beside baselines and a budget curve', load: async () => (await import('./commands/evaluate.js')).default },
 ];

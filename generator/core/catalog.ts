@@ -1,4 +1,11 @@
 import type { FindingCatalog } from './kernel/findings.js';
+import { trajectoryFindings } from './trajectories/findings.js';
+import { questionFindings } from './questions/findings.js';
+import { auditFindings } from './questions/audit/findings.js';
+import { reviewFindings } from './questions/review/findings.js';
+import { logsFindings } from './logs/findings.js';
+import { emitFindings } from './emit/findings.js';
+import { paceFindings } from './pace/findings.js';
 
 /** Codes the kernel and CLI raise themselves. */
 export const kernelFindings = {
@@ -23,7 +30,7 @@ export const kernelFindings = {
  * Every domain's catalogue, in one ordered list. A domain adds one line here; render.ts
  * is the only reader.
  */
-export const findingCatalogs: FindingCatalog[] = [kernelFindings];
+export const findingCatalogs: FindingCatalog[] = [kernelFindings, trajectoryFindings, questionFindings, auditFindings, reviewFindings, logsFindings, emitFindings, paceFindings];
 
 export function lookupFinding(code: string) {
   for (const c of findingCatalogs) if (code in c) return c[code];

@@ -15,8 +15,7 @@ export type QuestionKind =
   | 'env_setup_plan_mcq'
   | 'env_setup_action_tc'
   | 'dr_plan_mcq'
-  | 'dr_answer_tc'
-  | 'dr_citation_mcq';
+  | 'dr_answer_tc';
 
 export type LengthBucket = '<=4K' | '4-16K' | '16-32K' | '>32K';
 
@@ -35,6 +34,11 @@ export interface QuestionBase {
   prompt_tokens: number;
   length_bucket: LengthBucket;
   truncated: boolean;
+  /**
+   * `fewshot` marks a deterministic subset (a whole trajectory's questions at a time) that
+   * harness-side few-shot may draw from; `test` is the evaluation split. Absent = `test`.
+   */
+  split?: 'test' | 'fewshot';
   provenance: {
     traj_id: string;
     source_path: string;
@@ -42,9 +46,21 @@ export interface QuestionBase {
     /** Step index the question is anchored at (the step to predict), null for whole-trajectory questions. */
     step: number | null;
     framework: string;
+    instance_id?: string;
   };
   /** Seed and operator names that produced distractors, for audit. */
-  build: { seed: string; operators?: string[]; template: string };
+  build: {
+    seed: string;
+    operators?: string[];
+    /** Aligned with `choices`: `gold` or the operator that made that distractor. */
+    choice_sources?: string[];
+    template: string;
+    tokenizer?: string;
+    budget_tokens?: number;
+    /** Ids of the questions whose solved forms appear as in-prompt few-shot examples. */
+    fewshot_ids?: string[];
+    llm_model?: string;
+  };
 }
 
 export interface McqQuestion extends QuestionBase {
@@ -53,7 +69,7 @@ export interface McqQuestion extends QuestionBase {
   choices: string[];
   /** Index into `choices` of the correct option. */
   gold: number;
-  /** Text after the prompt that stems the answer, e.g. `The correct next step is (`. */
+  /** The closing text of `prompt` that stems the answer, e.g. `The correct next step is (`; `prompt` ends with it. */
   answer_stem: string;
 }
 

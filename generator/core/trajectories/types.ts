@@ -36,6 +36,8 @@ export interface Step {
   observation: string | null;
   obs_meta?: { exit_code?: number | null; ok?: boolean | null } | null;
   stage?: string | null;
+  /** ISO time of the action when the source records it. */
+  timestamp?: string | null;
 }
 
 export interface Trajectory {
@@ -57,7 +59,10 @@ export interface Trajectory {
   task: {
     instance_id: string;
     goal: string;
+    /** Natural language of the goal (`en`, `zh`, …), detected from its script when the source does not say. */
     language: string;
+    /** Programming language of the repository when the source says (e.g. Multi-SWE-bench rows). */
+    code_language?: string | null;
     gold_answer?: string | null;
     gold_patch?: string | null;
     gold_test_patch?: string | null;

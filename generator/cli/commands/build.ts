@@ -1,0 +1,150 @@
+import * as path from 'node:path';
+import type { Command } from 'commander';
+import { UsageError, type CommandSpec } from '../command.js';
+import type { Finding } from '../../core/kernel/findings.js';
+import { finding, findingFactory } from '../../core/kernel/findings.js';
+import { kernelFindings } from '../../core/catalog.js';
+import { writeOutputFile } from '../../core/kernel/output.js';
+import { stableStringify } from '../../core/kernel/stable-json.js';
+import { BUILD_DEFAULTS, type BuildOptions, buildQuestions, countByKind } from '../../core/questions/build.js';
+import { questionFindings } from '../../core/questions/findings.js';
+import { QUESTION_KINDS, isQuestionKind } from '../../core/questions/kinds.js';
+import { TOKENIZERS, isTokenizerName } from '../../core/questions/tokenizer.js';
+import type { Question } from '../../core/questions/types.js';
+import { readTrajectories } from '../../core/trajectories/read.js';
+
+const make = findingFactory(questionFindings);
+
+function positiveInt(value: unknown, flag: string, min = 1, max = Number.MAX_SAFE_INTEGER): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`${flag} must be an integer in ${min}..${max === Number.MAX_SAFE_INTEGER ? '∞' : max}, got ${value}`);
+  return n;
+}
+
+function summary(questions: Question[], skipped: Record<string, number>, out: string, trajectories: number): string {
+  const lines: string[] = [];
+  const counts = countByKind(questions);
+  lines.push(`built ${questions.length} questions from ${trajectories} trajectories → ${out}`);
+  const width = Math.max(4, ...QUESTION_KINDS.map((k) => k.length));
+  for (const kind of QUESTION_KINDS) {
+    const qs = questions.filter((q) => q.kind === kind);
+    if (!counts[kind] && !Object.keys(skipped).some((k) => k.startsWith(`${kind}:`))) continue;
+    const buckets: Record<string, number> = {};
+    for (const q of qs) buckets[q.length_bucket] = (buckets[q.length_bucket] ?? 0) + 1;
+    const bucketText = Object.entries(buckets).map(([b, n]) => `${b} ${n}`).join(', ');
+    lines.push(`  ${kind.padEnd(width)}  ${String(counts[kind] ?? 0).padStart(5)}${bucketText ? `  (${bucketText})` : ''}`);
+  }
+  const skips = Object.entries(skipped).sort(([a], [b]) => a.localeCompare(b));
+  if (skips.length) {
+    lines.push('skipped:');
+    for (const [key, n] of skips) lines.push(`  ${key.padEnd(width + 22)}  ${String(n).padStart(5)}`);
+  }
+  return lines.join('\n');
+}
+
+const build: CommandSpec = {
+  name: 'build',
+  summary: 'Build APTBench-style questions (MCQ and completion) from successful trajectories',
+  configure(cmd: Command) {
+    cmd
+      .argument('<inputs...>', 'trajectory files, directories or globs (any supported format)')
+      .requiredOption('--out <file>', 'questions JSONL to write')
+      .option('--seed <seed>', 'seed for every random choice', BUILD_DEFAULTS.seed)
+      .option('--kinds <list>', `comma-separated kinds (default all): ${QUESTION_KINDS.join(', ')}`)
+      .option('--choices <n>', 'options per multiple-choice question', String(BUILD_DEFAULTS.choices))
+      .option('--budget-tokens <n>', 'token budget of one prompt, few-shot examples included', String(BUILD_DEFAULTS.budgetTokens))
+      .option('--tokenizer <name>', `offline tokenizer: ${TOKENIZERS.join(', ')}`, BUILD_DEFAULTS.tokenizer)
+      .option('--templates <dir>', 'folder of .hbs prompt templates overriding the shipped ones')
+      .option('--shots <n>', 'solved examples in each prompt (0 = zero-shot)', String(BUILD_DEFAULTS.shots))
+      .option('--max-per-trajectory <n>', 'most questions of one kind per trajectory', String(BUILD_DEFAULTS.maxPerTrajectory))
+      .option('--observation-chars <n>', 'cap on one observation before budgeting (head and tail kept)', String(BUILD_DEFAULTS.observationChars))
+      .option('--reports <files...>', 'evaluation reports / label files giving success evidence')
+      .option('--format <name>', 'trajectory format (skip auto-detection)')
+      .option('--include-unproven', 'also use trajectories whose success has no evidence')
+      .option('--require-review <file>', 'keep only questions approved in this review status file')
+      .option('--llm-endpoint <url>', 'OpenAI-compatible endpoint for plan rewriting (off by default)')
+      .option('--llm-model <name>', 'model name for --llm-endpoint')
+      .option('--llm-cache <dir>', 'cache folder for model responses', '.aptpace-cache/llm')
+      .option('--llm-api-key-env <name>', 'environment variable holding the API key')
+      .option('--no-audit', 'skip the question audit (letter balance, leaks, shortcut baselines)')
+      .option('--force', 'overwrite --out if it exists');
+  },
+  async run(args, opts, ctx) {
+    const out = path.resolve(ctx.cwd, String(opts.out));
+    if (!/\.jsonl$/i.test(out)) throw new UsageError(`--out must name a .jsonl file, got ${opts.out}`);
+    const kinds = opts.kinds ? String(opts.kinds).split(',').map((k) => k.trim()).filter(Boolean) : undefined;
+    for (const k of kinds ?? []) if (!isQuestionKind(k)) throw new UsageError(`unknown kind ${k}; expected some of ${QUESTION_KINDS.join(', ')}`);
+    if (!isTokenizerName(String(opts.tokenizer))) throw new UsageError(`unknown --tokenizer ${opts.tokenizer}; expected ${TOKENIZERS.join(', ')}`);
+    if (opts.llmEndpoint && !opts.llmModel) throw new UsageError('--llm-endpoint needs --llm-model');
+    const options: BuildOptions = {
+      seed: String(opts.seed),
+      kinds: kinds as BuildOptions['kinds'],
+      choices: positiveInt(opts.choices, '--choices', 2, 26),
+      budgetTokens: positiveInt(opts.budgetTokens, '--budget-tokens', 256),
+      tokenizer: opts.tokenizer,
+      shots: positiveInt(opts.shots, '--shots', 0, 16),
+      maxPerTrajectory: positiveInt(opts.maxPerTrajectory, '--max-per-trajectory'),
+      observationChars: positiveInt(opts.observationChars, '--observation-chars', 100),
+      includeUnproven: Boolean(opts.includeUnproven),
+      vfs: ctx.vfs,
+      templatesDir: opts.templates ? path.resolve(ctx.cwd, String(opts.templates)) : undefined,
+    };
+    if (options.templatesDir && !(await ctx.vfs.stat(options.templatesDir))?.isDirectory) throw new UsageError(`--templates ${opts.templates} is not a folder`);
+    // Fail before the (possibly long) build if the output cannot be written.
+    if (!opts.force && (await ctx.vfs.stat(out))) return { findings: [findingFor('output-exists', out)], data: null };
+
+    const findings: Finding[] = [];
+    ctx.progress(`reading trajectories from ${args.join(', ')}`);
+    const read = await readTrajectories(ctx.vfs, args, { reports: opts.reports ? [].concat(opts.reports) : undefined, format: opts.format });
+    findings.push(...read.findings);
+
+    if (opts.llmEndpoint) {
+      const { createLlmClient } = await import('../../core/llm/client.js');
+      const client = createLlmClient({
+        endpoint: String(opts.llmEndpoint),
+        model: String(opts.llmModel),
+        cacheDir: path.resolve(ctx.cwd, String(opts.llmCache)),
+        apiKeyEnv: opts.llmApiKeyEnv,
+        vfs: ctx.vfs,
+      });
+      options.llm = { model: client.model, complete: (p, o) => client.complete(p, o) };
+    }
+
+    ctx.progress(`building questions from ${read.trajectories.length} trajectories`);
+    const built = await buildQuestions(read.trajectories, options);
+    findings.push(...built.findings);
+    let questions = built.questions;
+
+    if (opts.requireReview) {
+      const { loadReviewStatus, filterApproved, reviewCoverage, staleFindings } = await import('../../core/questions/review/index.js');
+      const review = await loadReviewStatus(ctx.vfs, path.resolve(ctx.cwd, String(opts.requireReview)), { mustExist: true });
+      findings.push(...review.findings);
+      findings.push(...staleFindings(reviewCoverage(questions, review.statuses), String(opts.requireReview)));
+      const approved = filterApproved(questions, review.statuses);
+      if (approved.length < questions.length) findings.push(make('build-review-unapproved', { file: String(opts.requireReview) }, { count: questions.length - approved.length, file: String(opts.requireReview) }));
+      questions = approved;
+    }
+
+    let audit: unknown = null;
+    if (opts.audit !== false && questions.length > 0) {
+      const { auditQuestions } = await import('../../core/questions/audit/index.js');
+      const result = auditQuestions(questions);
+      findings.push(...result.findings);
+      audit = result.report;
+    }
+
+    await writeOutputFile(ctx.vfs, out, questions.map((q) => `${stableStringify(q)}\n`).join(''), Boolean(opts.force));
+    const text = summary(questions, built.skipped, String(opts.out), read.trajectories.length);
+    return {
+      findings,
+      data: { out: String(opts.out), questions: questions.length, by_kind: countByKind(questions), skipped: built.skipped, trajectories: read.tally, audit },
+      text,
+    };
+  },
+};
+
+function findingFor(code: 'output-exists', target: string): Finding {
+  return finding(kernelFindings, code, { file: target }, { target });
+}
+
+export default build;

@@ -1,0 +1,92 @@
+import type { Command } from 'commander';
+import { UsageError, type CommandSpec } from '../command.js';
+import { OutputFolder } from '../../core/kernel/output.js';
+import { stableStringify } from '../../core/kernel/stable-json.js';
+import { findingFactory } from '../../core/kernel/findings.js';
+import { renderTally } from '../../core/kernel/render.js';
+import { configurePaceInputs } from './fit.js';
+
+const evaluate: CommandSpec = {
+  name: 'evaluate',
+  summary: 'Leave-one-model-out evaluation of PACE (frozen and nested-tuned settings) beside baselines; table + JSON report',
+  configure(cmd: Command) {
+    configurePaceInputs(cmd)
+      .option('--no-nested', 'skip the nested hyper-parameter search')
+      .option('--grid <file>', 'nested search grid JSON {budgets, qs, ms, ncHs, ncDs}')
+      .option('--budgets <list>', 'budget curve under the frozen settings, comma-separated ("" = none)', '25,50,100,200,400')
+      .option('--baselines <list>', 'comma-separated baselines (mean, ridge-all, lasso-all, correlation-top-c, random-c, benchmark-means; "" = none)')
+      .option('--max-folds <n>', 'evaluate only the first n held-out models (timing runs)')
+      .option('--out <dir>', 'write loocv.md and loocv.json here')
+      .option('--force', 'overwrite existing output files');
+  },
+  async run(_args, opts, ctx) {
+    const settings = await import('../../core/pace/settings.js');
+    const { loadPaceInputs } = await import('../../core/pace/inputs.js');
+    const { prepareData } = await import('../../core/pace/prepare.js');
+    const { runLoocv } = await import('../../core/pace/loocv.js');
+    const { baselineOrder } = await import('../../core/pace/baselines/index.js');
+    const { loadLinalg } = await import('../../core/pace/linalg.js');
+    const { renderLoocvTable } = await import('../../core/pace/report.js');
+    const { paceFindings } = await import('../../core/pace/findings.js');
+    const { gridSize } = await import('../../core/pace/pipeline.js');
+    const make = findingFactory(paceFindings);
+    try {
+      const spec = settings.inputSpec(opts);
+      const options = settings.paceOptions(opts);
+      const pool = settings.poolSettings(opts);
+      const budgets = String(opts.budgets ?? '')
+        .split(',')
+        .filter((s) => s.trim() !== '')
+        .map((s) => {
+          const v = Number(s);
+          if (!Number.isInteger(v) || v < 1) throw new settings.SettingsError(`--budgets: ${s} is not a positive integer`);
+          return v;
+        });
+      const wanted = opts.baselines === undefined ? baselineOrder : String(opts.baselines).split(',').filter((s) => s.trim() !== '');
+      for (const b of wanted) if (!(baselineOrder as string[]).includes(b)) throw new settings.SettingsError(`--baselines: unknown baseline ${b} (known: ${baselineOrder.join(', ')})`);
+      const maxFolds = opts.maxFolds === undefined ? undefined : Number(opts.maxFolds);
+      if (maxFolds !== undefined && !(Number.isInteger(maxFolds) && maxFolds > 0)) throw new settings.SettingsError('--max-folds must be a positive integer');
+      const grid = opts.nested === false ? null : await settings.gridFrom(ctx.vfs, opts.grid);
+      const inputs = await loadPaceInputs(ctx.vfs, spec);
+      for (const [label, tally] of Object.entries(inputs.tallies)) ctx.progress(renderTally(label, tally));
+      const findings = [...inputs.findings];
+      if (!inputs.matrix) return { findings, text: 'no source scores read' };
+      const names = inputs.targets.map((t) => t.target).filter((t) => !opts.target || (opts.target as string[]).includes(t));
+      const frozen = await settings.targetConfigs(ctx.vfs, opts, names);
+      await loadLinalg();
+      const prepared = prepareData(inputs.matrix, inputs.targets, {
+        bootstrap: options.bootstrap,
+        seed: options.seed,
+        ...pool,
+        ...(opts.target ? { targets: opts.target as string[] } : {}),
+      });
+      findings.push(...prepared.findings);
+      if (!prepared.data || prepared.data.targets.length === 0) return { findings, text: 'nothing to evaluate' };
+      if (grid) findings.push(make('pace-nested-grid', {}, { configs: gridSize(grid) }));
+      const report = await runLoocv(prepared.data, {
+        ...options,
+        frozen,
+        nested: grid,
+        baselines: wanted as typeof baselineOrder,
+        budgetCurve: budgets,
+        ...(maxFolds ? { maxFolds } : {}),
+        progress: ctx.progress,
+      });
+      const table = renderLoocvTable(report);
+      if (opts.out) {
+        const out = new OutputFolder(ctx.vfs, opts.out as string, { force: Boolean(opts.force) });
+        await out.check('loocv.md');
+        await out.check('loocv.json');
+        await ctx.vfs.mkdirp(out.root);
+        await out.write('loocv.json', `${stableStringify(report, 1)}\n`);
+        await out.write('loocv.md', table);
+      }
+      return { findings, data: report, text: table };
+    } catch (e) {
+      if (e instanceof settings.SettingsError) throw new UsageError(e.message);
+      throw e;
+    }
+  },
+};
+
+export default evaluate;

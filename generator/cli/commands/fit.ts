@@ -1,0 +1,92 @@
+import type { Command } from 'commander';
+import { UsageError, type CommandSpec } from '../command.js';
+import { OutputFolder } from '../../core/kernel/output.js';
+import { stableStringify } from '../../core/kernel/stable-json.js';
+import { findingFactory } from '../../core/kernel/findings.js';
+import { renderTally } from '../../core/kernel/render.js';
+import { packageVersion } from '../main.js';
+
+/** Flags shared by fit and evaluate (inputs, settings). */
+export function configurePaceInputs(cmd: Command): Command {
+  return cmd
+    .option('--store <dir>', 'score store written by `aptpace ingest` (matrix + targets)')
+    .option('--sources <paths...>', 'per-instance source score tables (PACE CSV layout or wide CSV)')
+    .option('--targets <paths...>', 'agentic target results (OpenHands Index folders, aggregate JSON/CSV)')
+    .option('--mapping <file>', 'model-name mapping JSON {name in a file: canonical name}')
+    .option('--target-names <file>', 'target-name mapping JSON {name in a file: canonical target name}')
+    .option('--duplicates <policy>', 'score tables: an id repeated with a different score → error | first | last', 'error')
+    .option('--target <names...>', 'only these targets')
+    .option('--config <file>', 'frozen settings per target, JSON {target: {budget, q, m, ncH, ncD}} (PACE names count/nc_h/nc_d accepted)')
+    .option('--budget <C>', 'strict budget C for every target (overrides --config)')
+    .option('--q <q>', 'share of the budget for local selection, 0..1 (overrides --config)')
+    .option('--m <m>', 'weight of the local embedding in Goal A, 0..1 (overrides --config)')
+    .option('--nc-h <n>', 'local embedding dimensions (overrides --config)')
+    .option('--nc-d <n>', 'global embedding dimensions, 1..10 (overrides --config)')
+    .option('--bootstrap <B>', 'bootstrap replicates over target instances (0 = off)', '300')
+    .option('--alpha <a>', 'L2 penalty of the Bradley–Terry fit', '0.1')
+    .option('--seed <seed>', 'seed for the bootstrap, randomized SVD and random baselines', '42')
+    .option('--svd-scope <scope>', 'global SVD from training models only (fold) or from every pool model (all, PACE)', 'fold')
+    .option('--min-model-coverage <share>', 'models observed on less than this share of source instances leave the pool', '0.7')
+    .option('--pool <scope>', 'pool models: those with a target score (targets) or every source model (all)', 'targets');
+}
+
+const fit: CommandSpec = {
+  name: 'fit',
+  summary: 'Fit PACE: select a small proxy instance set per agentic target and write the model file and the proxy set (lm_eval --samples)',
+  configure(cmd: Command) {
+    configurePaceInputs(cmd)
+      .requiredOption('--out <dir>', 'output folder for model.json, samples.json, proxy-set.json, skill-map.json')
+      .option('--force', 'overwrite existing output files');
+  },
+  async run(_args, opts, ctx) {
+    const settings = await import('../../core/pace/settings.js');
+    const { loadPaceInputs } = await import('../../core/pace/inputs.js');
+    const { fitPace } = await import('../../core/pace/fit.js');
+    const { proxySamples } = await import('../../core/pace/proxy-set.js');
+    const { paceFindings } = await import('../../core/pace/findings.js');
+    const make = findingFactory(paceFindings);
+    try {
+      const spec = settings.inputSpec(opts);
+      const options = settings.paceOptions(opts);
+      const pool = settings.poolSettings(opts);
+      const inputs = await loadPaceInputs(ctx.vfs, spec);
+      for (const [label, tally] of Object.entries(inputs.tallies)) ctx.progress(renderTally(label, tally));
+      const findings = [...inputs.findings];
+      if (!inputs.matrix) return { findings, text: 'no source scores read' };
+      const names = inputs.targets.map((t) => t.target).filter((t) => !opts.target || (opts.target as string[]).includes(t));
+      const configs = await settings.targetConfigs(ctx.vfs, opts, names);
+      const { model, findings: fitFindings } = await fitPace(inputs.matrix, inputs.targets, {
+        ...options,
+        configs,
+        ...pool,
+        ...(opts.target ? { targets: opts.target as string[] } : {}),
+        versions: { aptpace: packageVersion(), mathjs: (await import('mathjs')).version },
+      });
+      findings.push(...fitFindings);
+      if (!model) return { findings, text: 'nothing fitted' };
+      const { samples, nonNumeric } = proxySamples(model.proxy);
+      if (nonNumeric.count) findings.push(make('pace-samples-non-numeric', {}, { count: nonNumeric.count, tasks: nonNumeric.tasks.join(', ') }));
+      const out = new OutputFolder(ctx.vfs, opts.out as string, { force: Boolean(opts.force) });
+      const files: Record<string, string> = {
+        'model.json': `${stableStringify(model, 1)}\n`,
+        'samples.json': `${stableStringify(samples, 1)}\n`,
+        'proxy-set.json': `${stableStringify({ instances: model.proxy, targets: model.targets.map((t) => ({ target: t.target, weights: t.linear.weights, intercept: t.linear.intercept })) }, 1)}\n`,
+        'skill-map.json': `${stableStringify({ overall: model.skillMap, targets: Object.fromEntries(model.targets.map((t) => [t.target, t.skillMap])) }, 1)}\n`,
+      };
+      for (const name of Object.keys(files)) await out.check(name);
+      await ctx.vfs.mkdirp(out.root);
+      for (const [name, text] of Object.entries(files)) await out.write(name, text);
+      const lines = [`fitted ${model.targets.length} target(s) on ${model.data.poolModels.length} models; ${model.proxy.length} proxy instances → ${out.root}`];
+      for (const t of model.targets)
+        lines.push(
+          `  ${t.target}: C=${t.config.budget} q=${t.config.q} m=${t.config.m} nc_h=${t.config.ncH} nc_d=${t.config.ncD}; ${t.linear.weights.length} instances; by task: ${t.skillMap.map((s) => `${s.task} ${(100 * s.instanceShare).toFixed(0)}%/${(100 * s.weightShare).toFixed(0)}%w`).join(', ')}`,
+        );
+      return { findings, data: { out: out.root, files: out.written, targets: model.targets.map((t) => t.target), proxy: model.proxy.length, skillMap: model.skillMap }, text: lines.join('\n') };
+    } catch (e) {
+      if (e instanceof settings.SettingsError) throw new UsageError(e.message);
+      throw e;
+    }
+  },
+};
+
+export default fit;

@@ -1,0 +1,148 @@
+import type { Command } from 'commander';
+import { UsageError, type CommandSpec } from '../command.js';
+import type { Finding, Tally } from '../../core/kernel/findings.js';
+import { renderTally } from '../../core/kernel/render.js';
+import {
+  countObserved,
+  ingestLogs,
+  matrixCoverage,
+  mergeMatrices,
+  parseMetricRule,
+  readModelMapping,
+  readScoreTables,
+  readTargets,
+  renderCoverage,
+  saveStore,
+  type MetricRule,
+  type ModelMapping,
+  type ScoreMatrix,
+  type SupersededRun,
+  type TargetTable,
+} from '../../core/logs/index.js';
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+const ingest: CommandSpec = {
+  name: 'ingest',
+  summary: 'Read harness logs, score tables and agentic targets into a models × instances score store',
+  configure(cmd: Command) {
+    cmd
+      .argument('[log-roots...]', 'folders holding harness output (--output_path folders, any depth)')
+      .requiredOption('--out <store>', 'store folder to write (store.json, values.f64, observed.u8)')
+      .option('--tables <paths...>', 'external per-instance score tables: PACE per-model CSV folders or wide CSV/TSV files')
+      .option('--targets <paths...>', 'agentic targets: OpenHands Index folders, {instance_id: {resolved}} files, aggregate JSON/CSV')
+      .option('--mapping <file>', 'model-name mapping (JSON {alias: canonical} or CSV alias,canonical), applied to every source')
+      .option('--target-names <file>', 'target-name mapping in the same format, e.g. swe-bench → swebench')
+      .option('--metric <rule>', 'TASK=METRIC[,FILTER] per-task metric choice; TASK may contain *; repeatable', collect)
+      .option('--run <pin>', 'MODEL=TIMESTAMP: use that run for the model instead of the newest; repeatable', collect)
+      .option('--duplicates <policy>', 'a table id repeated with another score: error (default) | first | last')
+      .option('--table-format <format>', 'force the table format: pace-csv | wide')
+      .option('--table-orientation <orientation>', 'wide tables: models-rows (default) | models-columns')
+      .option('--target-scale <scale>', 'scale of aggregate target tables: fraction | percent | raw (default: inferred)')
+      .option('--strict', 'warnings fail the run too (exit 1)')
+      .option('--force', 'replace an existing store');
+  },
+  async run(args, opts, ctx) {
+    const roots = args;
+    const tables: string[] = opts.tables ?? [];
+    const targetInputs: string[] = opts.targets ?? [];
+    if (roots.length === 0 && tables.length === 0) throw new UsageError('give at least one log root or --tables input');
+    const metrics: MetricRule[] = (opts.metric ?? []).map((spec: string) => {
+      const rule = parseMetricRule(spec);
+      if (!rule) throw new UsageError(`--metric ${spec}: expected TASK=METRIC[,FILTER]`);
+      return rule;
+    });
+    const pins: Record<string, string> = {};
+    for (const spec of (opts.run ?? []) as string[]) {
+      const eq = spec.lastIndexOf('=');
+      if (eq <= 0 || eq === spec.length - 1) throw new UsageError(`--run ${spec}: expected MODEL=TIMESTAMP`);
+      pins[spec.slice(0, eq)] = spec.slice(eq + 1);
+    }
+    const oneOf = <T extends string>(flag: string, value: unknown, allowed: readonly T[]): T | undefined => {
+      if (value === undefined) return undefined;
+      if (!allowed.includes(value as T)) throw new UsageError(`${flag} ${value}: expected one of ${allowed.join(', ')}`);
+      return value as T;
+    };
+    const duplicates = oneOf('--duplicates', opts.duplicates, ['error', 'first', 'last'] as const);
+    const format = oneOf('--table-format', opts.tableFormat, ['pace-csv', 'wide'] as const);
+    const orientation = oneOf('--table-orientation', opts.tableOrientation, ['models-rows', 'models-columns'] as const);
+    const scale = oneOf('--target-scale', opts.targetScale, ['fraction', 'percent', 'raw'] as const);
+
+    const findings: Finding[] = [];
+    const tallies: Record<string, Tally> = {};
+    let mapping: ModelMapping | undefined;
+    if (opts.mapping) {
+      const r = await readModelMapping(ctx.vfs, opts.mapping);
+      mapping = r.mapping;
+      findings.push(...r.findings);
+    }
+    let targetNames: Record<string, string> | undefined;
+    if (opts.targetNames) {
+      const r = await readModelMapping(ctx.vfs, opts.targetNames);
+      targetNames = r.mapping;
+      findings.push(...r.findings);
+    }
+
+    let matrix: ScoreMatrix | undefined;
+    let superseded: SupersededRun[] = [];
+    if (roots.length) {
+      ctx.progress(`ingesting harness logs under ${roots.join(', ')}`);
+      const r = await ingestLogs(ctx.vfs, roots, { mapping, metrics, pins });
+      findings.push(...r.findings);
+      tallies.samples = r.tally;
+      superseded = r.superseded;
+      matrix = r.matrix;
+    }
+    if (tables.length) {
+      ctx.progress(`reading score tables ${tables.join(', ')}`);
+      const r = await readScoreTables(ctx.vfs, tables, { mapping, duplicates, format, orientation });
+      findings.push(...r.findings);
+      tallies.tables = r.tally;
+      if (matrix) {
+        const merged = mergeMatrices(matrix, r.matrix);
+        findings.push(...merged.findings);
+        matrix = merged.matrix;
+      } else matrix = r.matrix;
+    }
+    let targets: TargetTable[] = [];
+    if (targetInputs.length) {
+      ctx.progress(`reading targets ${targetInputs.join(', ')}`);
+      const r = await readTargets(ctx.vfs, targetInputs, { mapping, scale, targetNames });
+      findings.push(...r.findings);
+      tallies.targets = r.tally;
+      targets = r.targets;
+    }
+    const store = matrix!;
+    const written = await saveStore(ctx.vfs, opts.out, { matrix: store, targets }, { force: Boolean(opts.force) });
+    ctx.progress(`wrote ${written.length} file(s) to ${opts.out}`);
+
+    const coverage = matrixCoverage(store);
+    const observed = countObserved(store);
+    const text = [
+      renderCoverage(store),
+      ...Object.entries(tallies).map(([label, t]) => renderTally(label, t)),
+      ...(superseded.length ? [`superseded: ${superseded.length} (model, task) sample file(s) replaced by newer runs`] : []),
+      ...(targets.length ? [`targets: ${targets.map((t) => `${t.target} (${Object.keys(t.scores).length} models, ${t.scale})`).join(', ')}`] : []),
+      `store: ${opts.out} (${store.models.length} × ${store.instances.length}, ${observed} observed)`,
+    ].join('\n');
+    return {
+      findings,
+      strict: Boolean(opts.strict),
+      text,
+      data: {
+        store: opts.out,
+        shape: [store.models.length, store.instances.length],
+        observed,
+        models: coverage.models,
+        tasks: coverage.tasks,
+        coverage: coverage.cells,
+        metrics: store.provenance.metrics ?? {},
+        tallies,
+        superseded,
+        targets: targets.map((t) => ({ target: t.target, scale: t.scale, models: Object.keys(t.scores).length, perInstanceModels: Object.keys(t.perInstance ?? {}).length })),
+      },
+    };
+  },
+};
+
+export default ingest;

@@ -1,0 +1,62 @@
+import type { Command } from 'commander';
+import { UsageError, type CommandSpec } from '../command.js';
+import type { Finding } from '../../core/kernel/findings.js';
+import type { Domain } from '../../core/trajectories/types.js';
+import { formatNames, streamTrajectories, tallyOf, type FileSummary, type ReadTrajectoriesOptions } from '../../core/trajectories/read.js';
+import { renderFileTable, totalsOf } from '../../core/trajectories/summary.js';
+
+const inspect: CommandSpec = {
+  name: 'inspect',
+  summary: 'Per trajectory file: detected format, steps, success and its evidence, token estimate',
+  configure(cmd: Command) {
+    trajectoryInputOptions(cmd.argument('<inputs...>', 'trajectory files, directories (walked recursively) or globs'));
+  },
+  async run(args, opts, ctx) {
+    const options = readOptionsFrom(opts);
+    const findings: Finding[] = [];
+    const files: FileSummary[] = [];
+    // Streamed: inspect keeps per-file summaries only, so any corpus size fits in memory.
+    for await (const ev of streamTrajectories(ctx.vfs, args, options)) {
+      if (ev.kind === 'finding') findings.push(ev.finding);
+      else if (ev.kind === 'file') {
+        files.push(ev.summary);
+        if (files.length % 500 === 0) ctx.progress(`inspected ${files.length} files`);
+      }
+    }
+    const tally = tallyOf(files, findings);
+    const tokenNote = options.exactTokens ? '' : '~';
+    return { findings, data: { files, tally, totals: totalsOf(files), tokens: options.exactTokens ? 'cl100k_base' : 'chars/4' }, text: renderFileTable(files, tally, tokenNote) };
+  },
+};
+export default inspect;
+
+/** Options shared by the commands that read trajectories (inspect, normalize). */
+export function trajectoryInputOptions(cmd: Command): Command {
+  return cmd
+    // Repeatable rather than variadic, so `--report r.json runs/` does not swallow the input.
+    .option('--report <file>', 'evaluation report / label file saying which instances succeeded (repeatable)', (value: string, previous: string[] = []) => [...previous, value])
+    .option('--format <name>', `skip auto-detection: ${formatNames().join(', ')}`)
+    .option('--max-file-mb <n>', 'largest whole-document JSON file (and longest JSONL line) to load; JSONL files are streamed at any size', '64')
+    .option('--exact-tokens', 'count tokens with the cl100k_base tokenizer instead of the chars/4 estimate')
+    .option('--license <spdx>', 'licence of the data, recorded in source.license')
+    .option('--domain <domain>', `set the domain of every trajectory read: ${DOMAINS.join(', ')}`);
+}
+
+export function readOptionsFrom(opts: Record<string, any>): ReadTrajectoriesOptions {
+  const maxMb = Number(opts.maxFileMb ?? 64);
+  if (!Number.isFinite(maxMb) || maxMb <= 0) throw new UsageError(`--max-file-mb must be a positive number, got ${opts.maxFileMb}`);
+  if (opts.format !== undefined && !formatNames().includes(opts.format)) {
+    throw new UsageError(`unknown --format ${opts.format}; expected one of ${formatNames().join(', ')}`);
+  }
+  if (opts.domain !== undefined && !DOMAINS.includes(opts.domain)) throw new UsageError(`unknown --domain ${opts.domain}; expected one of ${DOMAINS.join(', ')}`);
+  return {
+    domain: opts.domain,
+    reports: opts.report ? [].concat(opts.report) : undefined,
+    format: opts.format,
+    maxFileBytes: Math.round(maxMb * 1024 * 1024),
+    exactTokens: Boolean(opts.exactTokens),
+    license: opts.license,
+  };
+}
+
+const DOMAINS: readonly Domain[] = ['swe', 'deep_research', 'env_setup', 'other'];

@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto';
+import { open, mkdir, rename, rm } from 'node:fs/promises';
+import * as path from 'node:path';
+import type { Command } from 'commander';
+import { UsageError, type CommandSpec } from '../command.js';
+import type { Finding } from '../../core/kernel/findings.js';
+import { OutputError } from '../../core/kernel/output.js';
+import { stableStringify } from '../../core/kernel/stable-json.js';
+import { streamTrajectories, tallyOf, type FileSummary } from '../../core/trajectories/read.js';
+import { renderFileTable, totalsOf } from '../../core/trajectories/summary.js';
+import { isProvenSuccess } from '../../core/trajectories/types.js';
+import { readOptionsFrom, trajectoryInputOptions } from './inspect.js';
+
+const normalize: CommandSpec = {
+  name: 'normalize',
+  summary: 'Convert trajectories of any supported format to canonical JSONL (schema traj/1)',
+  configure(cmd: Command) {
+    trajectoryInputOptions(cmd.argument('<inputs...>', 'trajectory files, directories (walked recursively) or globs'))
+      .requiredOption('--out <file>', 'canonical JSONL to write')
+      .option('--only-proven', 'keep only trajectories whose success rests on evidence')
+      .option('--force', 'overwrite --out if it exists');
+  },
+  async run(args, opts, ctx) {
+    const options = readOptionsFrom(opts);
+    const out = path.resolve(ctx.cwd, String(opts.out));
+    if (!/\.jsonl$/i.test(out)) throw new UsageError(`--out must name a .jsonl file, got ${opts.out}`);
+    const findings: Finding[] = [];
+    const files: FileSummary[] = [];
+    let written = 0;
+    let dropped = 0;
+    async function* lines(): AsyncGenerator<string> {
+      for await (const ev of streamTrajectories(ctx.vfs, args, options)) {
+        if (ev.kind === 'finding') findings.push(ev.finding);
+        else if (ev.kind === 'file') files.push(ev.summary);
+        else if (opts.onlyProven && !isProvenSuccess(ev.trajectory)) dropped++;
+        else {
+          written++;
+          // Sorted keys: the same input gives byte-identical output.
+          yield `${stableStringify(ev.trajectory)}\n`;
+        }
+      }
+    }
+    await writeStreamAtomic(out, lines(), Boolean(opts.force));
+    const tally = tallyOf(files, findings);
+    ctx.progress(`wrote ${written} trajectories to ${opts.out}${dropped ? ` (${dropped} without proven success left out)` : ''}`);
+    return {
+      findings,
+      data: { out: String(opts.out), written, dropped, files, tally, totals: totalsOf(files) },
+      text: `${renderFileTable(files, tally, options.exactTokens ? '' : '~')}\nwrote ${written} trajectories to ${opts.out}${dropped ? `; ${dropped} without proven success left out (--only-proven)` : ''}`,
+    };
+  },
+};
+export default normalize;
+
+/**
+ * Streams lines to a sibling temp file and renames it over the target at the end, so the
+ * output is never half-written and memory stays bounded by one batch. (The kernel Vfs only
+ * writes whole buffers; a 200 MB corpus should not have to fit in memory twice.)
+ */
+async function writeStreamAtomic(target: string, lines: AsyncIterable<string>, force: boolean): Promise<void> {
+  const exists = await open(target, 'r').then(
+    async (h) => {
+      await h.close();
+      return true;
+    },
+    () => false,
+  );
+  if (exists && !force) throw new OutputError('output-exists', target);
+  await mkdir(path.dirname(target), { recursive: true });
+  const tmp = path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
+  const handle = await open(tmp, 'w');
+  try {
+    let batch = '';
+    for await (const line of lines) {
+      batch += line;
+      if (batch.length >= 1 << 20) {
+        await handle.write(batch);
+        batch = '';
+      }
+    }
+    if (batch) await handle.write(batch);
+    await handle.close();
+    await rename(tmp, target);
+  } catch (err) {
+    await handle.close().catch(() => undefined);
+    await rm(tmp, { force: true });
+    throw err;
+  }
+}

@@ -1,0 +1,74 @@
+import type { CompletionQuestion, McqQuestion, Question } from '../../questions/types.js';
+import type { MetricName } from '../metrics.js';
+import type { TaskConfigSubset } from '../task-config.js';
+import type { EmitFindingCode } from '../findings.js';
+
+export type TaskKind = 'mcq_letter' | 'mcq_option' | 'completion_exact_match' | 'completion_rouge' | 'completion_exact_match_rouge';
+
+/** One JSONL row. Only strings, ints, booleans and string lists: the harness's doc_hash is then reproducible in JS. */
+export type DocRow = Record<string, string | number | boolean | string[]>;
+
+export interface KindProblem {
+  code: EmitFindingCode;
+  field: string;
+  args: Record<string, unknown>;
+}
+
+export interface TaskKindSpec<Q extends Question = Question> {
+  kind: TaskKind;
+  title: string;
+  format: Q['format'];
+  outputType: 'multiple_choice' | 'generate_until';
+  metrics: readonly MetricName[];
+  /** A `process_results` function this kind needs in utils.py. */
+  processResults?: { name: string; exactMatch: boolean; rouge: boolean };
+  /** Problems that make a question unusable for this kind. */
+  check(q: Q): KindProblem[];
+  /** The JSONL row; `shotTarget` adds the column few-shot examples render as their answer. */
+  document(q: Q, shotTarget: boolean): DocRow;
+  /** Kind-specific TaskConfig keys for one task made of `questions`. */
+  config(questions: Q[]): TaskConfigSubset;
+}
+
+/** The prompt with the answer stem, appended unless the builder already ended the prompt with it. */
+export function promptBase(q: Question): { base: string; stem: string } {
+  const stem = q.answer_stem;
+  const base = stem !== '' && q.prompt.endsWith(stem) ? q.prompt.slice(0, q.prompt.length - stem.length) : q.prompt;
+  return { base, stem };
+}
+
+const CLOSERS: Record<string, string> = { '(': ')', '[': ']', '{': '}', '<': '>' };
+
+/** `The answer is (` opens a bracket a worked example should close: `(A)`, `[Paris]`. */
+export function closerFor(context: string): string {
+  return CLOSERS[context.slice(-1)] ?? '';
+}
+
+/** No space after whitespace or an opening bracket (`is (` + `A`), otherwise one (`Answer:` + ` A`). */
+export function joinerFor(context: string): string {
+  return context === '' || /[\s([{<]$/u.test(context) ? '' : ' ';
+}
+
+/** Columns every row carries for log analysis, after the ones the task reads. */
+export function commonColumns(q: Question): DocRow {
+  return { kind: q.kind, traj_id: q.provenance.traj_id, length_bucket: q.length_bucket, prompt_tokens: q.prompt_tokens };
+}
+
+export function checkPrompt(q: Question): KindProblem[] {
+  return q.prompt.trim() === '' ? [{ code: 'emit-empty-prompt', field: 'prompt', args: { id: q.id } }] : [];
+}
+
+export function checkChoices(q: McqQuestion, maxChoices: number): KindProblem[] {
+  const out: KindProblem[] = [...checkPrompt(q)];
+  if (q.choices.length < 2) out.push({ code: 'emit-mcq-too-few-choices', field: 'choices', args: { id: q.id, count: q.choices.length } });
+  if (q.choices.length > maxChoices) out.push({ code: 'emit-mcq-too-many-choices', field: 'choices', args: { id: q.id, count: q.choices.length, max: maxChoices } });
+  if (!Number.isInteger(q.gold) || q.gold < 0 || q.gold >= q.choices.length) {
+    out.push({ code: 'emit-mcq-gold-out-of-range', field: 'gold', args: { id: q.id, gold: q.gold, count: q.choices.length } });
+  }
+  q.choices.forEach((choice, index) => {
+    if (choice.trim() === '') out.push({ code: 'emit-empty-choice', field: `choices[${index}]`, args: { id: q.id, index } });
+  });
+  return out;
+}
+
+export type { CompletionQuestion, McqQuestion };

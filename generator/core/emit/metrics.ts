@@ -1,0 +1,63 @@
+/**
+ * Every metric an emitted suite reports, with the filter it is reported under and the
+ * definition the suite README prints. `satisfies` makes a metric without docs a compile error.
+ */
+export type MetricName = 'acc' | 'acc_norm' | 'exact_match' | 'rouge1' | 'rouge2' | 'rougeL';
+
+/** Filter names: `none` is the harness default for multiple choice; completions use ours. */
+export type FilterName = 'none' | 'first_line';
+
+export interface MetricInfo {
+  title: string;
+  filter: FilterName;
+  higherIsBetter: boolean;
+  definition: string;
+}
+
+export const METRICS = {
+  acc: {
+    title: 'Accuracy',
+    filter: 'none',
+    higherIsBetter: true,
+    definition: '1 when the gold choice has the highest log-likelihood as a continuation of the prompt, else 0 (built-in `acc`).',
+  },
+  acc_norm: {
+    title: 'Length-normalised accuracy',
+    filter: 'none',
+    higherIsBetter: true,
+    definition: 'As `acc`, with each choice\'s log-likelihood divided by its length in characters (built-in `acc_norm`); reported for option-text scoring, where choices differ in length.',
+  },
+  exact_match: {
+    title: 'Exact match',
+    filter: 'first_line',
+    higherIsBetter: true,
+    definition:
+      'Greedy generation until a stop sequence, normalised to its first non-empty line (opening code fence and `$ ` prompt removed, whitespace collapsed); 1 when it equals any normalised reference, case- and punctuation-sensitive (built-in `exact_match` with `ignore_case: false`, `ignore_punctuation: false`, `ignore_numbers: false`).',
+  },
+  rouge1: {
+    title: 'ROUGE-1 F',
+    filter: 'first_line',
+    higherIsBetter: true,
+    definition: 'Unigram-overlap F-measure between the normalised generation and the best-matching reference (`rouge_score`, its default lower-casing ASCII tokenizer, no stemming).',
+  },
+  rouge2: {
+    title: 'ROUGE-2 F',
+    filter: 'first_line',
+    higherIsBetter: true,
+    definition: 'Bigram-overlap F-measure, as ROUGE-1.',
+  },
+  rougeL: {
+    title: 'ROUGE-L F',
+    filter: 'first_line',
+    higherIsBetter: true,
+    definition: 'Longest-common-subsequence F-measure, as ROUGE-1.',
+  },
+} as const satisfies Record<MetricName, MetricInfo>;
+
+/** Order metrics appear in group files and READMEs. */
+export const METRIC_ORDER: readonly MetricName[] = ['acc', 'acc_norm', 'exact_match', 'rouge1', 'rouge2', 'rougeL'];
+
+export const ROUGE_TYPES = ['rouge1', 'rouge2', 'rougeL'] as const;
+
+/** Options given explicitly to the built-in `exact_match`, in YAML and in utils.py alike. */
+export const EXACT_MATCH_OPTIONS = { ignore_case: false, ignore_punctuation: false, ignore_numbers: false } as const;

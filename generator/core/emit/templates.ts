@@ -1,0 +1,35 @@
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Vfs } from '../kernel/vfs.js';
+
+/** Compiled Handlebars templates for the prose and Python of a suite (never for YAML). */
+export interface SuiteTemplates {
+  readme: (context: object) => string;
+  utils: (context: object) => string;
+}
+
+const TEMPLATE_FILES = { readme: 'README.md.hbs', utils: 'utils.py.hbs' } as const satisfies Record<keyof SuiteTemplates, string>;
+
+/** `templates/suite` of this package: three levels up from source, four from `build/`. */
+export async function defaultSuiteTemplateDir(vfs: Vfs): Promise<string> {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    const candidate = path.join(dir, 'templates', 'suite');
+    if ((await vfs.stat(path.join(candidate, TEMPLATE_FILES.utils)))?.isFile) return candidate;
+    dir = path.dirname(dir);
+  }
+  throw new Error('internal: templates/suite not found beside the aptpace package');
+}
+
+export async function loadSuiteTemplates(vfs: Vfs, dir?: string): Promise<SuiteTemplates> {
+  const root = dir ?? (await defaultSuiteTemplateDir(vfs));
+  const { default: Handlebars } = await import('handlebars');
+  const hb = Handlebars.create();
+  hb.registerHelper('pyBool', (v: unknown) => (v ? 'True' : 'False'));
+  hb.registerHelper('pyList', (v: unknown) => `[${(v as string[]).map((s) => JSON.stringify(s)).join(', ')}]`);
+  hb.registerHelper('eq', (a: unknown, b: unknown) => a === b);
+  hb.registerHelper('json', (v: unknown) => JSON.stringify(v));
+
+  const compile = async (file: string) => hb.compile(await vfs.readText(path.join(root, file)), { noEscape: true, strict: true });
+  return { readme: await compile(TEMPLATE_FILES.readme), utils: await compile(TEMPLATE_FILES.utils) };
+}

@@ -1,0 +1,283 @@
+import { createHash } from 'node:crypto';
+import { countSkip, type Tally } from '../../kernel/findings.js';
+import { Buffer, isUtf8 } from 'node:buffer';
+import type { Vfs } from '../../kernel/vfs.js';
+import type { FindingSink } from '../sink.js';
+
+export interface SampleReadOptions {
+  metric: string;
+  filter: string;
+  /** Filter names in file order; used to split records when they carry no `filter` field (<0.4.7). */
+  filterOrder: string[];
+  /** Docs per filter for <0.4.7 multi-filter files (from `n-samples.effective`). */
+  docsPerFilter?: number;
+  /** ≤0.4.2: the file is one pretty-printed JSON array. */
+  jsonArray: boolean;
+  /** Parse only each line's tail (filter … metric values); full JSON.parse is the fallback. Default true. */
+  fastPath?: boolean;
+}
+
+export interface SampleBlock {
+  docIds: number[];
+  values: number[];
+  lines: number[];
+  /** `doc_hash`, `prompt_hash`, `target_hash` per accepted record ('' when absent). */
+  docHashes: string[];
+  promptHashes: string[];
+  targetHashes: string[];
+  /** sha256 over every record's doc_hash+prompt_hash+target_hash in file order: the harness's task_hash. */
+  taskHash?: string;
+  /** Records per filter (all filters). */
+  perFilter: Record<string, number>;
+  sum: number;
+  hasHashes: boolean;
+}
+
+
+/**
+ * Reads one samples file for one chosen (metric, filter). Streams line by line; for
+ * each line only the tail after the top-level `"filter"` (or `"doc_hash"`) key is parsed,
+ * because that is where the harness writes filter, hashes and per-sample metric values
+ * (`example.update(metrics)` after the fixed keys). A key of that name nested inside
+ * `doc` cannot fool it: such a tail is not a balanced object and the line falls back to
+ * a full parse. Every rejected line is a finding with file:line.
+ */
+export async function readSampleFile(vfs: Vfs, file: string, options: SampleReadOptions, sink: FindingSink, tally: Tally): Promise<SampleBlock> {
+  const block: SampleBlock = { docIds: [], values: [], lines: [], docHashes: [], promptHashes: [], targetHashes: [], perFilter: {}, sum: 0, hasHashes: false };
+  const taskHash = createHash('sha256');
+  let hashedRecords = 0;
+  const seen = new Map<number, number>();
+  const fast = options.fastPath !== false;
+  let recordIndex = 0;
+
+  const accept = (rec: Record<string, unknown>, line: number, where: { file: string; line?: number; record?: number }) => {
+    const index = recordIndex++;
+    const dh = rec.doc_hash;
+    const ph = rec.prompt_hash;
+    const th = rec.target_hash;
+    if (typeof dh === 'string' && typeof ph === 'string' && typeof th === 'string') {
+      taskHash.update(dh + ph + th);
+      hashedRecords++;
+    }
+    let filter = typeof rec.filter === 'string' ? rec.filter : undefined;
+    if (filter === undefined) {
+      if (options.filterOrder.length <= 1) filter = options.filterOrder[0] ?? 'none';
+      else {
+        const per = options.docsPerFilter;
+        filter = per ? options.filterOrder[Math.floor(index / per)] ?? options.filterOrder[options.filterOrder.length - 1]! : options.filterOrder[0]!;
+      }
+    }
+    block.perFilter[filter] = (block.perFilter[filter] ?? 0) + 1;
+    if (filter !== options.filter) {
+      countSkip(tally, 'other-filter');
+      return;
+    }
+    const docId = rec.doc_id;
+    if (typeof docId !== 'number' || !Number.isInteger(docId) || docId < 0) {
+      sink.add('samples-bad-record', { ...where, field: 'doc_id' }, { reason: `doc_id ${JSON.stringify(docId)} is not a non-negative integer` });
+      tally.rejected++;
+      return;
+    }
+    if (!(options.metric in rec)) {
+      sink.add('samples-missing-metric', { ...where, field: options.metric }, { metric: options.metric, docId });
+      tally.rejected++;
+      return;
+    }
+    const raw = rec[options.metric];
+    const value = typeof raw === 'number' ? raw : typeof raw === 'boolean' ? (raw ? 1 : 0) : undefined;
+    if (value === undefined || !Number.isFinite(value)) {
+      sink.add('samples-bad-value', { ...where, field: options.metric }, { metric: options.metric, docId, value: raw === NAN_SENTINEL ? 'NaN' : raw });
+      tally.rejected++;
+      return;
+    }
+    const prior = seen.get(docId);
+    if (prior !== undefined) {
+      sink.add('samples-duplicate-doc', { ...where, field: 'doc_id' }, { docId, firstLine: prior, filter });
+      tally.rejected++;
+      return;
+    }
+    seen.set(docId, line);
+    block.docIds.push(docId);
+    block.values.push(value);
+    block.lines.push(line);
+    block.docHashes.push(typeof dh === 'string' ? dh : '');
+    block.promptHashes.push(typeof ph === 'string' ? ph : '');
+    block.targetHashes.push(typeof th === 'string' ? th : '');
+    block.sum += value;
+    tally.accepted++;
+  };
+
+  if (options.jsonArray) {
+    let records: unknown;
+    try {
+      records = JSON.parse(await vfs.readText(file));
+    } catch (err) {
+      sink.add('samples-bad-json', { file }, { reason: (err as Error).message });
+      tally.rejected++;
+      return block;
+    }
+    if (!Array.isArray(records)) {
+      sink.add('samples-bad-json', { file }, { reason: 'expected a JSON array of sample records (≤0.4.2 format)' });
+      tally.rejected++;
+      return block;
+    }
+    const per = options.filterOrder.length > 1 ? records.length / options.filterOrder.length : undefined;
+    options = { ...options, docsPerFilter: options.docsPerFilter ?? (per && Number.isInteger(per) ? per : undefined) };
+    records.forEach((rec, i) => {
+      tally.read++;
+      if (!rec || typeof rec !== 'object' || Array.isArray(rec)) {
+        sink.add('samples-bad-record', { file, record: i }, { reason: 'not a JSON object' });
+        tally.rejected++;
+        return;
+      }
+      accept(rec as Record<string, unknown>, i, { file, record: i });
+    });
+  } else {
+    const handle = (buf: Buffer, from: number, to: number, line: number, terminated: boolean) => {
+      let end = to;
+      if (end > from && buf[end - 1] === 0x0d) end--;
+      if (line === 1 && end - from >= 3 && buf[from] === 0xef && buf[from + 1] === 0xbb && buf[from + 2] === 0xbf) from += 3;
+      if (isBlank(buf, from, end)) {
+        countSkip(tally, 'blank-line');
+        return;
+      }
+      tally.read++;
+      if (!isUtf8(buf.subarray(from, end))) {
+        tally.rejected++;
+        sink.add('samples-invalid-utf8', { file, line });
+        return;
+      }
+      const rec = (fast ? parseTailBytes(buf, from, end) : undefined) ?? parseFull(buf.toString('utf8', from, end));
+      if (!rec) {
+        if (!terminated) sink.add('samples-truncated-line', { file, line }, { bytes: end - from });
+        else sink.add('samples-bad-json', { file, line }, { reason: 'not a JSON object' });
+        tally.rejected++;
+        return;
+      }
+      accept(rec, line, { file, line });
+    };
+    await forEachLine(vfs, file, handle);
+  }
+  if (hashedRecords > 0) {
+    block.hasHashes = true;
+    block.taskHash = taskHash.digest('hex');
+  }
+  return block;
+}
+
+/** Python's json.dumps writes NaN/Infinity as bare tokens; they become this marker so the value is reported, not the line. */
+const NAN_SENTINEL = '\u0000NaN';
+
+const HEAD_BYTES = Buffer.from('{"doc_id": ');
+const DOC_HASH_BYTES = Buffer.from('"doc_hash": "');
+const FILTER_BYTES = Buffer.from('"filter": ');
+const METRICS_BYTES = Buffer.from('"metrics": [');
+
+/**
+ * Calls `handle` once per line, synchronously within each chunk (no per-line promise);
+ * only a line that straddles two chunks is copied. Memory is bounded by chunk + longest line.
+ */
+async function forEachLine(
+  vfs: Vfs,
+  file: string,
+  handle: (buf: Buffer, from: number, to: number, line: number, terminated: boolean) => void,
+): Promise<void> {
+  let carry: Buffer | undefined;
+  let line = 0;
+  for await (const raw of vfs.readChunks(file)) {
+    const chunk = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+    let start = 0;
+    if (carry) {
+      const nl = chunk.indexOf(0x0a);
+      if (nl < 0) {
+        carry = Buffer.concat([carry, chunk]);
+        continue;
+      }
+      const joined = Buffer.concat([carry, chunk.subarray(0, nl)]);
+      carry = undefined;
+      handle(joined, 0, joined.length, ++line, true);
+      start = nl + 1;
+    }
+    for (let nl = chunk.indexOf(0x0a, start); nl !== -1; nl = chunk.indexOf(0x0a, start)) {
+      handle(chunk, start, nl, ++line, true);
+      start = nl + 1;
+    }
+    // Copy: the stream may reuse its buffer for the next chunk.
+    if (start < chunk.length) carry = Buffer.from(chunk.subarray(start));
+  }
+  if (carry && carry.length) handle(carry, 0, carry.length, ++line, false);
+}
+
+function isBlank(buf: Buffer, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = buf[i]!;
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return false;
+  }
+  return true;
+}
+
+/** The byte-level twin of parseTail: only the tail (a few hundred bytes) is decoded and parsed. */
+function parseTailBytes(buf: Buffer, from: number, to: number): Record<string, unknown> | undefined {
+  if (to - from < HEAD_BYTES.length || buf.compare(HEAD_BYTES, 0, HEAD_BYTES.length, from, from + HEAD_BYTES.length) !== 0) return undefined;
+  const hashAt = buf.lastIndexOf(DOC_HASH_BYTES, to - DOC_HASH_BYTES.length);
+  if (hashAt < from) return undefined;
+  const filterAt = buf.lastIndexOf(FILTER_BYTES, hashAt);
+  const metricsAt = buf.lastIndexOf(METRICS_BYTES, hashAt);
+  const start = filterAt >= from && metricsAt > filterAt ? filterAt : hashAt;
+  let tail: Record<string, unknown>;
+  try {
+    tail = JSON.parse(`{${buf.toString('utf8', start, to)}`);
+  } catch {
+    return undefined;
+  }
+  if (!tail || typeof tail !== 'object') return undefined;
+  let end = from + HEAD_BYTES.length;
+  let docId = 0;
+  while (end < to && buf[end]! >= 0x30 && buf[end]! <= 0x39) docId = docId * 10 + (buf[end++]! - 0x30);
+  if (buf[end] !== 0x2c || end === from + HEAD_BYTES.length) return undefined;
+  tail.doc_id = docId;
+  return tail;
+}
+
+function parseFull(text: string): Record<string, unknown> | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    if (!/NaN|Infinity/.test(text)) return undefined;
+    try {
+      value = JSON.parse(replaceNonFinite(text));
+    } catch {
+      return undefined;
+    }
+  }
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+/** Replaces bare NaN / Infinity / -Infinity tokens outside strings with a marker string. */
+function replaceNonFinite(text: string): string {
+  let out = '';
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (inString) {
+      out += ch;
+      if (ch === '\\') out += text[++i] ?? '';
+      else if (ch === '"') inString = false;
+      continue;
+    }
+    if (ch === '"') {
+      inString = true;
+      out += ch;
+      continue;
+    }
+    const token = text.startsWith('NaN', i) ? 'NaN' : text.startsWith('-Infinity', i) ? '-Infinity' : text.startsWith('Infinity', i) ? 'Infinity' : undefined;
+    if (token) {
+      out += JSON.stringify(NAN_SENTINEL);
+      i += token.length - 1;
+      continue;
+    }
+    out += ch;
+  }
+  return out;
+}

@@ -1,0 +1,352 @@
+import * as path from 'node:path';
+import { countSkip, emptyTally, type Finding, type Tally } from '../../kernel/findings.js';
+import type { Vfs } from '../../kernel/vfs.js';
+import { compareStrings } from '../builder.js';
+import { delimiterFor, isMissingCell, parseCsv, parseScore } from '../csv.js';
+import type { ModelMapping } from '../mapping.js';
+import type { TargetTable } from '../matrix.js';
+import { FindingSink } from '../sink.js';
+import { walkFiles } from '../walk.js';
+
+export type TargetScale = TargetTable['scale'];
+
+export interface TargetOptions {
+  mapping?: ModelMapping;
+  /** Scale of aggregate CSV tables; inferred from the value range when absent. */
+  scale?: TargetScale;
+  /** Rename targets, e.g. `{"swe-bench": "swebench"}` to match another source's names. */
+  targetNames?: Record<string, string>;
+}
+
+/** Recognised target files; a folder is walked and each file classified by path and content. */
+export type TargetSourceKind = 'per-instance-json' | 'openhands-scores-json' | 'aggregate-json' | 'aggregate-csv';
+export const targetSources = {
+  'per-instance-json': { title: 'Per-instance outcomes', layout: '<model>/[instance_results/]<target>.json = {instance_id: {resolved: true|false|null, …}}' },
+  'openhands-scores-json': { title: 'OpenHands Index scores.json', layout: '<model>/scores.json = [{benchmark, score (percent), metric, …}]' },
+  'aggregate-json': { title: 'Aggregate JSON', layout: '{model: {target: score}}' },
+  'aggregate-csv': { title: 'Aggregate CSV/TSV', layout: 'model,<target>,<target>… (wide) or model,target,score (long)' },
+} satisfies Record<TargetSourceKind, { title: string; layout: string }>;
+
+interface Aggregate {
+  value: number;
+  scale: TargetScale;
+  metric?: string;
+  file: string;
+}
+
+interface Collect {
+  aggregates: Map<string, Aggregate>;
+  perInstance: Map<string, { outcomes: Record<string, number>; file: string }>;
+}
+
+/**
+ * Reads agentic targets: per-instance `{instance_id: {resolved}}` files (the OpenHands
+ * Index keeps one per model folder: `results/<model>/instance_results/<target>.json`),
+ * OpenHands `scores.json` aggregates, and per-model aggregate tables (JSON or CSV).
+ * `resolved: null` is an unobserved instance, never a failure.
+ */
+export async function readTargets(
+  vfs: Vfs,
+  inputs: string[],
+  options: TargetOptions = {},
+): Promise<{ targets: TargetTable[]; findings: Finding[]; tally: Tally }> {
+  const sink = new FindingSink();
+  const tally = emptyTally();
+  const byTarget = new Map<string, Collect>();
+  const sources: Array<{ file: string; kind: TargetSourceKind }> = [];
+  const model = (raw: string) => options.mapping?.[raw] ?? raw;
+  const targetName = (raw: string) => options.targetNames?.[raw] ?? raw;
+  const collect = (target: string): Collect => {
+    let c = byTarget.get(target);
+    if (!c) byTarget.set(target, (c = { aggregates: new Map(), perInstance: new Map() }));
+    return c;
+  };
+  const addAggregate = (rawModel: string, rawTarget: string, agg: Aggregate, where: { file: string; line?: number; field?: string }) => {
+    const target = targetName(rawTarget);
+    const name = model(rawModel);
+    const c = collect(target);
+    const prior = c.aggregates.get(name);
+    tally.read++;
+    if (prior) {
+      if (toScale(prior.value, prior.scale, 'fraction') !== toScale(agg.value, agg.scale, 'fraction')) {
+        sink.add('target-duplicate', where, { model: name, target, value: agg.value, kept: prior.value });
+        tally.rejected++;
+      } else countSkip(tally, 'duplicate-same');
+      return;
+    }
+    c.aggregates.set(name, agg);
+    tally.accepted++;
+  };
+
+  const files: string[] = [];
+  for (const input of inputs) {
+    const st = await vfs.stat(input);
+    if (!st) sink.add('input-missing', { file: input }, { input });
+    else if (st.isDirectory) {
+      const found = await walkFiles(vfs, input, (f) => /\.(json|csv|tsv|tab)$/i.test(f));
+      if (!found.length) sink.add('input-unrecognised', { file: input }, { input, reason: 'no .json/.csv files below it' });
+      files.push(...found);
+    } else files.push(input);
+  }
+
+  for (const file of files) {
+    const base = path.basename(file);
+    if (base === 'metadata.json') {
+      countSkip(tally, 'metadata-file');
+      continue;
+    }
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(await vfs.readBytes(file));
+    } catch (err) {
+      sink.add('input-unreadable', { file }, { reason: (err as Error).message });
+      continue;
+    }
+    if (/\.(csv|tsv|tab)$/i.test(file)) {
+      readAggregateCsv(file, text);
+      sources.push({ file, kind: 'aggregate-csv' });
+      continue;
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (err) {
+      sink.add('input-unreadable', { file }, { reason: `invalid JSON: ${(err as Error).message}` });
+      continue;
+    }
+    const kind = classifyJson(file, json);
+    if (!kind) {
+      sink.add('input-unrecognised', { file }, { input: file, reason: 'JSON is neither per-instance outcomes, scores.json nor {model: {target: score}}' });
+      continue;
+    }
+    sources.push({ file, kind });
+    if (kind === 'per-instance-json') readPerInstance(file, json as Record<string, unknown>);
+    else if (kind === 'openhands-scores-json') readOpenHandsScores(file, json as unknown[]);
+    else readAggregateJson(file, json as Record<string, Record<string, unknown>>);
+  }
+
+  function readPerInstance(file: string, json: Record<string, unknown>): void {
+    const dir = path.dirname(file);
+    const modelDir = path.basename(dir) === 'instance_results' ? path.dirname(dir) : dir;
+    const name = model(path.basename(modelDir));
+    const target = targetName(path.basename(file, '.json'));
+    const outcomes: Record<string, number> = {};
+    let unscored = 0;
+    for (const id of Object.keys(json).sort(compareStrings)) {
+      tally.read++;
+      const entry = json[id];
+      const resolved = isObject(entry) ? entry.resolved : entry;
+      if (resolved === null || resolved === undefined) {
+        unscored++;
+        countSkip(tally, 'resolved-null');
+        continue;
+      }
+      const v = resolved === true || resolved === 1 ? 1 : resolved === false || resolved === 0 ? 0 : undefined;
+      if (v === undefined) {
+        sink.add('target-bad-value', { file, field: `${id}.resolved` }, { what: 'resolved', value: resolved, expected: 'true/false/0/1/null' });
+        tally.rejected++;
+        continue;
+      }
+      outcomes[id] = v;
+      tally.accepted++;
+    }
+    if (unscored) sink.add('target-unscored', { file }, { count: unscored });
+    const c = collect(target);
+    const prior = c.perInstance.get(name);
+    if (prior) {
+      // Two files for one (model, target): merge, but a disagreement on an instance is a conflict.
+      for (const [id, v] of Object.entries(outcomes)) {
+        if (prior.outcomes[id] === undefined) prior.outcomes[id] = v;
+        else if (prior.outcomes[id] !== v) {
+          sink.add('target-duplicate', { file, field: id }, { model: name, target: `${target}/${id}`, value: v, kept: prior.outcomes[id] });
+          tally.rejected++;
+          tally.accepted--;
+        }
+      }
+    } else c.perInstance.set(name, { outcomes, file });
+  }
+
+  function readOpenHandsScores(file: string, entries: unknown[]): void {
+    const name = path.basename(path.dirname(file));
+    entries.forEach((entry, i) => {
+      const e = entry as Record<string, unknown>;
+      const where = { file, record: i, field: 'score' };
+      if (typeof e.score !== 'number' || !Number.isFinite(e.score)) {
+        tally.read++;
+        tally.rejected++;
+        sink.add('target-bad-value', where, { what: 'score', value: e.score, expected: 'a finite number' });
+        return;
+      }
+      addAggregate(name, String(e.benchmark), { value: e.score, scale: 'percent', metric: typeof e.metric === 'string' ? e.metric : undefined, file }, where);
+    });
+  }
+
+  function readAggregateJson(file: string, json: Record<string, Record<string, unknown>>): void {
+    const found: Array<{ m: string; t: string; v: number; where: { file: string; field: string } }> = [];
+    for (const m of Object.keys(json).sort(compareStrings)) {
+      for (const t of Object.keys(json[m]!).sort(compareStrings)) {
+        const raw = json[m]![t];
+        const where = { file, field: `${m}.${t}` };
+        if (typeof raw !== 'number' || !Number.isFinite(raw)) {
+          tally.read++;
+          tally.rejected++;
+          sink.add('target-bad-value', where, { what: 'score', value: raw, expected: 'a finite number' });
+          continue;
+        }
+        found.push({ m, t, v: raw, where });
+      }
+    }
+    placeAggregates(file, found);
+  }
+
+  function readAggregateCsv(file: string, text: string): void {
+    const { rows, error } = parseCsv(text, delimiterFor(file));
+    if (error) sink.add('table-parse-error', { file, line: error.line }, { reason: error.reason });
+    const [header, ...body] = rows;
+    if (!header) return;
+    const cols = header.fields.map((h) => h.trim());
+    const lower = cols.map((c) => c.toLowerCase());
+    const long = lower.includes('model') && lower.includes('target') && lower.includes('score');
+    const found: Array<{ m: string; t: string; v: number; where: { file: string; line: number; field?: string } }> = [];
+    for (const row of body) {
+      const where = { file, line: row.line };
+      if (row.fields.length !== cols.length) {
+        tally.read++;
+        tally.rejected++;
+        sink.add('table-bad-row', where, { expected: cols.length, found: row.fields.length });
+        continue;
+      }
+      const cells: Array<[string, string]> = long
+        ? [[row.fields[lower.indexOf('target')]!.trim(), row.fields[lower.indexOf('score')]!]]
+        : cols.slice(1).map((t, i) => [t, row.fields[i + 1]!] as [string, string]);
+      const m = (long ? row.fields[lower.indexOf('model')]! : row.fields[0]!).trim();
+      for (const [t, raw] of cells) {
+        if (isMissingCell(raw)) {
+          countSkip(tally, 'missing-cell');
+          continue;
+        }
+        const v = parseScore(raw);
+        if (v === undefined || m === '') {
+          tally.read++;
+          tally.rejected++;
+          sink.add(m === '' ? 'table-empty-id' : 'table-bad-score', { ...where, field: m === '' ? cols[0] : t }, { value: raw });
+          continue;
+        }
+        found.push({ m, t, v, where: { ...where, field: t } });
+      }
+    }
+    placeAggregates(file, found);
+  }
+
+  /** Aggregate tables carry no scale; take the user's or infer it per target from the value range. */
+  function placeAggregates(file: string, found: Array<{ m: string; t: string; v: number; where: { file: string; line?: number; field?: string } }>): void {
+    const perTarget = new Map<string, number[]>();
+    for (const f of found) perTarget.set(f.t, [...(perTarget.get(f.t) ?? []), f.v]);
+    const scales = new Map<string, TargetScale>();
+    for (const [t, vs] of perTarget) {
+      if (options.scale) scales.set(t, options.scale);
+      else {
+        const min = Math.min(...vs);
+        const max = Math.max(...vs);
+        const scale: TargetScale = min >= 0 && max <= 1 ? 'fraction' : min >= 0 && max <= 100 ? 'percent' : 'raw';
+        scales.set(t, scale);
+        sink.add('target-scale-inferred', { file }, { target: t, min, max, scale });
+      }
+    }
+    for (const f of found) addAggregate(f.m, f.t, { value: f.v, scale: scales.get(f.t)!, file }, f.where);
+  }
+
+  const targets: TargetTable[] = [];
+  for (const target of [...byTarget.keys()].sort(compareStrings)) {
+    targets.push(assemble(target, byTarget.get(target)!, sink));
+  }
+  return { targets, findings: sink.close(), tally };
+}
+
+function assemble(target: string, c: Collect, sink: FindingSink): TargetTable {
+  const aggModels = [...c.aggregates.keys()].sort(compareStrings);
+  const first = aggModels.length ? c.aggregates.get(aggModels[0]!)! : undefined;
+  const scale: TargetScale = first?.scale ?? 'fraction';
+  const scores: Record<string, number> = {};
+  const metrics: Record<string, string> = {};
+  const files: Record<string, string> = {};
+  for (const m of aggModels) {
+    const agg = c.aggregates.get(m)!;
+    if (agg.scale !== scale) {
+      sink.add('target-scale-mixed', { file: agg.file }, { target, found: agg.scale, kept: scale });
+    }
+    scores[m] = toScale(agg.value, agg.scale, scale);
+    if (agg.metric) metrics[m] = agg.metric;
+    files[m] = agg.file;
+  }
+  const derived: string[] = [];
+  let perInstance: Record<string, Record<string, number>> | undefined;
+  for (const m of [...c.perInstance.keys()].sort(compareStrings)) {
+    const { outcomes, file } = c.perInstance.get(m)!;
+    perInstance ??= {};
+    perInstance[m] = outcomes;
+    const vals = Object.values(outcomes);
+    if (!vals.length) continue;
+    const mean = vals.reduce((a, b) => a + b, 0) / vals.length;
+    if (scores[m] === undefined && scale !== 'raw') {
+      scores[m] = toScale(mean, 'fraction', scale);
+      files[m] = file;
+      derived.push(m);
+    } else if (scores[m] !== undefined && scale !== 'raw') {
+      const published = toScale(scores[m]!, scale, 'percent');
+      const fromInstances = mean * 100;
+      if (Math.abs(published - fromInstances) > 1) {
+        sink.add('target-aggregate-mismatch', { file }, {
+          model: m,
+          target,
+          published: `${round(published)}%`,
+          derived: `${round(fromInstances)}%`,
+          metric: metrics[m] ?? 'score',
+          instances: vals.length,
+        });
+      }
+    }
+  }
+  const table: TargetTable = {
+    target,
+    scores,
+    scale,
+    provenance: { files, ...(Object.keys(metrics).length ? { metrics } : {}), ...(derived.length ? { derivedFromInstances: derived } : {}) },
+  };
+  if (perInstance) table.perInstance = perInstance;
+  return table;
+}
+
+function classifyJson(file: string, json: unknown): Exclude<TargetSourceKind, 'aggregate-csv'> | undefined {
+  if (Array.isArray(json)) {
+    return json.every((e) => isObject(e) && 'benchmark' in e && 'score' in e) && json.length > 0 ? 'openhands-scores-json' : undefined;
+  }
+  if (!isObject(json)) return undefined;
+  const values = Object.values(json);
+  if (values.length === 0) return path.basename(path.dirname(file)) === 'instance_results' ? 'per-instance-json' : undefined;
+  if (values.every((v) => isObject(v) && 'resolved' in v)) return 'per-instance-json';
+  if (values.every((v) => typeof v === 'boolean' || v === null)) return 'per-instance-json';
+  if (values.every((v) => isObject(v) && Object.values(v).every((x) => typeof x === 'number' || typeof x === 'string' || x === null))) return 'aggregate-json';
+  return undefined;
+}
+
+/** Converts between the fraction and percent scales; `raw` values are left alone. */
+export function toScale(value: number, from: TargetScale, to: TargetScale): number {
+  if (from === to || from === 'raw' || to === 'raw') return value;
+  return from === 'percent' ? value / 100 : value * 100;
+}
+
+/** A target's aggregate scores as fractions in [0, 1] (percent divided by 100; raw unchanged). */
+export function fractionScores(table: TargetTable): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [m, v] of Object.entries(table.scores)) out[m] = toScale(v, table.scale, 'fraction');
+  return out;
+}
+
+function round(x: number): number {
+  return Math.round(x * 10) / 10;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

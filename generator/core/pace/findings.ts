@@ -1,0 +1,118 @@
+import type { FindingCatalog } from '../kernel/findings.js';
+
+/** Codes raised while preparing data, fitting, evaluating and predicting with PACE. */
+export const paceFindings = {
+  'pace-model-no-scores': {
+    severity: 'warning',
+    title: 'Model without any source score',
+    message: (a) => `model ${a.model} has no observed source instance; it is left out of the pool`,
+  },
+  'pace-model-low-coverage': {
+    severity: 'warning',
+    title: 'Model with low source coverage',
+    message: (a) =>
+      `model ${a.model} is observed on ${a.observed} of ${a.instances} source instances (${(100 * a.coverage).toFixed(1)}% < ${(100 * a.minCoverage).toFixed(0)}%); it is left out of the pool rather than shrinking every model to its instances`,
+  },
+  'pace-instances-incomplete': {
+    severity: 'info',
+    title: 'Instances not observed for every pool model',
+    message: (a) =>
+      `${a.count} source instances are missing for at least one pool model and are not selectable (never zero-filled); by task: ${a.byTask}`,
+  },
+  'pace-instances-constant': {
+    severity: 'info',
+    title: 'Constant instances',
+    message: (a) => `${a.count} source instances have the same score for every pool model and carry no signal; they are not selectable`,
+  },
+  'pace-no-usable-instances': {
+    severity: 'error',
+    title: 'No usable source instance',
+    message: (a) => `no source instance is observed for all ${a.models} pool models with varying scores; nothing can be selected`,
+  },
+  'pace-target-model-not-in-sources': {
+    severity: 'warning',
+    title: 'Target model missing from the sources',
+    message: (a) => `target ${a.target}: model ${a.model} has a target score but no usable source scores; it is not used`,
+  },
+  'pace-source-model-not-in-pool': {
+    severity: 'info',
+    title: 'Source-only model',
+    message: (a) => `model ${a.model} has source scores but no target score; it is not in the pool (pass --pool all to keep it for the global SVD)`,
+  },
+  'pace-source-model-without-target': {
+    severity: 'info',
+    title: 'Source model without a target score',
+    message: (a) => `target ${a.target}: source model ${a.model} has no score for this target; it is not used for this target`,
+  },
+  'pace-target-too-few-models': {
+    severity: 'error',
+    title: 'Too few models for a target',
+    message: (a) =>
+      `target ${a.target} has ${a.models} model(s) with both source and target scores; at least ${a.minimum} are needed (leave-one-out leaves ${a.minimum - 1} to fit on); the target is skipped`,
+  },
+  'pace-target-no-instances': {
+    severity: 'info',
+    title: 'No per-instance target results',
+    message: (a) => `target ${a.target} has no per-instance results; the bootstrap over target instances is off (B=0) and no prediction intervals are given`,
+  },
+  'pace-target-constant': {
+    severity: 'error',
+    title: 'Constant target',
+    message: (a) => `target ${a.target} has the same score for every model; there is nothing to rank or regress`,
+  },
+  'pace-budget-short': {
+    severity: 'warning',
+    title: 'Budget not filled',
+    message: (a) => `target ${a.target}: only ${a.selected} of the requested ${a.budget} instances could be selected (${a.eligible} eligible)`,
+  },
+  'pace-unknown-target': {
+    severity: 'error',
+    title: 'Unknown target',
+    message: (a) => `target ${a.target} is not in the targets read (${a.available})`,
+  },
+  'pace-proxy-missing-instances': {
+    severity: 'warning',
+    title: 'Checkpoint misses proxy instances',
+    message: (a) =>
+      `model ${a.model} misses ${a.missing} of ${a.total} proxy instances for target ${a.target}; the embedding is a least-squares fit on the ${a.total - a.missing} observed ones (not zero-filled), and the prediction is less certain`,
+  },
+  'pace-proxy-too-few-instances': {
+    severity: 'error',
+    title: 'Too few proxy instances observed',
+    message: (a) =>
+      `model ${a.model} has ${a.observed} of ${a.total} proxy instances for target ${a.target}; at least ${a.needed} are needed to place it; no prediction`,
+  },
+  'pace-model-not-in-logs': {
+    severity: 'error',
+    title: 'Model not found',
+    message: (a) => `model ${a.model} is not in the scores read (${a.available})`,
+  },
+  'pace-threshold-failed': {
+    severity: 'error',
+    title: 'Score below threshold',
+    message: (a) => `target ${a.target}: predicted ${a.predicted} is below the required ${a.minimum}`,
+  },
+  'pace-threshold-unknown-target': {
+    severity: 'error',
+    title: 'Threshold for an unknown target',
+    message: (a) => `--min-score names target ${a.target}, which the model file does not predict (${a.available})`,
+  },
+  'pace-model-file-invalid': {
+    severity: 'error',
+    title: 'Invalid model file',
+    message: (a) => `model file is not a usable aptpace PACE model: ${a.reason}`,
+  },
+  'pace-samples-non-numeric': {
+    severity: 'warning',
+    title: 'Proxy instances without harness doc ids',
+    message: (a) =>
+      `${a.count} proxy instances in ${a.tasks} have non-numeric doc ids and cannot go into an lm_eval --samples file; they are listed in proxy-set.json only`,
+  },
+  'pace-nested-grid': {
+    severity: 'info',
+    title: 'Nested search grid',
+    message: (a) => `nested search: ${a.configs} configurations per inner fold`,
+  },
+} satisfies FindingCatalog;
+
+export type PaceFindingCode = keyof typeof paceFindings;

@@ -1,0 +1,153 @@
+/**
+ * `fit`: PACE on every model of each target, serialised as a model file. Selection, embeddings,
+ * Goal A and Goal B are those of a LOOCV fold with no model held out.
+ */
+import { createHash } from 'node:crypto';
+import type { ScoreMatrix, TargetTable } from '../logs/matrix.js';
+import type { Finding } from '../kernel/findings.js';
+import { findingFactory } from '../kernel/findings.js';
+import { stableStringify } from '../kernel/stable-json.js';
+import { paceFindings } from './findings.js';
+import { loadLinalg } from './linalg.js';
+import { prepareData } from './prepare.js';
+import { computeGlobalBasis, fitTarget, prepareFold, type PartFit, type TargetFit } from './pipeline.js';
+import { fallbackConfig, type PaceConfig, type PaceData, type PaceOptions, type PreparedTarget } from './types.js';
+import { MODEL_FORMAT, MODEL_VERSION, type PaceModelFile, type SerializedPart, type SerializedTarget } from './model-file.js';
+import { skillMap } from './skill-map.js';
+
+const make = findingFactory(paceFindings);
+
+export interface FitOptions extends PaceOptions {
+  configs: Record<string, PaceConfig>;
+  minModelCoverage?: number;
+  poolScope?: 'targets' | 'all';
+  targets?: string[];
+  versions?: Record<string, string>;
+}
+
+export function matrixHash(m: ScoreMatrix): string {
+  const h = createHash('sha256');
+  h.update(stableStringify({ models: m.models.map((x) => x.name), instances: m.instances.map((i) => i.key) }));
+  h.update(new Uint8Array(m.values.buffer, m.values.byteOffset, m.values.byteLength));
+  h.update(m.observed);
+  return h.digest('hex');
+}
+
+export function targetsHash(targets: TargetTable[]): string {
+  return createHash('sha256')
+    .update(stableStringify(targets.map((t) => ({ target: t.target, scale: t.scale, scores: t.scores, perInstance: t.perInstance ?? null }))))
+    .digest('hex');
+}
+
+function rows(a: Float64Array, m: number, k: number): number[][] {
+  return Array.from({ length: m }, (_, i) => Array.from(a.subarray(i * k, (i + 1) * k)));
+}
+
+function serializePart(data: PaceData, part: PartFit | null): SerializedPart | null {
+  if (!part) return null;
+  const e = part.embedding;
+  return {
+    instances: Array.from(e.cols, (c) => data.instances[c]!.key),
+    k: e.k,
+    basis: rows(e.basis, e.cols.length, e.k),
+    proj: rows(e.proj, e.cols.length, e.k),
+    goalA: part.goalA,
+    goalB: part.goalB,
+  };
+}
+
+/** Effective per-instance weights of the unguarded Goal A prediction (it is linear in the scores). */
+function linearForm(data: PaceData, fit: TargetFit): SerializedTarget['linear'] {
+  const weights = new Map<number, number>();
+  let intercept = 0;
+  const sides: Array<[PartFit | null, number]> = [
+    [fit.local, fit.local && fit.global ? fit.effectiveM : fit.local ? 1 : 0],
+    [fit.global, fit.local && fit.global ? 1 - fit.effectiveM : fit.global ? 1 : 0],
+  ];
+  for (const [part, share] of sides) {
+    if (!part || share === 0) continue;
+    const { embedding: e, goalA } = part;
+    intercept += share * goalA.intercept;
+    e.cols.forEach((c, s) => {
+      let w = 0;
+      for (let j = 0; j < e.k; j++) w += (e.proj[s * e.k + j] as number) * (goalA.weights[j] as number);
+      weights.set(c, (weights.get(c) ?? 0) + share * goalA.slope * w);
+    });
+  }
+  return {
+    intercept,
+    weights: [...weights.entries()]
+      .map(([c, weight]) => ({ key: data.instances[c]!.key, task: data.instances[c]!.task, weight }))
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)),
+  };
+}
+
+function serializeTarget(data: PaceData, target: PreparedTarget, fit: TargetFit, trainU: { local: Float64Array | null; global: Float64Array | null }): SerializedTarget {
+  const linear = linearForm(data, fit);
+  return {
+    target: target.name,
+    scale: target.scale,
+    displayFactor: target.displayFactor,
+    config: fit.config,
+    effectiveM: fit.effectiveM,
+    bootstrap: target.bootstrap,
+    targetInstances: target.instanceCount,
+    trainingModels: Array.from(target.rows, (r, i) => ({
+      name: data.models[r] as string,
+      score: target.y[i] as number,
+      local: trainU.local && fit.local ? Array.from(trainU.local.subarray(i * fit.local.embedding.k, (i + 1) * fit.local.embedding.k)) : null,
+      global: trainU.global && fit.global ? Array.from(trainU.global.subarray(i * fit.global.embedding.k, (i + 1) * fit.global.embedding.k)) : null,
+    })),
+    local: serializePart(data, fit.local),
+    global: serializePart(data, fit.global),
+    linear,
+    skillMap: skillMap(linear.weights),
+  };
+}
+
+export async function fitPace(matrix: ScoreMatrix, targets: TargetTable[], options: FitOptions): Promise<{ model: PaceModelFile | null; data: PaceData | null; findings: Finding[] }> {
+  await loadLinalg();
+  const { data, findings } = prepareData(matrix, targets, {
+    bootstrap: options.bootstrap,
+    seed: options.seed,
+    ...(options.minModelCoverage !== undefined ? { minModelCoverage: options.minModelCoverage } : {}),
+    ...(options.poolScope ? { poolScope: options.poolScope } : {}),
+    ...(options.targets ? { targets: options.targets } : {}),
+  });
+  if (!data || data.targets.length === 0) return { model: null, data, findings };
+  const shared = options.svdScope === 'all' ? computeGlobalBasis(data, Int32Array.from(data.models.keys()), `${options.seed}/svd/all`) : null;
+  const serialized: SerializedTarget[] = [];
+  const proxyCols = new Set<number>();
+  for (const target of data.targets) {
+    const config = options.configs[target.name] ?? fallbackConfig;
+    const trainIdx = Int32Array.from(target.rows.keys());
+    const basis = prepareFold(data, target, trainIdx, options, shared, true);
+    const fit = fitTarget(basis, config, options.alpha);
+    if (fit.selection.union.length < config.budget)
+      findings.push(make('pace-budget-short', {}, { target: target.name, selected: fit.selection.union.length, budget: config.budget, eligible: basis.localOrder.length }));
+    for (const c of fit.selection.union) proxyCols.add(c);
+    serialized.push(serializeTarget(data, target, fit, { local: fit.local?.trainU ?? null, global: fit.global?.trainU ?? null }));
+  }
+  const proxy = [...proxyCols].map((c) => data.instances[c]!).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const instancesByTask: Record<string, number> = {};
+  for (const i of data.instances) instancesByTask[i.task] = (instancesByTask[i.task] ?? 0) + 1;
+  const union = new Map<string, { task: string; weight: number }>();
+  for (const t of serialized) for (const w of t.linear.weights) union.set(w.key, { task: w.task, weight: (union.get(w.key)?.weight ?? 0) + Math.abs(w.weight) });
+  const model: PaceModelFile = {
+    format: MODEL_FORMAT,
+    version: MODEL_VERSION,
+    versions: { ...(options.versions ?? {}) },
+    options: { bootstrap: options.bootstrap, alpha: options.alpha, seed: options.seed, svdScope: options.svdScope },
+    data: {
+      matrixSha256: matrixHash(matrix),
+      targetsSha256: targetsHash(targets),
+      poolModels: data.models,
+      selectableInstances: data.instances.length,
+      instancesByTask: Object.fromEntries(Object.entries(instancesByTask).sort(([a], [b]) => (a < b ? -1 : 1))),
+    },
+    proxy: proxy.map((i) => ({ key: i.key, task: i.task, doc_id: i.doc_id, metric: i.metric })),
+    targets: serialized,
+    skillMap: skillMap([...union.values()]),
+  };
+  return { model, data, findings };
+}

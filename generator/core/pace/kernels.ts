@@ -1,0 +1,157 @@
+/**
+ * Typed-array kernels over a row/column view of a row-major matrix. The instance axis can be
+ * 100k wide, so every kernel streams over it once per pass and never materialises a copy
+ * of the selected sub-matrix.
+ */
+export interface MatrixView {
+  /** Row-major storage of the full matrix. */
+  data: Float64Array;
+  /** Number of columns of the full matrix (row stride). */
+  stride: number;
+  /** Rows of the full matrix that belong to the view, in view order. */
+  rows: Int32Array;
+  /** Columns of the full matrix that belong to the view; null = all columns, in order. */
+  cols: Int32Array | null;
+}
+
+export function viewCols(v: MatrixView): number {
+  return v.cols ? v.cols.length : v.stride;
+}
+
+export function range(n: number): Int32Array {
+  const out = new Int32Array(n);
+  for (let i = 0; i < n; i++) out[i] = i;
+  return out;
+}
+
+/** Copies row `r` of the view (view column order) into `out`. */
+export function gatherRow(v: MatrixView, r: number, out: Float64Array): Float64Array {
+  const base = (v.rows[r] as number) * v.stride;
+  const cols = v.cols;
+  if (cols) for (let c = 0; c < cols.length; c++) out[c] = v.data[base + (cols[c] as number)] as number;
+  else out.set(v.data.subarray(base, base + v.stride));
+  return out;
+}
+
+/** Copies column `c` of the view (view row order) into `out`. */
+export function gatherCol(v: MatrixView, c: number, out: Float64Array): Float64Array {
+  const col = v.cols ? (v.cols[c] as number) : c;
+  for (let r = 0; r < v.rows.length; r++) out[r] = v.data[(v.rows[r] as number) * v.stride + col] as number;
+  return out;
+}
+
+/** Row-major dense copy of a (small) view. */
+export function denseCopy(v: MatrixView): Float64Array {
+  const nc = viewCols(v);
+  const out = new Float64Array(v.rows.length * nc);
+  for (let r = 0; r < v.rows.length; r++) gatherRow(v, r, out.subarray(r * nc, (r + 1) * nc));
+  return out;
+}
+
+/** Gram matrix X·Xᵀ (rows × rows), accumulated over column blocks so a column subset is gathered once. */
+export function gramRows(v: MatrixView): Float64Array {
+  const n = v.rows.length;
+  const nc = viewCols(v);
+  const g = new Float64Array(n * n);
+  const block = Math.max(256, Math.min(nc, Math.floor(4_000_000 / Math.max(1, n))));
+  const buf = new Float64Array(n * block);
+  for (let c0 = 0; c0 < nc; c0 += block) {
+    const w = Math.min(block, nc - c0);
+    for (let r = 0; r < n; r++) {
+      const base = (v.rows[r] as number) * v.stride;
+      const dst = r * w;
+      if (v.cols) for (let c = 0; c < w; c++) buf[dst + c] = v.data[base + (v.cols[c0 + c] as number)] as number;
+      else buf.set(v.data.subarray(base + c0, base + c0 + w), dst);
+    }
+    for (let i = 0; i < n; i++) {
+      const oi = i * w;
+      for (let j = 0; j <= i; j++) {
+        const oj = j * w;
+        let s = 0;
+        for (let c = 0; c < w; c++) s += (buf[oi + c] as number) * (buf[oj + c] as number);
+        g[i * n + j] = (g[i * n + j] as number) + s;
+      }
+    }
+  }
+  for (let i = 0; i < n; i++) for (let j = 0; j < i; j++) g[j * n + i] = g[i * n + j] as number;
+  return g;
+}
+
+/** Y = X·B where B is (cols × k) row-major; returns rows × k. */
+export function mulRight(v: MatrixView, b: Float64Array, k: number): Float64Array {
+  const n = v.rows.length;
+  const nc = viewCols(v);
+  const out = new Float64Array(n * k);
+  const acc = new Float64Array(k);
+  for (let r = 0; r < n; r++) {
+    acc.fill(0);
+    const base = (v.rows[r] as number) * v.stride;
+    for (let c = 0; c < nc; c++) {
+      const x = v.data[base + (v.cols ? (v.cols[c] as number) : c)] as number;
+      if (x === 0) continue;
+      const o = c * k;
+      for (let j = 0; j < k; j++) acc[j] = (acc[j] as number) + x * (b[o + j] as number);
+    }
+    out.set(acc, r * k);
+  }
+  return out;
+}
+
+/** Z = Xᵀ·Q where Q is (rows × k) row-major; returns cols × k. */
+export function mulLeftT(v: MatrixView, q: Float64Array, k: number): Float64Array {
+  const nc = viewCols(v);
+  const out = new Float64Array(nc * k);
+  for (let r = 0; r < v.rows.length; r++) {
+    const base = (v.rows[r] as number) * v.stride;
+    const qo = r * k;
+    for (let c = 0; c < nc; c++) {
+      const x = v.data[base + (v.cols ? (v.cols[c] as number) : c)] as number;
+      if (x === 0) continue;
+      const o = c * k;
+      for (let j = 0; j < k; j++) out[o + j] = (out[o + j] as number) + x * (q[qo + j] as number);
+    }
+  }
+  return out;
+}
+
+/** In-place modified Gram–Schmidt on the k columns of a (m × k) row-major matrix; returns kept columns. */
+export function orthonormalizeColumns(a: Float64Array, m: number, k: number): number {
+  let kept = 0;
+  for (let j = 0; j < k; j++) {
+    for (let pass = 0; pass < 2; pass++) {
+      for (let p = 0; p < j; p++) {
+        let dot = 0;
+        for (let i = 0; i < m; i++) dot += (a[i * k + p] as number) * (a[i * k + j] as number);
+        if (dot !== 0) for (let i = 0; i < m; i++) a[i * k + j] = (a[i * k + j] as number) - dot * (a[i * k + p] as number);
+      }
+    }
+    let norm = 0;
+    for (let i = 0; i < m; i++) norm += (a[i * k + j] as number) ** 2;
+    norm = Math.sqrt(norm);
+    // A numerically dependent direction becomes zero rather than amplified noise.
+    if (norm < 1e-10) {
+      for (let i = 0; i < m; i++) a[i * k + j] = 0;
+      continue;
+    }
+    for (let i = 0; i < m; i++) a[i * k + j] = (a[i * k + j] as number) / norm;
+    kept++;
+  }
+  return kept;
+}
+
+export function mean(a: ArrayLike<number>): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i] as number;
+  return a.length ? s / a.length : NaN;
+}
+
+export function minMax(a: ArrayLike<number>): [number, number] {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as number;
+    if (x < lo) lo = x;
+    if (x > hi) hi = x;
+  }
+  return [lo, hi];
+}

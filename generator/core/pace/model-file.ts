@@ -1,0 +1,84 @@
+/**
+ * The fitted model file `aptpace fit` writes and `aptpace predict` reads: everything needed to
+ * place a new checkpoint from its scores on the proxy instances, with no access to the
+ * training matrix. JSON, keys sorted, so identical inputs give identical bytes.
+ */
+import type { InstanceRef } from '../logs/matrix.js';
+import type { GoalAFit } from './goal-a.js';
+import type { PaceConfig, PaceOptions } from './types.js';
+import type { SkillShare } from './skill-map.js';
+
+export const MODEL_FORMAT = 'aptpace-pace-model';
+export const MODEL_VERSION = 1;
+
+export interface SerializedPart {
+  /** Instance keys, in basis row order. */
+  instances: string[];
+  k: number;
+  /** |instances| rows of k numbers: scores ≈ basis·u. */
+  basis: number[][];
+  /** |instances| rows of k numbers: u = scores·proj when all are observed. */
+  proj: number[][];
+  goalA: GoalAFit;
+  goalB: { w: number[]; iterations: number; gradientNorm: number; rows: number } | null;
+}
+
+export interface SerializedTarget {
+  target: string;
+  scale: 'fraction' | 'percent' | 'raw';
+  displayFactor: number;
+  config: PaceConfig;
+  effectiveM: number;
+  bootstrap: number;
+  targetInstances: number;
+  trainingModels: Array<{ name: string; score: number; local: number[] | null; global: number[] | null }>;
+  local: SerializedPart | null;
+  global: SerializedPart | null;
+  /** The (unguarded) Goal A prediction is exactly intercept + Σ weight·score over these instances. */
+  linear: { intercept: number; weights: Array<{ key: string; task: string; weight: number }> };
+  skillMap: SkillShare[];
+}
+
+export interface PaceModelFile {
+  format: typeof MODEL_FORMAT;
+  version: typeof MODEL_VERSION;
+  versions: Record<string, string>;
+  options: PaceOptions;
+  data: {
+    matrixSha256: string;
+    targetsSha256: string;
+    poolModels: string[];
+    selectableInstances: number;
+    instancesByTask: Record<string, number>;
+  };
+  /** Union of every target's selected instances, sorted by key. */
+  proxy: InstanceRef[];
+  targets: SerializedTarget[];
+  /** Over the union: instance and |weight| shares per source benchmark. */
+  skillMap: SkillShare[];
+}
+
+export function parseModelFile(text: string): { model: PaceModelFile | null; reason?: string } {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    return { model: null, reason: `not JSON (${(e as Error).message})` };
+  }
+  const m = raw as Partial<PaceModelFile>;
+  if (!m || typeof m !== 'object') return { model: null, reason: 'not an object' };
+  if (m.format !== MODEL_FORMAT) return { model: null, reason: `format is ${JSON.stringify(m.format)}, expected ${MODEL_FORMAT}` };
+  if (m.version !== MODEL_VERSION) return { model: null, reason: `version ${m.version} is not supported (expected ${MODEL_VERSION})` };
+  if (!Array.isArray(m.targets) || !Array.isArray(m.proxy)) return { model: null, reason: 'targets or proxy missing' };
+  for (const [i, t] of m.targets.entries()) {
+    for (const side of ['local', 'global'] as const) {
+      const p = t?.[side];
+      if (p === null) continue;
+      if (!p || !Array.isArray(p.instances) || !Array.isArray(p.basis) || !Array.isArray(p.proj) || p.basis.length !== p.instances.length || p.proj.length !== p.instances.length || p.basis.some((r) => !Array.isArray(r) || r.length !== p.k))
+        return { model: null, reason: `targets[${i}].${side} is malformed` };
+    }
+    if (!t.local && !t.global) return { model: null, reason: `targets[${i}] has no embedding` };
+    if (!Array.isArray(t.trainingModels)) return { model: null, reason: `targets[${i}].trainingModels missing` };
+  }
+  return { model: m as PaceModelFile };
+}

@@ -1,0 +1,140 @@
+/**
+ * Ranks and correlations with scipy's conventions: ties get the average rank
+ * (`scipy.stats.rankdata(method='average')`), and a constant input gives NaN.
+ */
+import { gatherCol, viewCols, type MatrixView } from './kernels.js';
+
+export function averageRanks(values: ArrayLike<number>): Float64Array {
+  const n = values.length;
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => (values[a] as number) - (values[b] as number) || a - b);
+  const ranks = new Float64Array(n);
+  let i = 0;
+  while (i < n) {
+    let j = i;
+    const v = values[order[i] as number] as number;
+    while (j + 1 < n && values[order[j + 1] as number] === v) j++;
+    const avg = (i + j) / 2 + 1;
+    for (let t = i; t <= j; t++) ranks[order[t] as number] = avg;
+    i = j + 1;
+  }
+  return ranks;
+}
+
+export function pearson(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  const n = a.length;
+  if (n !== b.length || n < 2) return NaN;
+  let ma = 0;
+  let mb = 0;
+  for (let i = 0; i < n; i++) {
+    ma += a[i] as number;
+    mb += b[i] as number;
+  }
+  ma /= n;
+  mb /= n;
+  let sab = 0;
+  let saa = 0;
+  let sbb = 0;
+  for (let i = 0; i < n; i++) {
+    const da = (a[i] as number) - ma;
+    const db = (b[i] as number) - mb;
+    sab += da * db;
+    saa += da * da;
+    sbb += db * db;
+  }
+  if (saa <= 0 || sbb <= 0) return NaN;
+  return Math.max(-1, Math.min(1, sab / Math.sqrt(saa * sbb)));
+}
+
+export function spearman(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  return pearson(averageRanks(a), averageRanks(b));
+}
+
+/**
+ * Spearman ρ of every view column with `y` (one value per view row). Columns that are constant
+ * over the view rows give NaN, as scipy does. Small-n ranking uses insertion sort on a
+ * reused buffer: this is the hot loop of selection (one call per fold over ~10⁵ columns).
+ */
+export function columnSpearman(v: MatrixView, y: ArrayLike<number>): Float64Array {
+  const n = v.rows.length;
+  const nc = viewCols(v);
+  const ry = averageRanks(y);
+  const my = (n + 1) / 2;
+  let syy = 0;
+  const cy = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    cy[i] = (ry[i] as number) - my;
+    syy += (cy[i] as number) ** 2;
+  }
+  const out = new Float64Array(nc);
+  const col = new Float64Array(n);
+  const order = new Int32Array(n);
+  const ranks = new Float64Array(n);
+  const sorted = new Float64Array(n);
+  for (let c = 0; c < nc; c++) {
+    gatherCol(v, c, col);
+    if (n > 48) {
+      out[c] = sortedRankCorrelation(col, sorted, cy, syy, my);
+      continue;
+    }
+    for (let i = 0; i < n; i++) order[i] = i;
+    for (let i = 1; i < n; i++) {
+      const oi = order[i] as number;
+      const x = col[oi] as number;
+      let j = i - 1;
+      while (j >= 0 && (col[order[j] as number] as number) > x) {
+        order[j + 1] = order[j] as number;
+        j--;
+      }
+      order[j + 1] = oi;
+    }
+    let i = 0;
+    let sxx = 0;
+    let sxy = 0;
+    while (i < n) {
+      let j = i;
+      const val = col[order[i] as number] as number;
+      while (j + 1 < n && col[order[j + 1] as number] === val) j++;
+      const avg = (i + j) / 2 + 1 - my;
+      for (let t = i; t <= j; t++) {
+        const idx = order[t] as number;
+        ranks[idx] = avg;
+        sxx += avg * avg;
+        sxy += avg * (cy[idx] as number);
+      }
+      i = j + 1;
+    }
+    out[c] = sxx > 1e-12 && syy > 0 ? Math.max(-1, Math.min(1, sxy / Math.sqrt(sxx * syy))) : NaN;
+  }
+  return out;
+}
+
+/** Average ranks by binary search in a sorted copy: O(n log n) for the many-models case. */
+function sortedRankCorrelation(col: Float64Array, sorted: Float64Array, cy: Float64Array, syy: number, my: number): number {
+  const n = col.length;
+  sorted.set(col);
+  sorted.sort();
+  if (sorted[0] === sorted[n - 1]) return NaN;
+  let sxx = 0;
+  let sxy = 0;
+  for (let i = 0; i < n; i++) {
+    const x = col[i] as number;
+    let lo = 0;
+    let hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((sorted[mid] as number) < x) lo = mid + 1;
+      else hi = mid;
+    }
+    const first = lo;
+    hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((sorted[mid] as number) <= x) lo = mid + 1;
+      else hi = mid;
+    }
+    const avg = (first + lo - 1) / 2 + 1 - my;
+    sxx += avg * avg;
+    sxy += avg * (cy[i] as number);
+  }
+  return sxx > 1e-12 && syy > 0 ? Math.max(-1, Math.min(1, sxy / Math.sqrt(sxx * syy))) : NaN;
+}

@@ -1,0 +1,133 @@
+/**
+ * Leading singular triplets of an uncentred matrix view. Selection needs only the first
+ * ~10 right singular vectors, so we never run a full SVD of the 10⁴–10⁵-wide instance axis:
+ *  - few rows: eigen-decompose the rows × rows Gram matrix X·Xᵀ, then V = Xᵀ·U·Σ⁻¹;
+ *  - many rows: a randomized range finder with power iterations (Halko, Martinsson & Tropp
+ *    2011), which touches X only through X·Ω and Xᵀ·Q products.
+ */
+import { gramRows, mulLeftT, mulRight, orthonormalizeColumns, viewCols, type MatrixView } from './kernels.js';
+import { symmetricEigen } from './linalg.js';
+import type { Rng } from '../kernel/rng.js';
+
+export interface TopSvd {
+  /** Number of components returned (≤ requested; components with σ ≈ 0 are dropped). */
+  k: number;
+  singularValues: Float64Array;
+  /** rows × k, row-major. */
+  u: Float64Array;
+  /** cols × k, row-major (column j = j-th right singular vector over the view's columns). */
+  v: Float64Array;
+  method: 'gram' | 'randomized';
+}
+
+export interface SvdOptions {
+  /** Row count above which the randomized route is used (Gram cost grows as rows²). */
+  gramMaxRows?: number;
+  oversample?: number;
+  powerIterations?: number;
+  rng?: Rng;
+}
+
+export function topSvd(view: MatrixView, k: number, options: SvdOptions = {}): TopSvd {
+  const n = view.rows.length;
+  const gramMaxRows = options.gramMaxRows ?? 128;
+  if (n <= gramMaxRows || !options.rng) return gramSvd(view, k);
+  return randomizedSvd(view, k, options.rng, options.oversample ?? 10, options.powerIterations ?? 3);
+}
+
+function gramSvd(view: MatrixView, k: number): TopSvd {
+  const n = view.rows.length;
+  const { values, vectors } = symmetricEigen(gramRows(view), n);
+  return finish(view, values, vectors, n, k, 'gram', null);
+}
+
+function randomizedSvd(view: MatrixView, k: number, rng: Rng, oversample: number, iterations: number): TopSvd {
+  const n = view.rows.length;
+  const nc = viewCols(view);
+  const l = Math.min(n, nc, k + oversample);
+  const omega = new Float64Array(nc * l);
+  const draw = rng.fork('randomized-svd');
+  for (let i = 0; i < omega.length; i++) omega[i] = draw.normal();
+  let q = mulRight(view, omega, l);
+  orthonormalizeColumns(q, n, l);
+  for (let it = 0; it < iterations; it++) {
+    const z = mulLeftT(view, q, l);
+    orthonormalizeColumns(z, nc, l);
+    q = mulRight(view, z, l);
+    orthonormalizeColumns(q, n, l);
+  }
+  // B = Qᵀ·X (l × cols) is kept transposed as Bt = Xᵀ·Q; B·Bᵀ is l × l.
+  const bt = mulLeftT(view, q, l);
+  const bbt = new Float64Array(l * l);
+  for (let c = 0; c < nc; c++) {
+    const o = c * l;
+    for (let i = 0; i < l; i++) {
+      const bi = bt[o + i] as number;
+      if (bi === 0) continue;
+      for (let j = 0; j <= i; j++) bbt[i * l + j] = (bbt[i * l + j] as number) + bi * (bt[o + j] as number);
+    }
+  }
+  for (let i = 0; i < l; i++) for (let j = 0; j < i; j++) bbt[j * l + i] = bbt[i * l + j] as number;
+  const { values, vectors } = symmetricEigen(bbt, l);
+  // U = Q·W (n × l), V = Bt·W·Σ⁻¹.
+  const uFull = new Float64Array(n * l);
+  for (let r = 0; r < n; r++)
+    for (let j = 0; j < l; j++) {
+      let s = 0;
+      for (let p = 0; p < l; p++) s += (q[r * l + p] as number) * (vectors[p * l + j] as number);
+      uFull[r * l + j] = s;
+    }
+  return finish(view, values, uFull, l, k, 'randomized', { bt, w: vectors });
+}
+
+function finish(
+  view: MatrixView,
+  values: Float64Array,
+  uFull: Float64Array,
+  width: number,
+  k: number,
+  method: TopSvd['method'],
+  randomized: { bt: Float64Array; w: Float64Array } | null,
+): TopSvd {
+  const n = view.rows.length;
+  const nc = viewCols(view);
+  const top = Math.sqrt(Math.max(0, values[0] ?? 0));
+  let keep = 0;
+  const want = Math.min(k, width);
+  while (keep < want) {
+    const s = Math.sqrt(Math.max(0, values[keep] as number));
+    if (!(s > 1e-9 * Math.max(1, top))) break;
+    keep++;
+  }
+  const sv = new Float64Array(keep);
+  for (let j = 0; j < keep; j++) sv[j] = Math.sqrt(values[j] as number);
+  const u = new Float64Array(n * keep);
+  for (let r = 0; r < n; r++) for (let j = 0; j < keep; j++) u[r * keep + j] = uFull[r * width + j] as number;
+  let v: Float64Array;
+  if (randomized) {
+    v = new Float64Array(nc * keep);
+    const { bt, w } = randomized;
+    for (let c = 0; c < nc; c++)
+      for (let j = 0; j < keep; j++) {
+        let s = 0;
+        for (let p = 0; p < width; p++) s += (bt[c * width + p] as number) * (w[p * width + j] as number);
+        v[c * keep + j] = s / (sv[j] as number);
+      }
+  } else {
+    v = mulLeftT(view, u, keep);
+    for (let c = 0; c < nc; c++) for (let j = 0; j < keep; j++) v[c * keep + j] = (v[c * keep + j] as number) / (sv[j] as number);
+  }
+  canonicalSigns(u, v, n, nc, keep);
+  return { k: keep, singularValues: sv, u, v, method };
+}
+
+/** Sign convention (largest-|.| entry of each left vector positive) so outputs are reproducible. */
+function canonicalSigns(u: Float64Array, v: Float64Array, n: number, nc: number, k: number): void {
+  for (let j = 0; j < k; j++) {
+    let big = 0;
+    for (let r = 1; r < n; r++) if (Math.abs(u[r * k + j] as number) > Math.abs(u[big * k + j] as number)) big = r;
+    if ((u[big * k + j] as number) >= 0) continue;
+    for (let r = 0; r < n; r++) u[r * k + j] = -(u[r * k + j] as number);
+    for (let c = 0; c < nc; c++) v[c * k + j] = -(v[c * k + j] as number);
+  }
+}

@@ -1,0 +1,94 @@
+import type { FindingCatalog } from '../../kernel/findings.js';
+
+const pct = (x: unknown) => `${(Number(x) * 100).toFixed(1)}%`;
+const p = (x: unknown) => (Number(x) < 0.001 ? Number(x).toExponential(1) : Number(x).toPrecision(2));
+const pts = (x: unknown) => `${Number(x) >= 0 ? '+' : ''}${Number(x).toFixed(1)}`;
+
+/** Codes raised by `aptpace audit` (and by the build, which runs the same audit). */
+export const auditFindings = {
+  'audit-shortcut-above-chance': {
+    severity: 'error',
+    title: 'A model-free shortcut beats chance',
+    message: (a) =>
+      `task ${a.task}: "${a.shortcut}" scores ${pct(a.accuracy)} (${a.correct}/${a.n}, 95% CI ${pct(a.low)}–${pct(a.high)}) vs chance ${pct(a.chance)}: ${pts(a.excessPoints)} points, beyond the ±${a.tolerancePoints} tolerance (one-sided p=${p(a.pValue)})`,
+  },
+  'audit-shortcut-below-chance': {
+    severity: 'error',
+    title: 'A model-free shortcut is reliably wrong',
+    message: (a) =>
+      `task ${a.task}: "${a.shortcut}" scores ${pct(a.accuracy)} (${a.correct}/${a.n}, 95% CI ${pct(a.low)}–${pct(a.high)}) vs chance ${pct(a.chance)}: ${pts(a.excessPoints)} points, so avoiding that option is a shortcut (one-sided p=${p(a.pValue)})`,
+  },
+  'audit-shortcut-not-significant': {
+    severity: 'warning',
+    title: 'Shortcut outside tolerance, but not significant',
+    message: (a) =>
+      `task ${a.task}: "${a.shortcut}" is ${pts(a.excessPoints)} points from chance (${a.correct}/${a.n}, 95% CI ${pct(a.low)}–${pct(a.high)}) but with ${a.n} questions that is not significant (p=${p(a.pValue)} ≥ ${a.alphaUsed}); add questions to decide`,
+  },
+  'audit-letter-imbalance': {
+    severity: 'error',
+    title: 'Gold letters are unbalanced',
+    message: (a) =>
+      `task ${a.task}: gold is ${a.letter} in ${pct(a.observedShare)} of questions, expected ${pct(a.expectedShare)} (${pts(a.deviationPoints)} points; chi-square ${Number(a.chiSquare).toFixed(2)}, df ${a.df}, p=${p(a.pValue)}); histogram ${a.histogram}`,
+  },
+  'audit-letter-imbalance-not-significant': {
+    severity: 'warning',
+    title: 'Gold letters look unbalanced, but not significantly',
+    message: (a) =>
+      `task ${a.task}: gold is ${a.letter} in ${pct(a.observedShare)} of questions, expected ${pct(a.expectedShare)} (${pts(a.deviationPoints)} points), not significant with ${a.n} questions (p=${p(a.pValue)}); histogram ${a.histogram}`,
+  },
+  'audit-low-power': {
+    severity: 'info',
+    title: 'Task too small for the audit to see much',
+    message: (a) =>
+      a.detectablePoints === null
+        ? `task ${a.task}: with ${a.n} MCQ question(s) not even a perfect shortcut score would be significant; the audit cannot vouch for this task`
+        : `task ${a.task}: with ${a.n} MCQ questions a shortcut must beat chance by ${Number(a.detectablePoints).toFixed(1)} points to be significant; the audit cannot vouch for smaller biases`,
+  },
+  'audit-duplicate-question': {
+    severity: 'error',
+    title: 'Duplicate question',
+    message: (a) => `task ${a.task}: question ${a.id} repeats ${a.firstId} (same prompt and answers after normalisation)`,
+  },
+  'audit-duplicate-prompt': {
+    severity: 'warning',
+    title: 'Same prompt, different answers',
+    message: (a) => `task ${a.task}: question ${a.id} has the same prompt as ${a.firstId} but different choices or targets`,
+  },
+  'audit-duplicate-id': {
+    severity: 'error',
+    title: 'Duplicate question id',
+    message: (a) => `id ${a.id} occurs more than once; ids key reviews and score matrices`,
+  },
+  'audit-gold-leaked': {
+    severity: 'error',
+    title: 'Gold text leaked into the prompt',
+    message: (a) => `task ${a.task}: the gold option ${a.letter} of ${a.id} appears verbatim in the context outside the choice list, and no distractor does`,
+  },
+  'audit-gold-in-context': {
+    severity: 'warning',
+    title: 'Gold text appears in the context (as do distractors)',
+    message: (a) => `task ${a.task}: the gold option ${a.letter} of ${a.id} appears verbatim in the context, as do ${a.distractorsInContext} distractor(s); copying alone does not single it out`,
+  },
+  'audit-target-in-prompt': {
+    severity: 'warning',
+    title: 'Completion target appears in the prompt',
+    message: (a) => `task ${a.task}: the target of ${a.id} appears verbatim in the prompt ${a.count} time(s); a model can copy it`,
+  },
+  'audit-distractor-equals-gold': {
+    severity: 'error',
+    title: 'A distractor equals the gold answer',
+    message: (a) => `task ${a.task}: in ${a.id}, option ${a.distractor} equals the gold ${a.gold} after normalisation, so two answers are right`,
+  },
+  'audit-duplicate-distractors': {
+    severity: 'error',
+    title: 'Two distractors are identical',
+    message: (a) => `task ${a.task}: in ${a.id}, options ${a.first} and ${a.second} are identical after normalisation`,
+  },
+  'audit-invalid-mcq': {
+    severity: 'error',
+    title: 'Malformed MCQ',
+    message: (a) => `task ${a.task}: ${a.id} cannot be audited: ${a.reason}`,
+  },
+} satisfies FindingCatalog;
+
+export type AuditFindingCode = keyof typeof auditFindings;

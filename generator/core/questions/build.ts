@@ -1,0 +1,285 @@
+import type { Finding } from '../kernel/findings.js';
+import { findingFactory } from '../kernel/findings.js';
+import { Rng } from '../kernel/rng.js';
+import { contentId, sha256 } from '../kernel/stable-json.js';
+import type { Vfs } from '../kernel/vfs.js';
+import { type Trajectory, isProvenSuccess } from '../trajectories/types.js';
+import { lengthBucket } from './buckets.js';
+import { CorpusIndex } from './corpus.js';
+import { questionFindings } from './findings.js';
+import { QUESTION_KIND_INFO, QUESTION_KINDS } from './kinds.js';
+import { rewritePlans, type LlmAssist } from './llm-assist.js';
+import { validateQuestion } from './read-questions.js';
+import { type TemplateSet, loadTemplates, renderWithinBudget } from './render.js';
+import { type TokenizerName, loadTokenCounter } from './tokenizer.js';
+import { QUESTION_SCHEMA_VERSION, type Question, type QuestionKind } from './types.js';
+import { QUESTION_TYPES, type QuestionDraft } from './types/index.js';
+
+const make = findingFactory(questionFindings);
+
+export interface BuildOptions {
+  /** Seed for every random choice; same inputs + seed → byte-identical questions. Default `0`. */
+  seed?: string;
+  /** Kinds to build; default all. */
+  kinds?: readonly QuestionKind[];
+  /** Options per multiple-choice question (2–26). Default 4. */
+  choices?: number;
+  /** Token budget of one whole prompt (few-shot examples included). Default 32768. */
+  budgetTokens?: number;
+  /** Offline tokenizer for budgets and recorded counts. Default `cl100k_base`. */
+  tokenizer?: TokenizerName;
+  /** Compiled templates; otherwise the shipped ones (overridden by `templatesDir`) are loaded through `vfs`. */
+  templates?: TemplateSet;
+  templatesDir?: string;
+  /** File access for templates; the local file system when omitted. */
+  vfs?: Vfs;
+  /** Also build from trajectories without evidence of success. */
+  includeUnproven?: boolean;
+  /** Most questions of one kind per trajectory. Default 3. */
+  maxPerTrajectory?: number;
+  /** Cap on one observation, in characters, before budgeting. Default 4000. */
+  observationChars?: number;
+  /** Solved in-prompt examples per question. Default 3; 0 for zero-shot. */
+  shots?: number;
+  /** Share of trajectories whose questions form the `fewshot` split. Default 0.1 (at most 20 trajectories). */
+  fewshotFraction?: number;
+  /** Optional model assistance (plan rewriting); off by default. */
+  llm?: LlmAssist;
+}
+
+export interface BuildResult {
+  questions: Question[];
+  findings: Finding[];
+  /** `kind:reason` (or `trajectory:reason`) → count. */
+  skipped: Record<string, number>;
+}
+
+export const BUILD_DEFAULTS = {
+  seed: '0',
+  choices: 4,
+  budgetTokens: 32768,
+  tokenizer: 'cl100k_base' as TokenizerName,
+  maxPerTrajectory: 3,
+  observationChars: 4000,
+  shots: 3,
+  fewshotFraction: 0.1,
+  maxFewshotTrajectories: 20,
+};
+
+function fewshotCount(n: number, fraction: number): number {
+  if (n < 3 || fraction <= 0) return 0;
+  return Math.min(BUILD_DEFAULTS.maxFewshotTrajectories, Math.max(1, Math.floor(n * fraction)));
+}
+
+/**
+ * Builds APTBench-style questions from trajectories. Pure apart from template loading:
+ * trajectories are processed in traj_id order and every random draw comes from a stream
+ * forked by (kind, trajectory), so output does not depend on input order.
+ */
+export async function buildQuestions(trajectories: Trajectory[], options: BuildOptions = {}): Promise<BuildResult> {
+  const seed = options.seed ?? BUILD_DEFAULTS.seed;
+  const kinds = options.kinds ?? QUESTION_KINDS;
+  const choices = options.choices ?? BUILD_DEFAULTS.choices;
+  const budget = options.budgetTokens ?? BUILD_DEFAULTS.budgetTokens;
+  const shotsWanted = options.shots ?? BUILD_DEFAULTS.shots;
+  if (!Number.isInteger(choices) || choices < 2 || choices > 26) throw new RangeError(`choices must be an integer in 2..26, got ${choices}`);
+  if (!Number.isInteger(budget) || budget < 1) throw new RangeError(`budget must be a positive integer, got ${budget}`);
+
+  const findings: Finding[] = [];
+  const skipped: Record<string, number> = {};
+  const skip = (key: string) => (skipped[key] = (skipped[key] ?? 0) + 1);
+
+  // Order-independence and duplicate traj_ids: sort, keep the first of each id.
+  const byId = new Map<string, Trajectory>();
+  for (const t of trajectories) {
+    if (byId.has(t.traj_id)) skip('trajectory:duplicate-id');
+    else byId.set(t.traj_id, t);
+  }
+  let usable = [...byId.values()].sort((a, b) => (a.traj_id < b.traj_id ? -1 : a.traj_id > b.traj_id ? 1 : 0));
+  if (!options.includeUnproven) {
+    const unproven = usable.filter((t) => !isProvenSuccess(t));
+    if (unproven.length > 0) {
+      for (let i = 0; i < unproven.length; i++) skip('trajectory:unproven');
+      findings.push(make('build-unproven-excluded', {}, { count: unproven.length }));
+    }
+    usable = usable.filter(isProvenSuccess);
+  }
+  if (usable.length === 0) {
+    findings.push(make('build-no-trajectories', {}, { reason: trajectories.length === 0 ? 'none were read' : 'none is a proven success' }));
+    return { questions: [], findings, skipped };
+  }
+
+  let templates = options.templates;
+  if (!templates) {
+    const vfs = options.vfs ?? (await import('../kernel/node-vfs.js')).nodeVfs;
+    const loaded = await loadTemplates(vfs, kinds.map((k) => QUESTION_TYPES[k].template), options.templatesDir);
+    findings.push(...loaded.findings);
+    templates = loaded.templates;
+  }
+  const counter = await loadTokenCounter(options.tokenizer ?? BUILD_DEFAULTS.tokenizer);
+
+  const corpus = new CorpusIndex(usable);
+  const root = new Rng(seed);
+  // The few-shot split is drawn per domain, so every domain's kinds have examples to show.
+  const fewshotIds = new Set<string>();
+  for (const domain of [...new Set(usable.map((t) => t.domain))].sort()) {
+    const members = usable.filter((t) => t.domain === domain);
+    members
+      .map((t) => ({ id: t.traj_id, rank: sha256(`${seed}\u0000fewshot\u0000${t.traj_id}`) }))
+      .sort((a, b) => (a.rank < b.rank ? -1 : 1))
+      .slice(0, fewshotCount(members.length, options.fewshotFraction ?? BUILD_DEFAULTS.fewshotFraction))
+      .forEach((x) => fewshotIds.add(x.id));
+  }
+
+  interface Entry { draft: QuestionDraft; t: Trajectory; id: string }
+  const entries = new Map<QuestionKind, Entry[]>();
+  const seenIds = new Set<string>();
+  for (const kind of kinds) {
+    const module = QUESTION_TYPES[kind];
+    const list: Entry[] = [];
+    const reasons: Record<string, number> = {};
+    for (const t of usable) {
+      if (!module.domains.includes(t.domain)) continue;
+      const result = module.generate(t, {
+        rng: root.fork(`${kind}/${t.traj_id}`),
+        corpus,
+        choices,
+        maxPerTrajectory: options.maxPerTrajectory ?? BUILD_DEFAULTS.maxPerTrajectory,
+        observationChars: options.observationChars ?? BUILD_DEFAULTS.observationChars,
+      });
+      for (const r of result.skipped) {
+        skip(`${kind}:${r}`);
+        reasons[r] = (reasons[r] ?? 0) + 1;
+      }
+      for (const draft of result.drafts) {
+        if (options.llm) await rewritePlans(draft, options.llm, t, findings);
+        // Order-free content: the id survives letter balancing and identifies the same question across seeds' layouts.
+        const id = `${kind}.${contentId({
+          kind,
+          traj: t.traj_id,
+          step: draft.step,
+          gold: draft.mcq ? draft.mcq.choices[draft.mcq.gold] : (draft.completion?.targets ?? null),
+          distractors: draft.mcq ? draft.mcq.choices.filter((_, i) => i !== draft.mcq!.gold).sort() : null,
+        })}`;
+        if (seenIds.has(id)) {
+          findings.push(make('build-duplicate-question', {}, { id, traj_id: t.traj_id }));
+          continue;
+        }
+        seenIds.add(id);
+        list.push({ draft, t, id });
+      }
+    }
+    balanceGoldPositions(list, root.fork(`balance/${kind}`));
+    if (list.length === 0 && options.kinds) {
+      findings.push(make('build-kind-empty', {}, { kind, reasons: Object.entries(reasons).map(([r, n]) => `${r}=${n}`).join(', ') }));
+    }
+    entries.set(kind, list);
+  }
+
+  const questions: Question[] = [];
+  for (const kind of kinds) {
+    const list = entries.get(kind) ?? [];
+    const render = templates.render.get(QUESTION_TYPES[kind].template);
+    if (!render) continue;
+    const templateLabel = templates.label.get(QUESTION_TYPES[kind].template) ?? QUESTION_TYPES[kind].template;
+    // A fixed, seeded ranking of the few-shot pool: every question of a kind sees the same
+    // examples, except that a question never sees examples from its own trajectory.
+    const pool = list
+      .filter((e) => fewshotIds.has(e.t.traj_id))
+      .map((e) => ({ e, rank: sha256(`${seed}\u0000shot\u0000${e.id}`) }))
+      .sort((a, b) => (a.rank < b.rank ? -1 : 1))
+      .map((x) => x.e);
+    for (const { draft, t, id } of list) {
+      const shots = shotsWanted > 0 ? pool.filter((s) => s.t.traj_id !== t.traj_id).slice(0, shotsWanted) : [];
+      let rendered;
+      try {
+        rendered = renderWithinBudget(render, draft, shots.map((s) => s.draft), counter, budget);
+      } catch (err) {
+        findings.push(make('build-template-error', {}, { template: templateLabel, reason: (err as Error).message }));
+        break;
+      }
+      if (!rendered.prompt.endsWith(draft.answerStem)) {
+        findings.push(make('build-template-error', {}, { template: templateLabel, reason: `the prompt must end with the answer stem ${JSON.stringify(draft.answerStem)}` }));
+        break;
+      }
+      const base = {
+        schema_version: QUESTION_SCHEMA_VERSION as typeof QUESTION_SCHEMA_VERSION,
+        id,
+        kind,
+        task: QUESTION_KIND_INFO[kind].task,
+        prompt: rendered.prompt,
+        prompt_tokens: rendered.tokens,
+        length_bucket: lengthBucket(rendered.tokens),
+        truncated: rendered.truncated,
+        split: fewshotIds.has(t.traj_id) ? ('fewshot' as const) : ('test' as const),
+        provenance: {
+          traj_id: t.traj_id,
+          source_path: t.source.path,
+          source_line: t.source.line ?? null,
+          step: draft.step,
+          framework: t.source.framework,
+          instance_id: t.task.instance_id,
+        },
+        build: {
+          seed,
+          ...(draft.mcq ? { operators: [...new Set(draft.mcq.sources.filter((s) => s !== 'gold'))].sort(), choice_sources: draft.mcq.sources } : {}),
+          template: templateLabel,
+          tokenizer: counter.name,
+          budget_tokens: budget,
+          fewshot_ids: shots.slice(0, rendered.shotsUsed).map((s) => s.id),
+          ...(options.llm ? { llm_model: options.llm.model } : {}),
+        },
+        answer_stem: draft.answerStem,
+      };
+      const q: Question = draft.mcq
+        ? { ...base, format: 'mcq', choices: draft.mcq.choices, gold: draft.mcq.gold }
+        : { ...base, format: 'completion', targets: draft.completion!.targets, metric: draft.completion!.metric, stop: draft.completion!.stop };
+      const problems = validateQuestion(q, { record: questions.length });
+      if (problems.some((p) => p.severity === 'error')) {
+        // A question the schema rejects is a builder bug; report it rather than emit it.
+        findings.push(...problems);
+        skip(`${kind}:invalid`);
+        continue;
+      }
+      questions.push(q);
+    }
+  }
+  return { questions, findings, skipped };
+}
+
+/** Counts per kind, for summaries. */
+export function countByKind(questions: readonly Question[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const q of questions) out[q.kind] = (out[q.kind] ?? 0) + 1;
+  return out;
+}
+
+/**
+ * Spreads gold letters evenly within a kind (per choice count): positions cycle through a
+ * seeded order of A…K over the questions sorted by id, so counts differ by at most one and
+ * "always answer B" scores chance. Distractors keep their relative order.
+ */
+export function balanceGoldPositions(list: Array<{ id: string; draft: QuestionDraft }>, rng: Rng): void {
+  const groups = new Map<number, Array<{ id: string; draft: QuestionDraft }>>();
+  for (const e of list) {
+    if (!e.draft.mcq) continue;
+    const k = e.draft.mcq.choices.length;
+    const group = groups.get(k);
+    if (group) group.push(e);
+    else groups.set(k, [e]);
+  }
+  for (const [k, group] of [...groups].sort(([a], [b]) => a - b)) {
+    const sorted = group.slice().sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    let cycle: number[] = [];
+    for (const e of sorted) {
+      if (cycle.length === 0) cycle = rng.shuffle(Array.from({ length: k }, (_, i) => i));
+      const target = cycle.shift()!;
+      const mcq = e.draft.mcq!;
+      const goldText = mcq.choices[mcq.gold]!;
+      const goldSource = mcq.sources[mcq.gold]!;
+      const others = mcq.choices.map((c, i) => ({ c, s: mcq.sources[i]! })).filter((_, i) => i !== mcq.gold);
+      others.splice(target, 0, { c: goldText, s: goldSource });
+      e.draft.mcq = { choices: others.map((o) => o.c), sources: others.map((o) => o.s), gold: target };
+    }
+  }
+}

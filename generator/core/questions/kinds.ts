@@ -1,0 +1,24 @@
+import type { QuestionKind } from './types.js';
+
+/**
+ * Every question kind with its harness task name and one-line description. `satisfies`
+ * makes a kind added to the union without a row here a compile error.
+ */
+export const QUESTION_KIND_INFO = {
+  plan_mcq: { task: 'aptpace_swe_plan_mcq', domain: 'swe', title: 'Planning MCQ: pick the correct next-step plan' },
+  next_action_tc: { task: 'aptpace_swe_next_action', domain: 'swe', title: 'Next action: write the next command (exact match on the normalised first line)' },
+  next_action_mcq: { task: 'aptpace_swe_next_action_mcq', domain: 'swe', title: 'Next action MCQ: pick the next command' },
+  bug_locate_mcq: { task: 'aptpace_swe_bug_locate_mcq', domain: 'swe', title: 'Bug localisation MCQ: which file the successful patch changes' },
+  fix_patch_mcq: { task: 'aptpace_swe_fix_patch_mcq', domain: 'swe', title: 'Fix-patch MCQ: the successful patch among perturbed patches' },
+  test_patch_mcq: { task: 'aptpace_swe_test_patch_mcq', domain: 'swe', title: 'Test-patch MCQ: the test patch among perturbed ones' },
+  env_setup_plan_mcq: { task: 'aptpace_env_setup_plan_mcq', domain: 'env_setup', title: 'Environment setup: pick the next-step plan' },
+  env_setup_action_tc: { task: 'aptpace_env_setup_action', domain: 'env_setup', title: 'Environment setup: write the next command' },
+  dr_plan_mcq: { task: 'aptpace_dr_plan_mcq', domain: 'deep_research', title: 'Deep research: pick the next-step plan' },
+  dr_answer_tc: { task: 'aptpace_dr_answer', domain: 'deep_research', title: 'Deep research: write the final answer (exact match + ROUGE)' },
+} as const satisfies Record<QuestionKind, { task: string; domain: string; title: string }>;
+
+export const QUESTION_KINDS = Object.keys(QUESTION_KIND_INFO) as QuestionKind[];
+
+export function isQuestionKind(value: string): value is QuestionKind {
+  return Object.hasOwn(QUESTION_KIND_INFO, value);
+}

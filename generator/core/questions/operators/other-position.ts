@@ -1,0 +1,26 @@
+import { planOf } from '../plans.js';
+import type { StepCandidate, StepOperator } from './types.js';
+
+/**
+ * A step of the same trajectory at another position: repeating an earlier step or jumping
+ * ahead. The immediately following step is never used (it may be an equally valid next step).
+ */
+export const otherPosition: StepOperator = {
+  name: 'other_position',
+  description: 'a step of the same trajectory from another position (a repeat or a jump ahead)',
+  propose({ rng, trajectory, position }) {
+    const steps = trajectory.steps;
+    const eligible: number[] = [];
+    for (let j = 0; j < steps.length; j++) {
+      if (j === position || j === position + 1) continue;
+      if (steps[j]!.action.kind === 'finish') continue;
+      eligible.push(j);
+    }
+    const out: StepCandidate[] = [];
+    for (const j of rng.shuffle(eligible).slice(0, 2)) {
+      const s = steps[j]!;
+      out.push({ plan: planOf(s), planGiven: Boolean(s.plan), action: s.action });
+    }
+    return out;
+  },
+};

@@ -1,0 +1,164 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { type Finding, type FindingPath, type Tally, emptyTally, findingFactory } from '../kernel/findings.js';
+import { readLines } from '../kernel/jsonl.js';
+import type { Vfs } from '../kernel/vfs.js';
+import { questionFindings } from './findings.js';
+import { QUESTION_KIND_INFO, isQuestionKind } from './kinds.js';
+import { normaliseChoice } from './normalise.js';
+import { questionSchema } from './schema.js';
+import type { Question } from './types.js';
+
+const make = findingFactory(questionFindings);
+
+let compiled: ValidateFunction | undefined;
+// `unicode: false`: lengths by UTF-16 units. Only `minLength: 1` bounds use it, and counting
+// code points would walk every 100 KB prompt once more.
+function validator(): ValidateFunction {
+  if (!compiled) {
+    const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true, unicode: false });
+    compiled = ajv.compile(questionSchema);
+  }
+  return compiled;
+}
+
+/**
+ * Checks one question against the schema and the rules a schema cannot say (gold in range,
+ * distinct choices). `path` is merged into every finding so readers can add file:line.
+ */
+export function validateQuestion(q: unknown, path: FindingPath = {}): Finding[] {
+  const validate = validator();
+  if (!validate(q)) return schemaFindings(validate.errors ?? [], q, path);
+  const question = q as Question;
+  const out: Finding[] = [];
+  if (question.format === 'mcq') {
+    if (question.gold >= question.choices.length) {
+      out.push(make('question-gold-out-of-range', { ...path, field: 'gold' }, { gold: question.gold, choices: question.choices.length }));
+    }
+    const seen = new Map<string, number>();
+    question.choices.forEach((choice, i) => {
+      const key = normaliseChoice(choice);
+      const first = seen.get(key);
+      if (first !== undefined) {
+        out.push(make('question-duplicate-choice', { ...path, field: `choices[${i}]` }, { first: letter(first), second: letter(i) }));
+      } else seen.set(key, i);
+    });
+  }
+  if (isQuestionKind(question.kind)) {
+    const expected = QUESTION_KIND_INFO[question.kind].task;
+    // Custom task names are allowed (users may split suites), but flag them for review.
+    if (!question.task.startsWith(expected)) {
+      out.push(make('question-task-mismatch', { ...path, field: 'task' }, { task: question.task, kind: question.kind, expected }));
+    }
+  }
+  return out;
+}
+
+function letter(i: number): string {
+  return String.fromCharCode(65 + i);
+}
+
+/**
+ * ajv reports every failing branch of the mcq/completion `oneOf`; report only the branch
+ * that matches the record's own `format` so the user sees the real problem.
+ */
+function schemaFindings(errors: ErrorObject[], q: unknown, path: FindingPath): Finding[] {
+  const format = q && typeof q === 'object' ? (q as Record<string, unknown>).format : undefined;
+  const branch = format === 'mcq' ? '/oneOf/0/' : format === 'completion' ? '/oneOf/1/' : undefined;
+  let relevant = errors.filter((e) => (branch ? e.schemaPath.includes(branch) : true));
+  if (relevant.length === 0) relevant = errors.filter((e) => e.keyword !== 'oneOf');
+  if (relevant.length === 0) relevant = errors;
+  const seen = new Set<string>();
+  const out: Finding[] = [];
+  for (const e of relevant) {
+    const field = fieldOf(e);
+    const problem = describe(e);
+    const key = `${field}\u0000${problem}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(make('question-schema', { ...path, field: field || undefined }, { problem, keyword: e.keyword }));
+  }
+  return out;
+}
+
+function fieldOf(e: ErrorObject): string {
+  const parts = e.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (e.keyword === 'required') parts.push(String((e.params as { missingProperty: string }).missingProperty));
+  if (e.keyword === 'additionalProperties') parts.push(String((e.params as { additionalProperty: string }).additionalProperty));
+  let out = '';
+  for (const p of parts) out += /^\d+$/.test(p) ? `[${p}]` : out ? `.${p}` : p;
+  return out;
+}
+
+function describe(e: ErrorObject): string {
+  switch (e.keyword) {
+    case 'required':
+      return 'required field is missing';
+    case 'additionalProperties':
+      return 'unknown field';
+    case 'enum':
+      return `must be one of ${JSON.stringify((e.params as { allowedValues: unknown[] }).allowedValues)}`;
+    case 'const':
+      return `must be ${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)}`;
+    default:
+      return e.message ?? e.keyword;
+  }
+}
+
+/**
+ * Streams question JSONL files. Each bad line yields findings with file, line and field and
+ * is counted as rejected; the rest of the file is still read. Duplicate ids are rejected
+ * (the first occurrence wins) because ids key reviews, logs and score matrices.
+ */
+export async function readQuestions(vfs: Vfs, files: string[]): Promise<{ questions: Question[]; findings: Finding[]; tally: Tally }> {
+  const questions: Question[] = [];
+  const findings: Finding[] = [];
+  const tally = emptyTally();
+  const firstSeen = new Map<string, { file: string; line: number }>();
+
+  for (const file of files) {
+    const stat = await vfs.stat(file).catch(() => undefined);
+    if (!stat || !stat.isFile) {
+      findings.push(make('question-missing-file', { file }, { reason: stat ? 'not a file' : 'no such file' }));
+      continue;
+    }
+    for await (const ev of readLines(vfs, file)) {
+      if (ev.kind === 'invalid-utf8') {
+        tally.read++;
+        tally.rejected++;
+        findings.push(make('question-invalid-utf8', { file, line: ev.line }));
+        continue;
+      }
+      if (ev.text.trim() === '') continue;
+      tally.read++;
+      if (!ev.terminated) findings.push(make('question-unterminated-line', { file, line: ev.line }));
+      let value: unknown;
+      try {
+        value = JSON.parse(ev.text);
+      } catch (err) {
+        tally.rejected++;
+        findings.push(make('question-invalid-json', { file, line: ev.line }, { reason: (err as Error).message }));
+        continue;
+      }
+      const problems = validateQuestion(value, { file, line: ev.line });
+      findings.push(...problems);
+      if (problems.some((p) => p.severity === 'error')) {
+        tally.rejected++;
+        continue;
+      }
+      const q = value as Question;
+      const first = firstSeen.get(q.id);
+      if (first) {
+        tally.rejected++;
+        findings.push(
+          make('question-duplicate-id', { file, line: ev.line, field: 'id' }, { id: q.id, firstLine: first.line, firstFile: first.file === file ? undefined : first.file }),
+        );
+        continue;
+      }
+      firstSeen.set(q.id, { file, line: ev.line });
+      tally.accepted++;
+      questions.push(q);
+    }
+  }
+  return { questions, findings, tally };
+}

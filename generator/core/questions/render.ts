@@ -1,0 +1,184 @@
+import { fileURLToPath } from 'node:url';
+import type { Finding } from '../kernel/findings.js';
+import { findingFactory } from '../kernel/findings.js';
+import { sha256 } from '../kernel/stable-json.js';
+import type { Vfs } from '../kernel/vfs.js';
+import { questionFindings } from './findings.js';
+import type { TokenCounter } from './tokenizer.js';
+import type { QuestionDraft } from './types/module.js';
+import { drStepJson } from './types/dr-plan-mcq.js';
+import { letters } from './types/module.js';
+import type { StepView } from './views.js';
+import { middleCut } from './views.js';
+
+const make = findingFactory(questionFindings);
+
+type Render = (context: Record<string, unknown>) => string;
+
+/** Compiled prompt templates, one per question kind, plus where each came from. */
+export interface TemplateSet {
+  render: Map<string, Render>;
+  /** `name@sha8` of each template's source, recorded in every question for provenance. */
+  label: Map<string, string>;
+}
+
+/**
+ * Where the shipped templates live: `templates/prompts` at the package root, reached from
+ * both the TypeScript sources and the compiled `build/` tree.
+ */
+export function defaultTemplateDirs(): string[] {
+  return [
+    fileURLToPath(new URL('../../../templates/prompts/', import.meta.url)),
+    fileURLToPath(new URL('../../../../templates/prompts/', import.meta.url)),
+  ];
+}
+
+async function findDefaultDir(vfs: Vfs): Promise<string | undefined> {
+  for (const dir of defaultTemplateDirs()) if ((await vfs.stat(dir).catch(() => undefined))?.isDirectory) return dir;
+  return undefined;
+}
+
+/** A template file ends with a newline for editors' sake; the prompt must end exactly at the stem. */
+function source(text: string): string {
+  return text.endsWith('\n') ? text.slice(0, -1) : text;
+}
+
+/**
+ * Loads `<kind>.hbs` and `partials/*.hbs` from the shipped folder, then from `userDir`
+ * (files there replace shipped ones of the same name). Rendering is plain text: no HTML escaping.
+ */
+export async function loadTemplates(vfs: Vfs, names: readonly string[], userDir?: string): Promise<{ templates: TemplateSet; findings: Finding[] }> {
+  const Handlebars = (await import('handlebars')).default;
+  const hb = Handlebars.create();
+  const findings: Finding[] = [];
+  const dirs = [await findDefaultDir(vfs), userDir].filter((d): d is string => Boolean(d));
+  const join = (dir: string, name: string) => `${dir.replace(/\/$/, '')}/${name}`;
+
+  const partials = new Map<string, string>();
+  const sources = new Map<string, { text: string; origin: string }>();
+  for (const dir of dirs) {
+    const partialDir = join(dir, 'partials');
+    if ((await vfs.stat(partialDir).catch(() => undefined))?.isDirectory) {
+      for (const file of await vfs.list(partialDir)) {
+        if (file.endsWith('.hbs')) partials.set(file.slice(0, -4), source(await vfs.readText(join(partialDir, file))));
+      }
+    }
+    for (const name of names) {
+      const file = join(dir, `${name}.hbs`);
+      if ((await vfs.stat(file).catch(() => undefined))?.isFile) sources.set(name, { text: source(await vfs.readText(file)), origin: dir === userDir ? 'user' : 'shipped' });
+    }
+  }
+  // Compiled once here: a partial registered as a string is recompiled on every render.
+  for (const [name, text] of [...partials].sort(([a], [b]) => a.localeCompare(b))) hb.registerPartial(name, hb.compile(text, { noEscape: true }));
+  hb.registerHelper('json', (value: unknown) => JSON.stringify(value));
+  hb.registerHelper('add', (a: number, b: number) => Number(a) + Number(b));
+  // Deep-research steps are shown as APTBench shows them: {"planning", "execution": {name, args}}.
+  hb.registerHelper('step_json', (v: StepView) => drStepJson({ plan: v.plan, action: { tool: v.tool, args: v.args } }));
+
+  const templates: TemplateSet = { render: new Map(), label: new Map() };
+  for (const name of names) {
+    const src = sources.get(name);
+    if (!src) {
+      findings.push(make('build-template-missing', { file: userDir ?? dirs[0] ?? 'templates/prompts' }, { template: `${name}.hbs`, dir: dirs.join(', ') || '(no template folder found)' }));
+      continue;
+    }
+    try {
+      const compiled = hb.compile(src.text, { noEscape: true, strict: false });
+      templates.render.set(name, (ctx) => compiled(ctx));
+      const partialHash = sha256([...partials].sort().map(([k, v]) => `${k}\n${v}`).join('\n')).slice(0, 8);
+      templates.label.set(name, `${src.origin === 'user' ? 'user:' : ''}${name}@${sha256(src.text).slice(0, 8)}${partials.size ? `+${partialHash}` : ''}`);
+    } catch (err) {
+      findings.push(make('build-template-error', { file: userDir ?? dirs[0] }, { template: `${name}.hbs`, reason: (err as Error).message }));
+    }
+  }
+  return { templates, findings };
+}
+
+/** A solved example shown before the question: compact so that a few fit any budget. */
+export interface Shot {
+  id: string;
+  draft: QuestionDraft;
+}
+
+const SHOT_HISTORY_STEPS = 3;
+const SHOT_OBSERVATION_CHARS = 400;
+const SHOT_GOAL_CHARS = 1500;
+
+export function exampleContext(draft: QuestionDraft, history: StepView[], omitted: number): Record<string, unknown> {
+  return {
+    ...draft.fields,
+    history,
+    omitted,
+    choices: draft.mcq ? draft.mcq.choices.map((text, i) => ({ letter: String.fromCharCode(65 + i), text })) : [],
+    answer_stem: draft.answerStem,
+  };
+}
+
+const shotContexts = new WeakMap<QuestionDraft, Record<string, unknown>>();
+
+/** A shot's context is the same for every question that shows it: computed once. */
+export function shotContext(shot: QuestionDraft): Record<string, unknown> {
+  const cached = shotContexts.get(shot);
+  if (cached) return cached;
+  const ctx = computeShotContext(shot);
+  shotContexts.set(shot, ctx);
+  return ctx;
+}
+
+function computeShotContext(shot: QuestionDraft): Record<string, unknown> {
+  const kept = shot.history.slice(-SHOT_HISTORY_STEPS).map((v) => {
+    const obs = v.observation == null ? null : middleCut(v.observation, SHOT_OBSERVATION_CHARS);
+    return { ...v, observation: obs?.text ?? null, cut: v.cut || Boolean(obs?.cut) };
+  });
+  const ctx = exampleContext(shot, kept, shot.history.length - kept.length);
+  if (typeof ctx.goal === 'string') ctx.goal = middleCut(ctx.goal, SHOT_GOAL_CHARS).text;
+  const answer = shot.mcq ? letters(shot.mcq.choices.length)[shot.mcq.gold]! : (shot.completion?.targets[0] ?? '');
+  return { ...ctx, answer: `${answer}${shot.answerSuffix}` };
+}
+
+export interface Rendered {
+  prompt: string;
+  tokens: number;
+  truncated: boolean;
+  omittedSteps: number;
+  shotsUsed: number;
+}
+
+/**
+ * Renders a question within a token budget. Truncation drops the oldest steps first (the
+ * goal, the tool set and the most recent steps stay, and the gap is marked in the prompt);
+ * only if the question alone still does not fit are few-shot examples dropped.
+ */
+export function renderWithinBudget(render: Render, draft: QuestionDraft, shots: QuestionDraft[], counter: TokenCounter, budget: number): Rendered {
+  const shotContexts = shots.map(shotContext);
+  const n = draft.history.length;
+  const attempt = (kept: number, shotCount: number) => {
+    const history = draft.history.slice(n - kept);
+    const prompt = render({ shots: shotContexts.slice(0, shotCount), question: exampleContext(draft, history, n - kept) });
+    return { prompt, tokens: counter.count(prompt) };
+  };
+  const cutObservations = draft.history.some((v) => v.cut);
+  for (let shotCount = shotContexts.length; shotCount >= 0; shotCount--) {
+    const full = attempt(n, shotCount);
+    if (full.tokens <= budget) return { ...full, truncated: cutObservations, omittedSteps: 0, shotsUsed: shotCount };
+    const none = n > 0 ? attempt(0, shotCount) : full;
+    if (none.tokens > budget) continue;
+    // Largest number of recent steps that fits: tokens grow with every step kept.
+    let lo = 0;
+    let hi = n - 1;
+    let best = none;
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi + 1) / 2);
+      const r = attempt(mid, shotCount);
+      if (r.tokens <= budget) {
+        lo = mid;
+        best = r;
+      } else hi = mid - 1;
+    }
+    if (lo > 0 && best === none) best = attempt(lo, shotCount);
+    return { ...best, truncated: true, omittedSteps: n - lo, shotsUsed: shotCount };
+  }
+  // Even the goal and the answer options alone exceed the budget: keep them whole, say so.
+  const bare = attempt(0, 0);
+  return { ...bare, truncated: n > 0 || cutObservations, omittedSteps: n, shotsUsed: 0 };
+}

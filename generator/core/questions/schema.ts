@@ -1,0 +1,88 @@
+/**
+ * JSON Schema (2020-12) of one built question: the contract between the builder, the
+ * review/audit tools and the emitter. `types.ts` mirrors it; `validateQuestion` enforces it.
+ */
+import { QUESTION_KINDS } from './kinds.js';
+import { QUESTION_SCHEMA_VERSION } from './types.js';
+
+const harnessName = '^[A-Za-z0-9_]+$';
+
+const base = {
+  schema_version: { const: QUESTION_SCHEMA_VERSION },
+  id: { type: 'string', pattern: '^[A-Za-z0-9_.:-]+$', minLength: 1, maxLength: 200 },
+  kind: { enum: [...QUESTION_KINDS] },
+  task: { type: 'string', pattern: harnessName, minLength: 1, maxLength: 120 },
+  prompt: { type: 'string', minLength: 1 },
+  prompt_tokens: { type: 'integer', minimum: 0 },
+  length_bucket: { enum: ['<=4K', '4-16K', '16-32K', '>32K'] },
+  truncated: { type: 'boolean' },
+  split: { enum: ['test', 'fewshot'] },
+  provenance: {
+    type: 'object',
+    required: ['traj_id', 'source_path', 'step', 'framework'],
+    additionalProperties: false,
+    properties: {
+      traj_id: { type: 'string', minLength: 1 },
+      source_path: { type: 'string' },
+      source_line: { type: ['integer', 'null'], minimum: 1 },
+      step: { type: ['integer', 'null'], minimum: 0 },
+      framework: { type: 'string' },
+      instance_id: { type: 'string' },
+    },
+  },
+  build: {
+    type: 'object',
+    required: ['seed', 'template'],
+    additionalProperties: false,
+    properties: {
+      seed: { type: 'string' },
+      operators: { type: 'array', items: { type: 'string' } },
+      choice_sources: { type: 'array', items: { type: 'string' } },
+      template: { type: 'string', minLength: 1 },
+      tokenizer: { type: 'string' },
+      budget_tokens: { type: 'integer', minimum: 1 },
+      fewshot_ids: { type: 'array', items: { type: 'string' } },
+      llm_model: { type: 'string' },
+    },
+  },
+  answer_stem: { type: 'string' },
+} as const;
+
+const commonRequired = [
+  'schema_version', 'id', 'kind', 'task', 'format', 'prompt', 'prompt_tokens',
+  'length_bucket', 'truncated', 'provenance', 'build', 'answer_stem',
+];
+
+export const questionSchema = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  $id: 'https://aptpace.dev/schema/question-1.json',
+  title: 'aptpace question (question/1)',
+  type: 'object',
+  required: ['format'],
+  properties: { format: { enum: ['mcq', 'completion'] } },
+  oneOf: [
+    {
+      type: 'object',
+      required: [...commonRequired, 'choices', 'gold'],
+      additionalProperties: false,
+      properties: {
+        ...base,
+        format: { const: 'mcq' },
+        choices: { type: 'array', minItems: 2, maxItems: 26, items: { type: 'string', minLength: 1 } },
+        gold: { type: 'integer', minimum: 0 },
+      },
+    },
+    {
+      type: 'object',
+      required: [...commonRequired, 'targets', 'metric', 'stop'],
+      additionalProperties: false,
+      properties: {
+        ...base,
+        format: { const: 'completion' },
+        targets: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } },
+        metric: { enum: ['exact_match', 'rouge', 'exact_match+rouge'] },
+        stop: { type: 'array', items: { type: 'string', minLength: 1 } },
+      },
+    },
+  ],
+} as const;

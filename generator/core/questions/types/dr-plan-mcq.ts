@@ -1,0 +1,47 @@
+import type { StepOperatorName } from '../operators/index.js';
+import { pyJson } from '../pyjson.js';
+import { historyBefore, toolsText } from '../views.js';
+import { nextStepChoices } from './step-mcq.js';
+import { type QuestionDraft, type QuestionTypeModule, type SkipReason, chooseAnchors } from './module.js';
+
+const OPERATORS: StepOperatorName[] = ['off_target_argument', 'wrong_tool', 'premature_submit', 'other_position', 'borrowed_step'];
+
+/**
+ * A step as APTBench's deep-research choices show it: `{"planning": …, "execution": {"name": …, "args": …}}`,
+ * with Python's `json.dumps` spacing and non-ASCII text kept as is (as in the released rows).
+ */
+export function drStepJson(c: { plan: string; action: { tool: string | null; args: Record<string, unknown> } }): string {
+  return pyJson({ planning: c.plan, execution: { name: c.action.tool ?? 'action', args: c.action.args } });
+}
+
+/** Deep research, next step: pick the correct, most reasonable next step (planning + execution). */
+export const drPlanMcq: QuestionTypeModule = {
+  kind: 'dr_plan_mcq',
+  format: 'mcq',
+  domains: ['deep_research'],
+  template: 'dr_plan_mcq',
+  generate(t, ctx) {
+    const skipped: SkipReason[] = [];
+    if (!t.task.goal.trim()) return { drafts: [], skipped: ['no-goal'] };
+    if (t.steps.length < 2) return { drafts: [], skipped: ['too-short'] };
+    const eligible = t.steps.map((_, i) => i).filter((i) => i >= 1);
+    const drafts: QuestionDraft[] = [];
+    for (const i of chooseAnchors(ctx, eligible)) {
+      const mcq = nextStepChoices(t, i, ctx, OPERATORS, drStepJson);
+      if (!mcq) {
+        skipped.push('too-few-distractors');
+        continue;
+      }
+      drafts.push({
+        kind: 'dr_plan_mcq',
+        step: i,
+        fields: { goal: t.task.goal, tools: toolsText(t) },
+        history: historyBefore(t, i, ctx.observationChars),
+        answerStem: 'The correct next step should be (',
+        answerSuffix: ')',
+        mcq,
+      });
+    }
+    return { drafts, skipped };
+  },
+};

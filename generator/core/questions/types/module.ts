@@ -1,0 +1,83 @@
+import type { Rng } from '../../kernel/rng.js';
+import type { Domain, Trajectory } from '../../trajectories/types.js';
+import type { CorpusIndex } from '../corpus.js';
+import type { QuestionKind } from '../types.js';
+import type { StepView } from '../views.js';
+
+/** Why a trajectory yields no question of a kind. Counted per kind, never fatal. */
+export type SkipReason =
+  | 'too-short'
+  | 'no-patch'
+  | 'no-test-patch'
+  | 'no-thoughts'
+  | 'no-goal'
+  | 'no-answer'
+  | 'no-commands'
+  | 'too-few-distractors'
+  | 'too-few-files';
+
+export const SKIP_REASONS = {
+  'too-short': 'fewer steps than the question type needs',
+  'no-patch': 'no successful patch (submission or gold patch) to ask about',
+  'no-test-patch': 'no test patch is known',
+  'no-thoughts': 'no step carries a thought or plan',
+  'no-goal': 'the task statement is empty',
+  'no-answer': 'no gold answer is known',
+  'no-commands': 'no command step to predict',
+  'too-few-distractors': 'fewer distinct distractors than choices - 1 after filtering',
+  'too-few-files': 'too few candidate files for the choices',
+} as const satisfies Record<SkipReason, string>;
+
+export interface KindContext {
+  /** Forked per trajectory and kind: order-independent. */
+  rng: Rng;
+  corpus: CorpusIndex;
+  /** Number of options of multiple-choice questions. */
+  choices: number;
+  /** Most questions of one kind from one trajectory. */
+  maxPerTrajectory: number;
+  /** Cap on one observation, in characters (head and tail kept). */
+  observationChars: number;
+}
+
+/** Everything about a question except its rendering; the builder renders, budgets and ids it. */
+export interface QuestionDraft {
+  kind: QuestionKind;
+  step: number | null;
+  /** Template fields besides history, choices and shots (goal, tools, repo…). */
+  fields: Record<string, unknown>;
+  /** Earlier steps, oldest first: what truncation drops from the front. */
+  history: StepView[];
+  answerStem: string;
+  /** Appended after the answer in a solved few-shot example (`)`, `]`, a closing fence). */
+  answerSuffix: string;
+  mcq?: { choices: string[]; gold: number; sources: string[] };
+  completion?: { targets: string[]; metric: 'exact_match' | 'rouge' | 'exact_match+rouge'; stop: string[] };
+}
+
+export interface KindResult {
+  drafts: QuestionDraft[];
+  skipped: SkipReason[];
+}
+
+export interface QuestionTypeModule {
+  kind: QuestionKind;
+  format: 'mcq' | 'completion';
+  /** Trajectory domains the kind applies to; others are not counted as skipped. */
+  domains: readonly Domain[];
+  /** Template file (without `.hbs`) under templates/prompts. */
+  template: string;
+  generate(t: Trajectory, ctx: KindContext): KindResult;
+}
+
+/** Steps to ask about: the latest eligible one (the longest context) plus a seeded sample. */
+export function chooseAnchors(ctx: KindContext, eligible: number[]): number[] {
+  if (eligible.length === 0) return [];
+  const last = eligible[eligible.length - 1]!;
+  const rest = ctx.rng.fork('anchors').shuffle(eligible.slice(0, -1)).slice(0, Math.max(0, ctx.maxPerTrajectory - 1));
+  return [...rest, last].sort((a, b) => a - b);
+}
+
+export function letters(n: number): string[] {
+  return Array.from({ length: n }, (_, i) => String.fromCharCode(65 + i));
+}

@@ -1,0 +1,23 @@
+import type { Trajectory } from '../../trajectories/types.js';
+import { parseDiff, normalisePatch } from '../diff.js';
+import { arrange, pickDistinct } from '../distractors.js';
+import { PATCH_OPERATORS, type PatchOperatorName } from '../operators/index.js';
+import { pathsIn } from '../operators/edit.js';
+import { repoRelative } from './bug-locate-mcq.js';
+import type { KindContext } from './module.js';
+
+const OPERATORS: PatchOperatorName[] = ['wrong_hunk', 'wrong_file', 'inverted_condition', 'off_by_one', 'reverted_line', 'borrowed_patch'];
+
+/** The gold patch among perturbed ones; null when too few distinct perturbations exist. */
+export function patchChoices(t: Trajectory, goldText: string, ctx: KindContext, patchOf: 'fix' | 'test') {
+  const rng = ctx.rng.fork(`patch-${patchOf}`);
+  const gold = parseDiff(goldText);
+  const otherPaths = [...new Set(t.steps.flatMap((s) => pathsIn(s.action.text)).map((p) => repoRelative(p, t)).filter((p) => p.includes('/')))].sort();
+  const proposals = OPERATORS.map((name) => ({
+    operator: name,
+    values: PATCH_OPERATORS[name].propose({ rng: rng.fork(name), trajectory: t, gold, goldText, otherPaths, corpus: ctx.corpus, patchOf }),
+  }));
+  const picked = pickDistinct(rng.fork('pick'), proposals, normalisePatch, normalisePatch(goldText), new Set(), ctx.choices - 1);
+  if (picked.length < ctx.choices - 1) return null;
+  return arrange(rng.fork('arrange'), goldText.endsWith('\n') ? goldText : `${goldText}\n`, picked);
+}

@@ -1,0 +1,83 @@
+/**
+ * Line streaming with a cap on line length. The kernel's readLines keeps a whole line in
+ * memory; one 500 MB line (a JSON array saved as `.jsonl`, or garbage) would then need
+ * 500 MB. Here a line over the cap is dropped as it streams and reported instead.
+ */
+import type { Vfs } from '../kernel/vfs.js';
+
+export type BoundedLineEvent =
+  | { kind: 'line'; line: number; text: string; offset: number; terminated: boolean }
+  | { kind: 'invalid-utf8'; line: number; offset: number }
+  | { kind: 'too-long'; line: number; offset: number; bytes: number };
+
+export async function* readBoundedLines(vfs: Vfs, file: string, maxLineBytes: number): AsyncGenerator<BoundedLineEvent> {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let parts: Uint8Array[] = [];
+  let length = 0;
+  let oversized = false;
+  let lineNo = 0;
+  let lineStart = 0;
+  let offset = 0;
+
+  function take(terminated: boolean): BoundedLineEvent {
+    lineNo++;
+    const start = lineStart;
+    const bytes = length;
+    lineStart = offset;
+    if (oversized) {
+      oversized = false;
+      parts = [];
+      length = 0;
+      return { kind: 'too-long', line: lineNo, offset: start, bytes };
+    }
+    const joined = parts.length === 1 ? parts[0]! : concat(parts, length);
+    parts = [];
+    length = 0;
+    let end = joined.length;
+    if (end > 0 && joined[end - 1] === 0x0d) end--;
+    try {
+      let text = decoder.decode(joined.subarray(0, end));
+      if (lineNo === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      return { kind: 'line', line: lineNo, text, offset: start, terminated };
+    } catch {
+      return { kind: 'invalid-utf8', line: lineNo, offset: start };
+    }
+  }
+
+  function append(piece: Uint8Array) {
+    length += piece.length;
+    if (oversized) return;
+    if (length > maxLineBytes) {
+      oversized = true;
+      parts = [];
+      return;
+    }
+    // Copy: the stream may reuse its buffer.
+    parts.push(piece.slice());
+  }
+
+  for await (const chunk of vfs.readChunks(file)) {
+    let from = 0;
+    for (let nl = chunk.indexOf(0x0a, from); nl !== -1; nl = chunk.indexOf(0x0a, from)) {
+      append(chunk.subarray(from, nl));
+      offset += nl - from + 1;
+      yield take(true);
+      from = nl + 1;
+    }
+    if (from < chunk.length) {
+      append(chunk.subarray(from));
+      offset += chunk.length - from;
+    }
+  }
+  if (length > 0 || oversized) yield take(false);
+}
+
+function concat(parts: Uint8Array[], length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}

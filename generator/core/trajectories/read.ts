@@ -1,0 +1,524 @@
+/**
+ * Reading trajectories from files, directories and globs: container detection (JSON document
+ * or JSONL, streamed), format auto-detection through the reader registry, schema validation,
+ * success-evidence joining, and per-file summaries. Bad input becomes findings; the rest of
+ * the input is still read.
+ */
+import * as path from 'node:path';
+import type { Finding, FindingPath, Tally } from '../kernel/findings.js';
+import { countSkip, emptyTally } from '../kernel/findings.js';
+import { sha256 } from '../kernel/stable-json.js';
+import type { Vfs } from '../kernel/vfs.js';
+import { kernelFindings } from '../catalog.js';
+import { finding } from '../kernel/findings.js';
+import { classifyEvaluation, loadEvidence, type EvidenceIndex } from './evidence.js';
+import { trajFinding } from './findings.js';
+import { readBoundedLines } from './lines.js';
+import { at, type RecordContext } from './readers/reader.js';
+import { detectFormat, formatOrder, formatReaders, isFormatName, type FormatName } from './readers/registry.js';
+import { validateTrajectory } from './schema.js';
+import { estimateTokensCheap, isRecord, typeName } from './text.js';
+import type { Domain, Trajectory } from './types.js';
+
+export { validateTrajectory } from './schema.js';
+
+export interface ReadTrajectoriesOptions {
+  /** Evaluation reports / label files to join for success evidence (paths). */
+  reports?: string[];
+  /** Files larger than this are rejected with a finding unless they are JSONL (streamed line by line). */
+  maxFileBytes?: number;
+  /** Force a format instead of auto-detection. */
+  format?: string;
+  /** Count tokens with the cl100k tokenizer instead of the chars/4 estimate (slower). */
+  exactTokens?: boolean;
+  /** Recorded as `source.license` (the data's licence is not in the files). Default `unknown`. */
+  license?: string;
+  /** Overrides the domain readers infer, e.g. `env_setup` for environment-setup runs of a SWE agent. */
+  domain?: Domain;
+}
+export interface FileSummary { file: string; format: string | null; trajectories: number; steps: number; success: Record<string, number>; tokens: number; rejected: number }
+export interface ReadTrajectoriesResult { trajectories: Trajectory[]; findings: Finding[]; tally: Tally; files: FileSummary[] }
+
+export type TrajectoryEvent =
+  | { kind: 'trajectory'; trajectory: Trajectory }
+  | { kind: 'finding'; finding: Finding }
+  | { kind: 'file'; summary: FileSummary };
+
+export const DEFAULT_MAX_FILE_BYTES = 64 * 1024 * 1024;
+const TRAJECTORY_EXTENSIONS = /\.(json|jsonl|ndjson|traj)$/i;
+const JSONL_EXTENSIONS = /\.(jsonl|ndjson)$/i;
+/** How far into an oversized non-.jsonl file we look for a first JSONL line. */
+const PEEK_BYTES = 16 * 1024 * 1024;
+/** Formats of files that are recognised but hold no trajectories. */
+export const EVALUATION_FORMATS = ['evaluation-report', 'predictions'] as const;
+
+export function formatNames(): readonly FormatName[] {
+  return formatOrder;
+}
+
+/** `success` key of a file summary: `true:harness_report`, `null:unknown`, … */
+export function successKey(t: Trajectory): string {
+  return `${String(t.outcome.success)}:${t.outcome.success_source}`;
+}
+
+type Token = (text: string) => number;
+async function tokenCounter(exact: boolean): Promise<Token> {
+  if (!exact) return estimateTokensCheap;
+  const { countTokens } = await import('gpt-tokenizer/encoding/cl100k_base');
+  return (text) => countTokens(text);
+}
+
+/** Text a model would read for this trajectory: the goal and every step. */
+export function trajectoryText(t: Trajectory): string {
+  let text = t.task.goal;
+  for (const s of t.steps) text += `\n${s.thought ?? ''}\n${s.action.raw ?? s.action.text}\n${s.observation ?? ''}`;
+  return text;
+}
+
+// ---------------------------------------------------------------------------------------
+// Input expansion
+
+function hasGlobChars(input: string): boolean {
+  return /[*?[\]{}]/.test(input);
+}
+
+async function* walk(vfs: Vfs, dir: string, skipped: Map<string, number>, problems: Finding[]): AsyncGenerator<string> {
+  let names: string[];
+  try {
+    names = await vfs.list(dir);
+  } catch (err) {
+    problems.push(trajFinding('traj-file-unreadable', { file: dir }, { reason: (err as Error).message }));
+    return;
+  }
+  for (const name of names) {
+    if (name.startsWith('.')) continue;
+    const full = path.join(dir, name);
+    const stat = await vfs.stat(full);
+    if (stat?.isDirectory) yield* walk(vfs, full, skipped, problems);
+    else if (stat?.isFile) {
+      if (TRAJECTORY_EXTENSIONS.test(name)) yield full;
+      else skipped.set(dir, (skipped.get(dir) ?? 0) + 1);
+    }
+  }
+}
+
+/** Files named, directories walked (sorted, recursive), globs expanded; each file once. */
+async function* expandInputs(vfs: Vfs, inputs: string[]): AsyncGenerator<{ file: string } | { finding: Finding }> {
+  const seen = new Set<string>();
+  const once = (file: string) => {
+    const key = path.resolve(file);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  };
+  for (const input of inputs) {
+    const stat = await vfs.stat(input);
+    if (stat?.isFile) {
+      if (once(input)) yield { file: input };
+    } else if (stat?.isDirectory) {
+      const skipped = new Map<string, number>();
+      const problems: Finding[] = [];
+      for await (const file of walk(vfs, input, skipped, problems)) if (once(file)) yield { file };
+      for (const finding of problems) yield { finding };
+      for (const [dir, count] of [...skipped].sort(([a], [b]) => a.localeCompare(b))) yield { finding: trajFinding('traj-skipped-extension', { file: dir }, { count, dir }) };
+    } else if (hasGlobChars(input)) {
+      const matches = await vfs.glob([input]);
+      if (!matches.length) yield { finding: finding(kernelFindings, 'no-inputs', { file: input }, { patterns: input }) };
+      for (const file of matches) if (once(file)) yield { file };
+    } else {
+      yield { finding: trajFinding('traj-input-missing', { file: input }, { input }) };
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Per-record handling
+
+function fileStem(file: string): string {
+  return path.basename(file).replace(/(\.traj)?(\.(json|jsonl|ndjson))?$/i, '').replace(/\.traj$/i, '') || path.basename(file);
+}
+
+function shapeOf(value: unknown): { shape: string; keys?: string } {
+  if (isRecord(value)) return { shape: 'JSON object', keys: Object.keys(value).slice(0, 10).join(', ') };
+  if (Array.isArray(value)) {
+    const first = value.find(isRecord);
+    return { shape: `JSON array of ${value.length} ${typeName(value[0])}s`, keys: first ? Object.keys(first).slice(0, 10).join(', ') : undefined };
+  }
+  return { shape: `JSON ${typeName(value)}` };
+}
+
+const EXPECTED_FORMATS = () => formatOrder.map((n) => formatReaders[n].title).join('; ');
+
+class FileReader {
+  readonly summary: FileSummary;
+  private lastFormat: FormatName | null = null;
+  constructor(
+    readonly file: string,
+    private readonly options: ReadTrajectoriesOptions,
+    private readonly evidence: EvidenceIndex | undefined,
+    private readonly seenIds: Map<string, string>,
+    private readonly countTokens: Token,
+  ) {
+    this.summary = { file, format: null, trajectories: 0, steps: 0, success: {}, tokens: 0, rejected: 0 };
+  }
+
+  private noteFormat(name: string) {
+    if (this.summary.format === null) this.summary.format = name;
+    else if (this.summary.format !== name && this.summary.format !== 'mixed') this.summary.format = 'mixed';
+  }
+
+  reject(f: Finding): TrajectoryEvent[] {
+    this.summary.rejected++;
+    return [{ kind: 'finding', finding: f }];
+  }
+
+  private pick(value: unknown, container: 'document' | 'record'): FormatName | null {
+    const forced = this.options.format;
+    if (forced && isFormatName(forced)) return formatReaders[forced].detect(value) ? forced : null;
+    if (this.lastFormat && formatReaders[this.lastFormat].containers.includes(container) && formatReaders[this.lastFormat].detect(value)) return this.lastFormat;
+    return detectFormat(value, container);
+  }
+
+  /** One parsed JSON value: a whole document (which may be an array of records) or a JSONL record. */
+  handle(value: unknown, container: 'document' | 'record', where: { line?: number; record?: number }, rawText: string): TrajectoryEvent[] {
+    const pathAt: FindingPath = { file: this.file, ...where };
+    const name = this.pick(value, container);
+    if (!name) {
+      if (container === 'document' && Array.isArray(value) && value.length && value.every(isRecord) && !this.options.format) {
+        const evaluation = classifyEvaluation(value);
+        if (evaluation) return this.evaluationFile(evaluation);
+        const out: TrajectoryEvent[] = [];
+        value.forEach((element, record) => out.push(...this.handle(element, 'record', { record }, JSON.stringify(element))));
+        return out;
+      }
+      if (!this.options.format && (container === 'document' || where.line !== undefined)) {
+        const evaluation = classifyEvaluation(value);
+        if (evaluation) return this.evaluationFile(evaluation);
+      }
+      if (this.options.format) {
+        const title = isFormatName(this.options.format) ? formatReaders[this.options.format].title : this.options.format;
+        return this.reject(trajFinding('traj-format-mismatch', pathAt, { format: this.options.format, title }));
+      }
+      return this.reject(trajFinding('traj-unknown-format', pathAt, { ...shapeOf(value), expected: EXPECTED_FORMATS() }));
+    }
+    this.lastFormat = name;
+    this.noteFormat(name);
+    const ctx: RecordContext = {
+      file: this.file,
+      ...where,
+      fileStem: fileStem(this.file),
+      contentHash: sha256(rawText).slice(0, 10),
+      license: this.options.license ?? 'unknown',
+      findings: [],
+    };
+    const trajectory = formatReaders[name].read(value, ctx);
+    const out: TrajectoryEvent[] = [];
+    const errors = ctx.findings.filter((f) => f.severity === 'error');
+    if (!trajectory || errors.length) {
+      this.summary.rejected++;
+      for (const f of ctx.findings) out.push({ kind: 'finding', finding: f });
+      return out;
+    }
+    if (name === 'canonical-jsonl' && this.options.license && trajectory.source.license === 'unknown') trajectory.source.license = this.options.license;
+    if (this.options.domain) trajectory.domain = this.options.domain;
+    if (!trajectory.task.goal.trim()) ctx.findings.push(trajFinding('traj-missing-goal', at(ctx, 'task.goal'), {}));
+    const invalid = validateTrajectory(trajectory, at(ctx));
+    if (invalid.length) {
+      this.summary.rejected++;
+      for (const f of [...ctx.findings, ...invalid]) out.push({ kind: 'finding', finding: f });
+      return out;
+    }
+    if (this.evidence) ctx.findings.push(...this.evidence.apply(trajectory, { file: this.file, ...where }));
+    const first = this.seenIds.get(trajectory.traj_id);
+    if (first !== undefined) ctx.findings.push(trajFinding('traj-duplicate-id', at(ctx, 'traj_id'), { trajId: trajectory.traj_id, first }));
+    else this.seenIds.set(trajectory.traj_id, this.file);
+    for (const f of ctx.findings) out.push({ kind: 'finding', finding: f });
+    this.summary.trajectories++;
+    this.summary.steps += trajectory.steps.length;
+    const key = successKey(trajectory);
+    this.summary.success[key] = (this.summary.success[key] ?? 0) + 1;
+    this.summary.tokens += this.countTokens(trajectoryText(trajectory));
+    out.push({ kind: 'trajectory', trajectory });
+    return out;
+  }
+
+  private evaluation: { kind: 'report' | 'predictions'; entries: number } | null = null;
+
+  /** Evaluation reports / predictions among the inputs are recognised and skipped, not rejected. */
+  private evaluationFile(evaluation: NonNullable<ReturnType<typeof classifyEvaluation>>): TrajectoryEvent[] {
+    const entries = evaluation.kind === 'report' ? evaluation.verdicts.length : evaluation.entries;
+    this.evaluation ??= { kind: evaluation.kind, entries: 0 };
+    this.evaluation.entries += entries;
+    if (this.summary.format === null) this.summary.format = evaluation.kind === 'report' ? 'evaluation-report' : 'predictions';
+    return [];
+  }
+
+  /** Findings due once the whole file has been read. */
+  finish(): TrajectoryEvent[] {
+    if (!this.evaluation) return [];
+    return [{ kind: 'finding', finding: trajFinding('traj-not-a-trajectory', { file: this.file }, { ...this.evaluation }) }];
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Containers
+
+/** Byte offset of the first invalid UTF-8 sequence, or -1. */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i]!;
+    let need = 0;
+    let min = 0;
+    if (b < 0x80) {
+      i++;
+      continue;
+    } else if (b >= 0xc2 && b <= 0xdf) {
+      need = 1;
+      min = 0x80;
+    } else if (b >= 0xe0 && b <= 0xef) {
+      need = 2;
+      min = 0x800;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      need = 3;
+      min = 0x10000;
+    } else return i;
+    if (i + need >= bytes.length) return i;
+    let cp = b & (0x3f >> need);
+    for (let k = 1; k <= need; k++) {
+      const c = bytes[i + k]!;
+      if ((c & 0xc0) !== 0x80) return i;
+      cp = (cp << 6) | (c & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
+    i += need + 1;
+  }
+  return -1;
+}
+
+function lineOfOffset(bytes: Uint8Array, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset && i < bytes.length; i++) if (bytes[i] === 0x0a) line++;
+  return line;
+}
+
+/** Maps JSON.parse's error position (if the engine reports one) to line and column. */
+function parseErrorWhere(err: Error, text: string): { line?: number; column?: number; atEnd: boolean } {
+  const message = err.message;
+  const atEnd = /end of (JSON|data)|Unterminated string|Unexpected end/i.test(message);
+  const pos = /position (\d+)/.exec(message);
+  if (!pos) {
+    const lc = /line (\d+) column (\d+)/.exec(message);
+    return lc ? { line: Number(lc[1]), column: Number(lc[2]), atEnd } : { atEnd };
+  }
+  const offset = Number(pos[1]);
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: offset - lineStart + 1, atEnd: atEnd || offset >= text.trimEnd().length };
+}
+
+function shortDetail(err: Error): string {
+  return err.message.replace(/, "[\s\S]*" is not valid JSON$/, '').slice(0, 200);
+}
+
+async function* readJsonlStream(vfs: Vfs, reader: FileReader, maxLineBytes: number): AsyncGenerator<TrajectoryEvent> {
+  let any = false;
+  for await (const ev of readBoundedLines(vfs, reader.file, maxLineBytes)) {
+    if (ev.kind === 'invalid-utf8') {
+      any = true;
+      yield* reader.reject(trajFinding('traj-invalid-utf8', { file: reader.file, line: ev.line }, { offset: ev.offset, scope: 'line' }));
+      continue;
+    }
+    if (ev.kind === 'too-long') {
+      any = true;
+      yield* reader.reject(trajFinding('traj-line-too-long', { file: reader.file, line: ev.line }, { bytes: ev.bytes, limit: maxLineBytes }));
+      continue;
+    }
+    if (!ev.text.trim()) continue;
+    any = true;
+    let value: unknown;
+    try {
+      value = JSON.parse(ev.text);
+    } catch (err) {
+      const where = parseErrorWhere(err as Error, ev.text);
+      if (!ev.terminated && where.atEnd) {
+        yield* reader.reject(trajFinding('traj-truncated', { file: reader.file, line: ev.line }, { unterminated: true, detail: shortDetail(err as Error) }));
+      } else {
+        yield* reader.reject(trajFinding('traj-malformed-json', { file: reader.file, line: ev.line }, { column: where.column, detail: shortDetail(err as Error) }));
+      }
+      continue;
+    }
+    yield* reader.handle(value, 'record', { line: ev.line }, ev.text);
+  }
+  if (!any) yield* reader.reject(trajFinding('traj-empty-file', { file: reader.file }));
+}
+
+async function* readJsonLinesFromText(text: string, reader: FileReader): AsyncGenerator<TrajectoryEvent> {
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!.replace(/\r$/, '');
+    if (!line.trim()) continue;
+    try {
+      yield* reader.handle(JSON.parse(line) as unknown, 'record', { line: i + 1 }, line);
+    } catch (err) {
+      const where = parseErrorWhere(err as Error, line);
+      const last = i === lines.length - 1;
+      if (last && where.atEnd) yield* reader.reject(trajFinding('traj-truncated', { file: reader.file, line: i + 1 }, { unterminated: true, detail: shortDetail(err as Error) }));
+      else yield* reader.reject(trajFinding('traj-malformed-json', { file: reader.file, line: i + 1 }, { column: where.column, detail: shortDetail(err as Error) }));
+    }
+  }
+}
+
+/** Peeks at the start of a big file: JSONL if its first line is a complete JSON value. */
+async function looksLikeJsonl(vfs: Vfs, file: string, peekBytes: number): Promise<boolean> {
+  const parts: Uint8Array[] = [];
+  let length = 0;
+  for await (const chunk of vfs.readChunks(file)) {
+    const nl = chunk.indexOf(0x0a);
+    parts.push(chunk.slice(0, nl === -1 ? chunk.length : nl));
+    length += nl === -1 ? chunk.length : nl;
+    if (nl !== -1) {
+      const bytes = new Uint8Array(length);
+      let at = 0;
+      for (const p of parts) {
+        bytes.set(p, at);
+        at += p.length;
+      }
+      try {
+        JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+        return true;
+      } catch {
+        return false;
+      }
+    }
+    // Leaving the loop closes the stream: a huge file without newlines is not read to the end.
+    if (length > peekBytes) return false;
+  }
+  return false;
+}
+
+async function* readFile(vfs: Vfs, reader: FileReader, maxBytes: number): AsyncGenerator<TrajectoryEvent> {
+  const file = reader.file;
+  let size: number;
+  try {
+    size = (await vfs.stat(file))?.size ?? 0;
+  } catch (err) {
+    yield* reader.reject(trajFinding('traj-file-unreadable', { file }, { reason: (err as Error).message }));
+    return;
+  }
+  if (JSONL_EXTENSIONS.test(file) || (size > maxBytes && (await looksLikeJsonl(vfs, file, Math.min(maxBytes, PEEK_BYTES))))) {
+    yield* readJsonlStream(vfs, reader, maxBytes);
+    return;
+  }
+  if (size > maxBytes) {
+    yield* reader.reject(trajFinding('traj-file-too-large', { file }, { bytes: size, limit: maxBytes }));
+    return;
+  }
+  let bytes: Uint8Array;
+  try {
+    bytes = await vfs.readBytes(file);
+  } catch (err) {
+    yield* reader.reject(trajFinding('traj-file-unreadable', { file }, { reason: (err as Error).message }));
+    return;
+  }
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    const offset = firstInvalidUtf8(bytes);
+    yield* reader.reject(trajFinding('traj-invalid-utf8', { file, line: lineOfOffset(bytes, Math.max(offset, 0)) }, { offset, scope: 'file' }));
+    return;
+  }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  if (!text.trim()) {
+    yield* reader.reject(trajFinding('traj-empty-file', { file }));
+    return;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    // JSONL saved under a .json / .traj name: several complete lines.
+    const nonEmpty = text.split('\n').filter((l) => l.trim());
+    if (nonEmpty.length > 1) {
+      try {
+        JSON.parse(nonEmpty[0]!);
+        yield* readJsonLinesFromText(text, reader);
+        return;
+      } catch {
+        // not JSONL either; report the document error below
+      }
+    }
+    const where = parseErrorWhere(err as Error, text);
+    if (where.atEnd) yield* reader.reject(trajFinding('traj-truncated', { file, line: where.line }, { unterminated: false, detail: shortDetail(err as Error) }));
+    else yield* reader.reject(trajFinding('traj-malformed-json', { file, line: where.line }, { column: where.column, detail: shortDetail(err as Error) }));
+    return;
+  }
+  yield* reader.handle(value, 'document', {}, text);
+}
+
+// ---------------------------------------------------------------------------------------
+// Public API
+
+/**
+ * Streams trajectories, findings and one summary per file, in input order (directories
+ * sorted). Memory is bounded by the largest single JSON document or JSONL line.
+ */
+export async function* streamTrajectories(vfs: Vfs, inputs: string[], options: ReadTrajectoriesOptions = {}): AsyncGenerator<TrajectoryEvent> {
+  if (options.format !== undefined && !isFormatName(options.format)) {
+    throw new RangeError(`unknown format ${options.format}; expected one of ${formatOrder.join(', ')}`);
+  }
+  const evidence = options.reports?.length ? await loadEvidence(vfs, options.reports) : undefined;
+  for (const f of evidence?.findings ?? []) yield { kind: 'finding', finding: f };
+  const countTokens = await tokenCounter(options.exactTokens ?? false);
+  const seenIds = new Map<string, string>();
+  const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  for await (const item of expandInputs(vfs, inputs)) {
+    if ('finding' in item) {
+      yield { kind: 'finding', finding: item.finding };
+      continue;
+    }
+    const reader = new FileReader(item.file, options, evidence, seenIds, countTokens);
+    yield* readFile(vfs, reader, maxBytes);
+    yield* reader.finish();
+    yield { kind: 'file', summary: reader.summary };
+  }
+  for (const f of evidence?.unmatched() ?? []) yield { kind: 'finding', finding: f };
+}
+
+/** Everything at once, with the read / accepted / rejected tally. */
+export async function readTrajectories(vfs: Vfs, inputs: string[], options: ReadTrajectoriesOptions = {}): Promise<ReadTrajectoriesResult> {
+  const result: ReadTrajectoriesResult = { trajectories: [], findings: [], tally: emptyTally(), files: [] };
+  for await (const ev of streamTrajectories(vfs, inputs, options)) {
+    if (ev.kind === 'trajectory') result.trajectories.push(ev.trajectory);
+    else if (ev.kind === 'finding') result.findings.push(ev.finding);
+    else result.files.push(ev.summary);
+  }
+  result.tally = tallyOf(result.files, result.findings);
+  return result;
+}
+
+/** read = accepted + rejected records; evaluation files and skipped extensions count as skipped. */
+export function tallyOf(files: FileSummary[], findings: Finding[]): Tally {
+  const tally = emptyTally();
+  for (const f of files) {
+    tally.accepted += f.trajectories;
+    tally.rejected += f.rejected;
+    if (f.format === 'evaluation-report' || f.format === 'predictions') countSkip(tally, f.format);
+  }
+  for (const f of findings) {
+    if (f.code === 'traj-input-missing' || f.code === 'no-inputs' || (f.code === 'traj-file-unreadable' && !files.some((s) => s.file === f.path.file))) tally.rejected++;
+    if (f.code === 'traj-skipped-extension') {
+      tally.skipped ??= {};
+      tally.skipped.extension = (tally.skipped.extension ?? 0) + Number(f.args.count);
+    }
+  }
+  tally.read = tally.accepted + tally.rejected;
+  return tally;
+}

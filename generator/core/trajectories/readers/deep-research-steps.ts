@@ -1,0 +1,157 @@
+/**
+ * Deep-research step lists `{planning, execution{name, args}, observation}` as released in
+ * APTBench (InfoDeepSeek agents). A row is `{uuid, query, query_answer, answer, source,
+ * trajectory}` where `trajectory` is a list or a JSON string of one. APTBench built these rows
+ * from successful trajectories, so a row carrying APTBench's gold fields gets
+ * `success_source: benchmark_construction`; a bare step list stays unknown.
+ */
+import { trajFinding } from '../findings.js';
+import { isRecord, str, typeName } from '../text.js';
+import type { ToolSpec } from '../types.js';
+import { at, buildTrajectory, FINISH_TOOLS, type FormatReader, type RecordContext, type StepDraft } from './reader.js';
+
+type Json = Record<string, unknown>;
+
+function isStepList(v: unknown): v is unknown[] {
+  return Array.isArray(v) && v.length > 0 && v.every((s) => isRecord(s) && 'execution' in s && ('planning' in s || 'observation' in s));
+}
+
+function stepsOf(v: Json): unknown {
+  if (typeof v.trajectory === 'string') {
+    const t = v.trajectory.trimStart();
+    if (!t.startsWith('[')) return v.trajectory;
+    try {
+      return JSON.parse(v.trajectory) as unknown;
+    } catch {
+      return v.trajectory;
+    }
+  }
+  return v.trajectory ?? v.steps;
+}
+
+function toolSet(value: unknown): ToolSpec[] {
+  let list = value;
+  if (typeof value === 'string') {
+    try {
+      list = JSON.parse(value) as unknown;
+    } catch {
+      return [];
+    }
+  }
+  if (!Array.isArray(list)) return [];
+  const tools: ToolSpec[] = [];
+  for (const t of list) {
+    const fn = isRecord(t) && isRecord(t.function) ? t.function : isRecord(t) ? t : undefined;
+    if (fn && typeof fn.name === 'string') tools.push({ name: fn.name, description: str(fn.description), parameters: isRecord(fn.parameters) ? fn.parameters : null });
+  }
+  return tools;
+}
+
+function convertSteps(steps: unknown[], ctx: RecordContext, field: string): StepDraft[] | undefined {
+  const drafts: StepDraft[] = [];
+  for (let i = 0; i < steps.length; i++) {
+    const s = steps[i];
+    if (!isRecord(s)) {
+      ctx.findings.push(trajFinding('traj-wrong-type', at(ctx, `${field}[${i}]`), { expected: 'an object {planning, execution, observation}', actual: typeName(s) }));
+      return undefined;
+    }
+    const exec = s.execution;
+    if (!isRecord(exec) || typeof exec.name !== 'string') {
+      ctx.findings.push(
+        trajFinding('traj-wrong-type', at(ctx, `${field}[${i}].execution${isRecord(exec) ? '.name' : ''}`), {
+          expected: isRecord(exec) ? 'a string tool name' : 'an object {name, args}',
+          actual: typeName(isRecord(exec) ? exec.name : exec),
+        }),
+      );
+      return undefined;
+    }
+    if (exec.args !== undefined && exec.args !== null && !isRecord(exec.args)) {
+      ctx.findings.push(trajFinding('traj-wrong-type', at(ctx, `${field}[${i}].execution.args`), { expected: 'an object', actual: typeName(exec.args) }));
+      return undefined;
+    }
+    const planning = typeof s.planning === 'string' ? s.planning : null;
+    const observation = typeof s.observation === 'string' ? s.observation : s.observation == null ? null : JSON.stringify(s.observation);
+    drafts.push({
+      thought: planning,
+      plan: planning,
+      kind: FINISH_TOOLS.has(exec.name) ? 'finish' : 'tool_call',
+      tool: exec.name,
+      args: isRecord(exec.args) ? exec.args : {},
+      observation,
+    });
+  }
+  return drafts;
+}
+
+export const deepResearchStepsReader: FormatReader = {
+  title: 'deep-research step list (APTBench / InfoDeepSeek)',
+  framework: 'infodeepseek',
+  containers: ['record', 'document'],
+  detect(v) {
+    if (isStepList(v)) return true;
+    if (!isRecord(v)) return false;
+    const steps = stepsOf(v);
+    if (isStepList(steps)) return true;
+    // A row whose trajectory is an unparseable string is still this format (reported as malformed).
+    return typeof v.trajectory === 'string' && ('query' in v || 'query_answer' in v) && /"execution"/.test(v.trajectory);
+  },
+  read(value, ctx) {
+    const row: Json = Array.isArray(value) ? { trajectory: value } : (value as Json);
+    const steps = stepsOf(row);
+    if (typeof steps === 'string') {
+      let detail = 'not a JSON list';
+      try {
+        JSON.parse(steps);
+      } catch (err) {
+        detail = (err as Error).message;
+      }
+      ctx.findings.push(trajFinding('traj-malformed-json', at(ctx, 'trajectory'), { detail: `the trajectory string is not a JSON list of steps: ${detail}` }));
+      return undefined;
+    }
+    if (!Array.isArray(steps)) {
+      ctx.findings.push(trajFinding('traj-wrong-type', at(ctx, 'trajectory'), { expected: 'a list of steps or a JSON string of one', actual: typeName(steps) }));
+      return undefined;
+    }
+    if (!steps.length) {
+      ctx.findings.push(trajFinding('traj-empty', at(ctx, 'trajectory'), {}));
+      return undefined;
+    }
+    const drafts = convertSteps(steps, ctx, 'trajectory');
+    if (!drafts) return undefined;
+    const query = str(row.query) ?? str(row.question) ?? '';
+    const instanceId = row.uuid != null ? String(row.uuid) : row.id != null ? String(row.id) : row.traj_id != null ? String(row.traj_id) : ctx.fileStem;
+    // APTBench's `source` is `ids_<model>_<engine>` (InfoDeepSeek agent, model, search engine).
+    const source = str(row.source);
+    const sourceMatch = source ? /^ids_(.+?)_(google|ddg|lang_ddg|bing|serper)$/.exec(source) : null;
+    const model = sourceMatch ? sourceMatch[1]!.replace(/_lang$/, '') : null;
+    const engine = sourceMatch ? sourceMatch[2]! : null;
+    const fromAptbench = 'query_answer' in row && ('question_instruct' in row || 'traj_len' in row);
+    const goldAnswer = str(row.query_answer) ?? str(row.gold_answer) ?? str(row.true_answer);
+    const last = drafts[drafts.length - 1]!;
+    return buildTrajectory(
+      {
+        framework: sourceMatch || fromAptbench ? 'infodeepseek' : 'deep-research',
+        format: 'deep-research-steps',
+        domain: 'deep_research',
+        instanceId,
+        runId: row.traj_id != null && row.uuid != null ? `${source ?? 'run'}-${String(row.traj_id)}` : null,
+        goal: query,
+        steps: drafts,
+        tools: toolSet(row.tool_set),
+        task: { gold_answer: goldAnswer },
+        agent: { model, agent_class: sourceMatch ? 'InfoSeekAgent' : null },
+        outcome: {
+          exit_status: last.kind === 'finish' ? last.tool : null,
+          submission: str(row.answer) ?? str(row.prediction),
+          ...(fromAptbench ? { success: true, success_source: 'benchmark_construction' as const, success_evidence: 'APTBench builds its deep-research rows from successful trajectories' } : {}),
+        },
+        extra: {
+          ...(engine ? { search_engine: engine } : {}),
+          ...(source ? { agent_source: source } : {}),
+          ...(row.traj_id != null ? { source_traj_id: row.traj_id } : {}),
+        },
+      },
+      ctx,
+    );
+  },
+};

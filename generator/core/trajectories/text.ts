@@ -1,0 +1,149 @@
+/**
+ * Deterministic text helpers shared by the readers: canonical one-line action text, derived
+ * plans, goal extraction and language detection. Nothing here depends on the source format.
+ */
+import type { ActionKind } from './types.js';
+
+/** Tools whose arguments are a shell command. */
+const SHELL_TOOLS = new Set(['bash', 'execute_bash', 'shell', 'run', 'terminal', 'cmd', 'sh', 'execute_command', 'run_command']);
+const MAX_LINE = 400;
+
+export function isShellTool(tool: string | null | undefined): boolean {
+  return tool != null && SHELL_TOOLS.has(tool);
+}
+
+/** First non-blank line, trimmed; `\r` and tabs never survive into a canonical line. */
+export function firstLine(text: string): string {
+  for (const raw of text.split('\n')) {
+    const line = raw.replace(/\r/g, '').replace(/\t/g, ' ').trim();
+    if (line) return line.length > MAX_LINE ? `${line.slice(0, MAX_LINE)}…` : line;
+  }
+  return '';
+}
+
+function argText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return firstLine(value);
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return firstLine(JSON.stringify(value));
+}
+
+/**
+ * The canonical single line next-action questions match against: the first line of a shell
+ * command, `str_replace_editor view /testbed/x.py` for editor tools, otherwise the tool name
+ * followed by its argument values in the order the source gave them.
+ */
+export function canonicalActionText(kind: ActionKind, tool: string | null, args: Record<string, unknown>, raw?: string | null): string {
+  if (kind === 'shell') {
+    const command = typeof args.command === 'string' ? args.command : typeof args.cmd === 'string' ? args.cmd : raw ?? '';
+    return firstLine(command) || (tool ?? 'shell');
+  }
+  if (kind === 'message') return firstLine(typeof args.content === 'string' ? args.content : raw ?? '') || 'message';
+  if (tool && typeof args.command === 'string' && typeof args.path === 'string') {
+    return `${tool} ${firstLine(args.command)} ${firstLine(args.path)}`;
+  }
+  const parts: string[] = tool ? [tool] : [];
+  for (const [key, value] of Object.entries(args)) {
+    if (key === 'thought') continue;
+    const text = argText(value);
+    if (text) parts.push(text);
+  }
+  const line = parts.join(' ').trim();
+  if (line) return line.length > MAX_LINE ? `${line.slice(0, MAX_LINE)}…` : line;
+  return firstLine(raw ?? '') || kind;
+}
+
+/** Collapses whitespace; the plan and goal summaries are single lines. */
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+const PLAN_LIMIT = 200;
+
+function clip(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  const cut = text.slice(0, limit);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > limit / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+/**
+ * One-line intent for a step whose source has no plan: the thought's first sentence, or a
+ * description of the action when there is no thought. Same input, same plan.
+ */
+export function derivePlan(thought: string | null, kind: ActionKind, tool: string | null, actionText: string): string {
+  const cleaned = thought ? oneLine(thought.replace(/^\s*(THOUGHT|Thought|DISCUSSION)\s*:\s*/, '')) : '';
+  if (cleaned) {
+    // A sentence ends at . ! ? followed by space or end, or at a CJK full stop; "e.g." style
+    // abbreviations are rare enough in agent thoughts that a simple rule is the honest one.
+    const match = /^(.+?(?:[.!?](?=\s|$)|[。！？]))/u.exec(cleaned);
+    return clip(match ? match[1]! : cleaned, PLAN_LIMIT);
+  }
+  switch (kind) {
+    case 'shell':
+      return clip(`Run \`${actionText}\``, PLAN_LIMIT);
+    case 'finish':
+      return 'Finish and submit the result';
+    case 'message':
+      return clip(`Reply: ${actionText}`, PLAN_LIMIT);
+    default:
+      return clip(`Call ${tool ?? 'a tool'}: ${actionText}`, PLAN_LIMIT);
+  }
+}
+
+const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]/g;
+
+/** `zh` / `ja` / `ko` when a noticeable share of the letters are in those scripts, else `en`. */
+export function detectLanguage(text: string): string {
+  const sample = text.slice(0, 4000);
+  const cjk = sample.match(CJK)?.length ?? 0;
+  const letters = sample.match(/\p{L}/gu)?.length ?? 0;
+  if (letters === 0 || cjk / letters < 0.2) return 'en';
+  if (/[\u3040-\u30ff]/.test(sample)) return 'ja';
+  if (/[\uac00-\ud7af]/.test(sample)) return 'ko';
+  return 'zh';
+}
+
+/**
+ * Pulls the issue text out of the wrappers agent frameworks put around it (SWE-agent's
+ * `ISSUE: … INSTRUCTIONS:`, `<pr_description>`, OpenHands' `<issue_description>`,
+ * mini-swe-agent's `Please solve this issue: …`). Unwrapped text is returned as is.
+ */
+export function extractGoal(text: string): string {
+  const tagged = /<(pr_description|issue_description|issue|problem_statement|task)>\s*([\s\S]*?)\s*<\/\1>/.exec(text);
+  if (tagged?.[2]) return tagged[2].trim();
+  const issue = /ISSUE:\s*\n([\s\S]*?)\n\s*INSTRUCTIONS:/.exec(text);
+  if (issue?.[1]) return issue[1].trim();
+  const please = /^\s*Please solve this issue:\s*([\s\S]*?)(\n\s*\nYou can execute bash commands[\s\S]*)?$/.exec(text);
+  if (please?.[1]) return please[1].trim();
+  return text.trim();
+}
+
+/** SWE-bench ids look like `owner__repo-1234`; the repository is `owner/repo`. */
+export function repoFromInstanceId(instanceId: string): string | null {
+  const m = /^([A-Za-z0-9_.-]+?)__([A-Za-z0-9_.-]+)-\d+$/.exec(instanceId);
+  return m ? `${m[1]}/${m[2]}` : null;
+}
+
+/** A cheap, tokenizer-free estimate: about four characters per token for English and code. */
+export function estimateTokensCheap(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+export function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function str(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
+}
+
+export function num(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}

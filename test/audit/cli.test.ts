@@ -1,0 +1,75 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli } from '../helpers/cli.js';
+import { fixtures } from '../helpers/env.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const q = (name: string) => fixtures('questions', name);
+const codes = (json: any) => json.findings.map((f: any) => f.code);
+
+describe('aptpace audit', () => {
+  it('passes a balanced set (exit 0) and prints the per-task table', async () => {
+    const r = await cli('audit', q('balanced-plan.jsonl'));
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('aptpace_swe_plan_mcq: 48 questions');
+    expect(r.stdout).toMatch(/gold letters\s+A=12 B=12 C=12 D=12/);
+    for (const name of ['longest_option', 'context_overlap', 'frequent_letter']) expect(r.stdout).toContain(name);
+    expect(r.stdout).toContain('questions: read 48, accepted 48, rejected 0');
+  });
+
+  it('fails a biased set (exit 1) with the shortcut named in --json', async () => {
+    const r = await cli('audit', q('biased-longest.jsonl'), '--json');
+    expect(r.code).toBe(1);
+    const failing = r.json.findings.filter((f: any) => f.severity === 'error');
+    expect(failing.map((f: any) => [f.code, f.args.shortcut])).toEqual([['audit-shortcut-above-chance', 'longest_option']]);
+    const task = r.json.data.report.tasks[0];
+    expect(task.shortcuts.find((s: any) => s.name === 'longest_option')).toMatchObject({ n: 48, correct: 48, accuracy: 1, chance: 0.25 });
+    expect(r.json.data.tally).toEqual({ read: 48, accepted: 48, rejected: 0 });
+  });
+
+  it('audits several files per task and honours --tolerance', async () => {
+    // Together: 96 questions, gold longest in 48 + 12 → 62.5% vs 25%: fails at any sane tolerance, passes at 40.
+    const strictRun = await cli('audit', q('balanced-plan.jsonl'), q('biased-longest.jsonl'), '--json');
+    expect(strictRun.code).toBe(1);
+    expect(strictRun.json.data.report.tasks[0].questions).toBe(96);
+    const lenient = await cli('audit', q('balanced-plan.jsonl'), q('biased-longest.jsonl'), '--tolerance', '40', '--json');
+    expect(codes(lenient.json)).not.toContain('audit-shortcut-above-chance');
+    expect(lenient.code).toBe(0);
+  });
+
+  it('--strict turns not-yet-significant deviations into a failure', async () => {
+    const plain = await cli('audit', q('hostile.jsonl'));
+    expect(plain.code).toBe(0);
+    expect(plain.stderr).toContain('audit-shortcut-not-significant');
+    expect((await cli('audit', q('hostile.jsonl'), '--strict')).code).toBe(1);
+  });
+
+  it('reports rejected lines with file and line and exits 1, auditing the rest', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'mixed.jsonl');
+    const good = readFileSync(q('balanced-plan.jsonl'), 'utf8').split('\n').slice(0, 3).join('\n');
+    writeFileSync(file, `${good}\n{"oops": \n`);
+    const r = await cli('audit', file, '--json');
+    expect(r.code).toBe(1);
+    const bad = r.json.findings.find((f: any) => f.code === 'question-invalid-json');
+    expect(bad.path).toEqual({ file, line: 4 });
+    expect(r.json.data.tally).toEqual({ read: 4, accepted: 3, rejected: 1 });
+    expect(r.json.data.report.questions).toBe(3);
+  });
+
+  it('usage errors exit 2; a glob that matches nothing is a finding', async () => {
+    expect((await cli('audit', q('balanced-plan.jsonl'), '--tolerance', 'lots')).code).toBe(2);
+    expect((await cli('audit', q('balanced-plan.jsonl'), '--alpha', '1.5')).code).toBe(2);
+    const none = await cli('audit', path.join(tempDir(), '*.jsonl'), '--json');
+    expect(none.code).toBe(1);
+    expect(codes(none.json)).toEqual(['no-inputs']);
+  });
+
+  it('is deterministic: same input, same bytes', async () => {
+    const a = await cli('audit', q('leaky.jsonl'), '--json');
+    const b = await cli('audit', q('leaky.jsonl'), '--json');
+    expect(a.stdout).toBe(b.stdout);
+    expect(codes(a.json)).toEqual(expect.arrayContaining(['audit-gold-leaked', 'audit-duplicate-question', 'audit-duplicate-prompt']));
+  });
+});

@@ -1,0 +1,143 @@
+/**
+ * Question-build throughput and peak memory on 10,000 generated trajectories (80% SWE with
+ * patches, 10% environment setup, 10% deep research), default kinds, shots and budgets.
+ * References measured in the same run: a naive Python builder that renders the same number
+ * of prompts by string concatenation (APTBench's own approach, no budgets, operators or
+ * validation), and tokenizing the built prompts once with cl100k_base.
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { Rng } from '../../generator/core/kernel/rng.js';
+import { buildQuestions } from '../../generator/core/questions/build.js';
+import { loadTokenCounter } from '../../generator/core/questions/tokenizer.js';
+import type { Step, Trajectory } from '../../generator/core/trajectories/types.js';
+import { peakRssMiB, report, runPythonReference, timed } from './measure.js';
+
+const N = Number(process.env.BENCH_BUILD_TRAJECTORIES ?? 10_000);
+const CL100K_SUBSET = Number(process.env.BENCH_BUILD_CL100K ?? 1_000);
+const root = path.join('/tmp', `aptpace-bench-build-${process.pid}`);
+
+const rng = new Rng('build-bench');
+const words = 'value index count window scale offset buffer record parser config limit cache token stream header'.split(' ');
+const modules = ['core', 'io', 'utils', 'parser', 'cli', 'model', 'views', 'format'];
+const word = () => rng.pick(words);
+const sentence = (n: number) => Array.from({ length: n }, word).join(' ');
+const code = (lines: number) => Array.from({ length: lines }, (_, i) => `${String(i + 1).padStart(6)}\t    ${word()}_${word()} = ${word()}(${rng.int(100)}) if ${word()} > ${rng.int(50)} else None`).join('\n');
+
+function step(index: number, thought: string | null, kind: Step['action']['kind'], tool: string, text: string, args: Record<string, unknown>, observation: string | null): Step {
+  return { index, thought, plan: null, action: { kind, tool, args, text }, observation };
+}
+
+function patchFor(file: string): string {
+  const n = 10 + rng.int(200);
+  const body = [`     def ${word()}_${word()}(self, ${word()}):`, `         if ${word()} is None:`, `             return ${rng.int(9)}`, `-        if self.${word()} > ${rng.int(99)}:`, `+        if self.${word()} >= ${rng.int(99)}:`, `             self.${word()} += 1`, `         return self.${word()}`];
+  return `diff --git a/${file} b/${file}\n--- a/${file}\n+++ b/${file}\n@@ -${n},6 +${n},6 @@ class ${word()}:\n${body.join('\n')}\n`;
+}
+
+function swe(i: number): Trajectory {
+  const repo = `acme/${rng.pick(modules)}-${i % 200}`;
+  const pkg = repo.split('/')[1]!.replace(/-\d+$/, '');
+  const files = modules.map((m) => `${pkg}/${m}.py`);
+  const target = rng.pick(files);
+  const steps: Step[] = [];
+  const n = 8 + rng.int(8);
+  for (let s = 0; s < n - 1; s++) {
+    const thought = `${sentence(10)}.`;
+    const r = rng.int(4);
+    if (r === 0) { const f = rng.pick(files); steps.push(step(s, thought, 'tool_call', 'str_replace_editor', `str_replace_editor view /testbed/${f}`, { command: 'view', path: `/testbed/${f}` }, code(25))); }
+    else if (r === 1) { const w = word(); steps.push(step(s, thought, 'shell', 'bash', `grep -rn "${w}" /testbed/${pkg}`, { command: `grep -rn "${w}" /testbed/${pkg}` }, files.map((f) => `/testbed/${f}:${rng.int(300)}: ${w} = ${word()}`).join('\n'))); }
+    else if (r === 2) steps.push(step(s, thought, 'shell', 'bash', 'cd /testbed && python reproduce.py', { command: 'cd /testbed && python reproduce.py' }, `Traceback: ${sentence(12)}`));
+    else steps.push(step(s, thought, 'shell', 'bash', `cd /testbed && python -m pytest tests/test_${rng.pick(modules)}.py -q`, { command: 'pytest' }, `${rng.int(20)} passed`));
+  }
+  steps.push(step(n - 1, 'Submit.', 'finish', 'submit', 'submit', {}, null));
+  const patch = patchFor(target);
+  return {
+    schema_version: 'traj/1', traj_id: `bench:swe-${i}:0`, domain: 'swe',
+    source: { framework: 'bench', format: 'canonical-jsonl', path: 'bench.jsonl', line: i + 1, repo, license: 'MIT' },
+    task: { instance_id: `swe-${i}`, goal: `${sentence(30)}\n\n${sentence(40)}`, language: 'en', gold_patch: patch, gold_test_patch: i % 2 ? patchFor(`tests/test_${rng.pick(modules)}.py`) : null },
+    environment: { repo, workdir: '/testbed', tools: [{ name: 'bash', description: 'Run a command.' }, { name: 'str_replace_editor', description: 'View and edit files.' }] },
+    agent: {}, steps, outcome: { submission: patch, success: true, success_source: 'harness_report' }, metrics: {},
+  };
+}
+
+function env(i: number): Trajectory {
+  const cmds = ['git clone https://github.com/acme/x.git', 'cd x', `conda create -n env${i} -y python=3.${8 + rng.int(4)}`, `conda activate env${i}`, 'pip install -r requirements.txt', `pip install ${word()}==${rng.int(5)}.${rng.int(9)}`, 'python -m pytest -q'];
+  return {
+    schema_version: 'traj/1', traj_id: `bench:env-${i}:0`, domain: 'env_setup',
+    source: { framework: 'bench', format: 'canonical-jsonl', path: 'bench.jsonl', line: i + 1, license: 'MIT' },
+    task: { instance_id: `env-${i}`, goal: 'Set up the environment.', language: 'en' }, environment: { tools: [{ name: 'bash' }] }, agent: {},
+    steps: cmds.map((c, s) => step(s, null, 'shell', 'bash', c, { command: c }, '')), outcome: { success: true, success_source: 'benchmark_construction' }, metrics: {},
+  };
+}
+
+function dr(i: number): Trajectory {
+  const steps: Step[] = Array.from({ length: 3 + rng.int(3) }, (_, s) => {
+    const search = rng.int(2) === 0;
+    const args = search ? { text: sentence(5) } : { url: `https://example.org/${word()}/${rng.int(999)}`, question: `${sentence(6)}?` };
+    return { ...step(s, null, 'tool_call', search ? 'web_search' : 'browse_website', `${search ? 'web_search' : 'browse_website'} ${JSON.stringify(args)}`, args, code(12)), plan: `${sentence(8)}.` };
+  });
+  return {
+    schema_version: 'traj/1', traj_id: `bench:dr-${i}:0`, domain: 'deep_research',
+    source: { framework: 'bench', format: 'canonical-jsonl', path: 'bench.jsonl', line: i + 1, license: 'MIT' },
+    task: { instance_id: `dr-${i}`, goal: `${sentence(15)}?`, language: 'en', gold_answer: sentence(2) }, environment: { tools: [{ name: 'web_search' }, { name: 'browse_website' }] }, agent: {},
+    steps, outcome: { success: true, success_source: 'answer_match' }, metrics: {},
+  };
+}
+
+const trajectories = Array.from({ length: N }, (_, i) => (i % 10 === 8 ? env(i) : i % 10 === 9 ? dr(i) : swe(i)));
+
+const chars = await timed(() => buildQuestions(trajectories, { tokenizer: 'chars', seed: 'bench' }));
+const questions = chars.result.questions;
+const rssAfterChars = peakRssMiB();
+const promptChars = questions.reduce((a, q) => a + q.prompt.length, 0);
+
+const subset = trajectories.slice(0, CL100K_SUBSET);
+const cl = await timed(() => buildQuestions(subset, { tokenizer: 'cl100k_base', seed: 'bench' }));
+
+const counter = await loadTokenCounter('cl100k_base');
+const clPrompts = cl.result.questions.map((q) => q.prompt);
+const tokenizeOnly = await timed(() => clPrompts.reduce((a, p) => a + counter.count(p), 0));
+
+// Naive reference: the same trajectories, one prompt per question built by string joins.
+mkdirSync(root, { recursive: true });
+const input = path.join(root, 'trajectories.jsonl');
+writeFileSync(input, trajectories.map((t) => JSON.stringify(t)).join('\n'));
+const python = runPythonReference(
+  `
+import json, random, sys, time
+rows = [json.loads(l) for l in open(sys.argv[1])]
+target = int(sys.argv[2])
+random.seed(0)
+start = time.perf_counter()
+made = 0
+while made < target:
+    for t in rows:
+        steps = t["steps"]
+        for i in range(1, min(len(steps), 4)):
+            prefix = "\\n".join("Step %d: %s\\nObservation: %s" % (s["index"] + 1, s["action"]["text"], s["observation"] or "") for s in steps[:i])
+            choices = random.sample([s["action"]["text"] for s in steps], min(4, len(steps)))
+            prompt = "Request: next step.\\nProblem: %s\\nTrajectory:\\n%s\\nChoices:\\n%s\\nThe correct next step is (" % (t["task"]["goal"], prefix, "\\n".join("(%s) %s" % (chr(65 + k), c) for k, c in enumerate(choices)))
+            made += 1
+            if made >= target: break
+        if made >= target: break
+print(json.dumps({"seconds": time.perf_counter() - start, "questions": made}))
+`,
+  [input, String(questions.length)],
+);
+rmSync(root, { recursive: true, force: true });
+
+report('build', {
+  trajectories: N,
+  questions: questions.length,
+  seconds_chars: chars.seconds,
+  questions_per_s_chars: questions.length / chars.seconds,
+  prompt_mb: promptChars / 1e6,
+  peak_rss_mib_after_chars: rssAfterChars,
+  cl100k_trajectories: subset.length,
+  cl100k_questions: cl.result.questions.length,
+  questions_per_s_cl100k: cl.result.questions.length / cl.seconds,
+  tokenize_only_share_of_cl100k_build: tokenizeOnly.seconds / cl.seconds,
+  python_naive_questions_per_s: python.questions! / python.seconds!,
+  ratio_vs_python_naive: questions.length / chars.seconds / (python.questions! / python.seconds!),
+  peak_rss_mib: peakRssMiB(),
+});

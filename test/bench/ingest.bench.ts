@@ -1,0 +1,140 @@
+/**
+ * ingest: a generated harness log tree of MODELS × TASKS sample files (≥ 1 GB by default,
+ * records shaped like real 0.4.13 multiple-choice samples: doc, 4 prompts, resps, hashes).
+ * Reference, same invocation: a plain Python loop doing json.loads on every line of the
+ * same sample files (no matrix, no checks) — the floor a Python ingester pays.
+ *
+ * Env: INGEST_BENCH_MODELS (200), INGEST_BENCH_TASKS (30), INGEST_BENCH_DOCS (80),
+ * INGEST_BENCH_DIR (generate there and keep it; default: a temp folder removed afterwards).
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
+import { ingestLogs } from '../../generator/core/logs/index.js';
+import { peakRssMiB, report, runPythonReference, timed } from './measure.js';
+
+const MODELS = Number(process.env.INGEST_BENCH_MODELS ?? 200);
+const TASKS = Number(process.env.INGEST_BENCH_TASKS ?? 30);
+const DOCS = Number(process.env.INGEST_BENCH_DOCS ?? 80);
+const TS = '2026-11-29T08-00-00.000001';
+
+const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+const q = (s: string) => JSON.stringify(s);
+
+/** Python-json.dumps-shaped line (", " / ": " separators, floats as 1.0). */
+function record(task: number, doc: number, model: number, acc: number): { line: string; triple: string } {
+  const question = `Task ${task} doc ${doc}: which command fixes the failing build after the dependency bump? ${'Context line with some repository detail. '.repeat(6)}`;
+  const choices = [`pip install -e .`, `pytest -x tests/test_${doc}.py`, `git checkout -- setup.cfg`, `npm ci`];
+  const label = (task + doc) % 4;
+  const prompt = `Question: ${question}\nAnswer:`;
+  const docJson = `{"id": ${doc}, "question": ${q(question)}, "choices": [${choices.map(q).join(', ')}], "label": ${label}}`;
+  const args = choices.map((c, i) => `"gen_args_${i}": {"arg_0": ${q(prompt)}, "arg_1": ${q(` ${c}`)}}`).join(', ');
+  const lls = choices.map((_, i) => `-${((model * 7919 + doc * 104729 + i * 15485863) % 1000003) / 1000003}`);
+  const resps = lls.map((ll) => `[["${ll}", "False"]]`).join(', ');
+  const filtered = lls.map((ll) => `["${ll}", "False"]`).join(', ');
+  const docHash = sha(`doc-${task}-${doc}`);
+  const promptHash = sha(prompt);
+  const targetHash = sha(String(label));
+  const line = `{"doc_id": ${doc}, "doc": ${docJson}, "target": "${label}", "arguments": {${args}}, "resps": [${resps}], "filtered_resps": [${filtered}], "filter": "none", "metrics": ["acc", "acc_norm"], "doc_hash": "${docHash}", "prompt_hash": "${promptHash}", "target_hash": "${targetHash}", "acc": ${acc.toFixed(1)}, "acc_norm": ${(1 - acc).toFixed(1)}}\n`;
+  return { line, triple: docHash + promptHash + targetHash };
+}
+
+function generate(root: string): void {
+  for (let m = 0; m < MODELS; m++) {
+    const dir = path.join(root, `org__bench-model-${String(m).padStart(3, '0')}`);
+    mkdirSync(dir, { recursive: true });
+    const results: Record<string, unknown> = {};
+    const taskHashes: Record<string, string> = {};
+    const nSamples: Record<string, unknown> = {};
+    for (let t = 0; t < TASKS; t++) {
+      const task = `bench_task_${String(t).padStart(2, '0')}`;
+      const fd = openSync(path.join(dir, `samples_${task}_${TS}.jsonl`), 'w');
+      const h = createHash('sha256');
+      let sum = 0;
+      let buffer = '';
+      for (let d = 0; d < DOCS; d++) {
+        const acc = (m * 31 + t * 17 + d * 13) % 3 === 0 ? 1 : 0;
+        sum += acc;
+        const { line, triple } = record(t, d, m, acc);
+        h.update(triple);
+        buffer += line;
+        if (buffer.length > 1 << 20) {
+          writeSync(fd, buffer);
+          buffer = '';
+        }
+      }
+      writeSync(fd, buffer);
+      closeSync(fd);
+      results[task] = { name: task, alias: task, sample_len: DOCS, 'acc,none': sum / DOCS, 'acc_stderr,none': 'N/A', 'acc_norm,none': 1 - sum / DOCS, 'acc_norm_stderr,none': 'N/A' };
+      taskHashes[task] = h.digest('hex');
+      nSamples[task] = { original: DOCS, effective: DOCS };
+    }
+    const name = `org/bench-model-${String(m).padStart(3, '0')}`;
+    writeFileSync(
+      path.join(dir, `results_${TS}.json`),
+      JSON.stringify({ results, configs: {}, versions: {}, 'n-samples': nSamples, config: { model: 'hf', model_args: { pretrained: name } }, task_hashes: taskHashes, model_name: name, model_name_sanitized: path.basename(dir), lm_eval_version: '0.4.13' }),
+    );
+  }
+}
+
+function sampleBytes(root: string): number {
+  let total = 0;
+  for (const d of readdirSync(root)) for (const f of readdirSync(path.join(root, d))) if (f.startsWith('samples_')) total += statSync(path.join(root, d, f)).size;
+  return total;
+}
+
+const PYTHON_LOOP = `
+import json, os, sys, time, resource
+root = sys.argv[1]
+t0 = time.perf_counter(); n = 0; size = 0
+for d in sorted(os.listdir(root)):
+    for f in sorted(os.listdir(os.path.join(root, d))):
+        if not f.startswith('samples_'): continue
+        with open(os.path.join(root, d, f), 'rb') as fh:
+            for line in fh:
+                size += len(line)
+                json.loads(line)
+                n += 1
+s = time.perf_counter() - t0
+print(json.dumps({'seconds': s, 'records': n, 'mb_per_s': size / 1e6 / s, 'peak_rss_mib': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+`;
+
+if (process.argv.includes('--generate')) {
+  generate(process.argv[process.argv.indexOf('--generate') + 1]!);
+} else {
+  const keep = process.env.INGEST_BENCH_DIR;
+  const root = keep ?? path.join(mkdtempSync(path.join(tmpdir(), 'aptpace-bench-ingest-')), 'out');
+  try {
+    if (!existsSync(path.join(root, `org__bench-model-${String(MODELS - 1).padStart(3, '0')}`))) {
+      // Generated in a child process so this process's peak RSS is the ingest's alone.
+      const gen = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--generate', root], { stdio: 'inherit' });
+      if (gen.status !== 0) throw new Error('log generation failed');
+    }
+    const bytes = sampleBytes(root);
+    const py = runPythonReference(PYTHON_LOOP, [root]);
+    const { result, seconds } = await timed(() => ingestLogs(nodeVfs, [root]));
+    const errors = result.findings.filter((f) => f.severity !== 'info');
+    if (errors.length) console.log(`unexpected findings: ${[...new Set(errors.map((f) => f.code))].join(', ')}`);
+    const mbps = bytes / 1e6 / seconds;
+    report('ingest', {
+      input_mb: bytes / 1e6,
+      models: result.matrix.models.length,
+      instances: result.matrix.instances.length,
+      records: result.tally.read,
+      seconds,
+      mb_per_s: mbps,
+      peak_rss_mib: peakRssMiB(),
+      python_json_loads_seconds: py.seconds!,
+      python_mb_per_s: py.mb_per_s!,
+      python_peak_rss_mib: py.peak_rss_mib!,
+      speedup_vs_python: mbps / py.mb_per_s!,
+      rss_over_input: peakRssMiB() / (bytes / 1048576),
+    });
+  } finally {
+    if (!keep) rmSync(path.dirname(root), { recursive: true, force: true });
+  }
+}
