@@ -170,7 +170,8 @@ describe('per-question checks', () => {
     const target = completion({ prompt: 'earlier: pip install -e .[dev]\nnext:', targets: ['pip install -e .[dev]'] });
     const shortTarget = completion({ prompt: 'earlier: ls\nnext:', targets: ['ls'] });
     expect(codes([short])).not.toContain('audit-gold-leaked');
-    expect(auditQuestions([target, shortTarget]).findings.filter((f) => f.code === 'audit-target-in-prompt').map((f) => f.args.id)).toEqual([target.id]);
+    const found = auditQuestions([target, shortTarget]).findings.filter((f) => f.code === 'audit-target-in-prompt');
+    expect(found.map((f) => f.args)).toEqual([{ task: target.task, count: 1, total: 2, ids: [target.id] }]);
   });
 
   it('malformed MCQs and duplicate ids are reported, not crashed on', () => {
@@ -273,5 +274,17 @@ describe('frequent-letter fast null path', () => {
       const fast = SHORTCUTS.frequent_letter.totalForGolds!(Int32Array.from(qs, (q) => q.choices.length), Int32Array.from(qs, (q) => q.gold));
       expect(fast).toBeCloseTo(slow, 12);
     }
+  });
+});
+
+describe('few-shot split', () => {
+  it('is left out of letter and shortcut statistics but still checked per question', () => {
+    const test = [0, 1, 2, 3].map((gold) => mcq({ choices: ['w', 'x', 'y', 'z'], gold }));
+    const shots = [0, 0, 0, 0].map(() => mcq({ split: 'fewshot', choices: ['same', 'same', 'b', 'c'], gold: 0 }));
+    const { report, findings } = auditQuestions([...test, ...shots]);
+    const task = report.tasks[0]!;
+    expect(task).toMatchObject({ questions: 8, mcq: 8, fewshot: 4, choiceCounts: { '4': 4 } });
+    expect(task.letters!.histogram).toEqual({ A: 1, B: 1, C: 1, D: 1 });
+    expect(findings.filter((f) => f.code === 'audit-distractor-equals-gold')).toHaveLength(4);
   });
 });

@@ -12,7 +12,7 @@ describe('aptpace audit', () => {
   it('passes a balanced set (exit 0) and prints the per-task table', async () => {
     const r = await cli('audit', q('balanced-plan.jsonl'));
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('aptpace_swe_plan_mcq: 48 questions');
+    expect(r.stdout).toContain('aptpace_swe_plan_mcq: 48 questions (48 MCQ, 0 completion; scored MCQs K=4×48)');
     expect(r.stdout).toMatch(/gold letters\s+A=12 B=12 C=12 D=12/);
     for (const name of ['longest_option', 'context_overlap', 'frequent_letter']) expect(r.stdout).toContain(name);
     expect(r.stdout).toContain('questions: read 48, accepted 48, rejected 0');
@@ -36,6 +36,12 @@ describe('aptpace audit', () => {
     const lenient = await cli('audit', q('balanced-plan.jsonl'), q('biased-longest.jsonl'), '--tolerance', '40', '--json');
     expect(codes(lenient.json)).not.toContain('audit-shortcut-above-chance');
     expect(lenient.code).toBe(0);
+  });
+
+  it('expands glob patterns', async () => {
+    const r = await cli('audit', fixtures('questions', 'biased-*.jsonl'), '--json');
+    expect(r.json.data.tally.read).toBe(48 + 40 + 48);
+    expect(r.code).toBe(1);
   });
 
   it('--strict turns not-yet-significant deviations into a failure', async () => {

@@ -127,6 +127,10 @@ describe('emitSuite writes a suite folder', () => {
     expect(errors(r)).toContain('emit-name-duplicate');
     expect(r.findings.find((f) => f.code === 'emit-name-duplicate')!.args.name).toBe('aptpace_dr_answer');
     expect(readdirSync(parent)).toEqual(['one']);
+    const prefixed = await emitSuite(nodeVfs, questions, { suite: 'aptpace_two', outDir: path.join(parent, 'two'), taskPrefix: 'two_' });
+    expect(errors(prefixed)).toEqual([]);
+    expect(prefixed.tasks.map((t) => t.task)).toContain('two_aptpace_swe_plan_mcq');
+    expect(existsSync(path.join(parent, 'two', 'data', 'two_aptpace_swe_plan_mcq.test.jsonl'))).toBe(true);
   });
 });
 
@@ -161,5 +165,18 @@ describe('installIntoHarness', () => {
     const r = await installIntoHarness(nodeVfs, questions, { checkout, suite: 'aptpace_taken' });
     expect(errors(r)).toEqual(['emit-target-not-owned']);
     expect(readFileSync(path.join(checkout, 'lm_eval', 'tasks', 'aptpace_taken', 'README.md'), 'utf8')).toBe('a built-in task family\n');
+  });
+});
+
+describe('interrupted writes', () => {
+  it('removes staging folders a killed run left beside the target', async () => {
+    const parent = fresh();
+    const leftover = path.join(parent, '.suite.aptpace-staging-0123456789ab');
+    mkdirSync(leftover);
+    writeFileSync(path.join(leftover, 'x.yaml'), 'task: "x"\n');
+    mkdirSync(path.join(parent, '.other.aptpace-old-0123456789ab'));
+    const r = await emitSuite(nodeVfs, await fixtureQuestions(), { suite: 'aptpace_t7', outDir: path.join(parent, 'suite') });
+    expect(errors(r)).toEqual([]);
+    expect(readdirSync(parent).sort()).toEqual(['.other.aptpace-old-0123456789ab', 'suite']);
   });
 });

@@ -118,6 +118,14 @@ describe('few-shot', () => {
     expect(shots.map((r) => r.shot_target)).toEqual(shots.map((r) => `${'ABCD'[r.gold]})`));
   });
 
+  it('closes a code fence or bracket the stem opened in worked completion examples', () => {
+    const pool = [completion({ id: 'p1', prompt: 'Earlier:\nls\n' }), completion({ id: 'p2', kind: 'dr_answer_tc', task: 't_answer', answer_stem: 'The answer is [', targets: ['Paris'], stop: [']'], metric: 'exact_match+rouge' })];
+    const test = [completion({ id: 't1' }), completion({ id: 't2', kind: 'dr_answer_tc', task: 't_answer', prompt: 'Q?\n', answer_stem: 'The answer is [', targets: ['Rome'], stop: [']'], metric: 'exact_match+rouge' })];
+    const p = plan(test, { fewshot: pool, numFewshot: 1 });
+    expect(rows(p.files.get('data/aptpace_swe_next_action.fewshot.jsonl')!)[0].shot_target).toBe('cat setup.py\n```');
+    expect(rows(p.files.get('data/t_answer.fewshot.jsonl')!)[0].shot_target).toBe('Paris]');
+  });
+
   it('sets num_fewshot: 0 without a pool so --num_fewshot cannot reach the test split', () => {
     const p = plan(questions);
     expect(p.files.get('aptpace_swe_plan_mcq.yaml')).toContain('num_fewshot: 0');
@@ -186,6 +194,8 @@ describe('bad input: a clear error and no files', () => {
     ['an invalid suite name', () => plan([mcq()], { suite: 'my suite' }), 'emit-name-invalid'],
     ['a suite name with a path', () => plan([mcq()], { suite: '../escape' }), 'emit-name-invalid'],
     ['an invalid task name', () => plan([mcq({ task: 'a,b' })]), 'emit-name-invalid'],
+    ['a task name that would shadow the group file', () => plan([mcq({ task: '_aptpace_test' })]), 'emit-name-invalid'],
+    ['a lone surrogate in a choice', () => plan([mcq({ choices: ['ok', 'bad \ud800 text'] })]), 'emit-invalid-text'],
     ['a suite named like a built-in group', () => plan([mcq()], { suite: 'mmlu' }), 'emit-name-builtin'],
     ['a task named like a built-in task', () => plan([mcq({ task: 'arc_easy' })]), 'emit-name-builtin'],
     ['a task named like the suite', () => plan([mcq({ task: 'aptpace_test' })]), 'emit-name-duplicate'],

@@ -2,6 +2,7 @@ import { appendFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSyn
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
+import type { Vfs } from '../../generator/core/kernel/vfs.js';
 import { ingestLogs } from '../../generator/core/logs/index.js';
 import { fixtures, hasPython, inCi } from '../helpers/env.js';
 import { cellsOf, codes, copyTree, countCode, PYTHON_REFERENCE, runPython } from './helpers.js';
@@ -203,6 +204,20 @@ describe('bad input is counted, located and never dropped silently', () => {
     writeFileSync(file, JSON.stringify(json));
     const r = await ingestLogs(nodeVfs, [root]);
     expect(r.findings.find((f) => f.code === 'harness-version-mixed')!.args.versions).toBe('0.4.11 (model-b); 0.4.13 (model-a, org/model-c:v1)');
+  });
+
+  it('a samples file that cannot be read is a finding, the other files still count', async () => {
+    const broken = path.join(OUT, 'model-b', `samples_aptd_mc_${B_TS}.jsonl`);
+    const vfs: Vfs = {
+      ...nodeVfs,
+      readBytes: (p) => (p === broken ? Promise.reject(new Error('EIO: i/o error')) : nodeVfs.readBytes(p)),
+      readChunks: (p, n) => nodeVfs.readChunks(p, n),
+    };
+    const r = await ingestLogs(vfs, [OUT]);
+    expect(r.findings.find((f) => f.code === 'input-unreadable')).toMatchObject({ severity: 'error', path: { file: broken }, args: { reason: 'EIO: i/o error' } });
+    expect(r.coverage.cells['model-b']!.aptd_mc).toMatchObject({ observed: 0 });
+    expect(r.coverage.cells['model-b']!.aptd_mc_x).toMatchObject({ observed: 8 });
+    expect(r.tally.rejected).toBe(1);
   });
 
   it('a missing root and a root with nothing in it are findings', async () => {

@@ -227,30 +227,47 @@ describe('templates', () => {
   });
 });
 
-describe('model-assisted plan rewriting', () => {
+describe('model assistance (fake endpoint)', () => {
   const basic = loadCanonical('swe-basic');
-  it('rewrites every choice of a plan question in one voice and records the model', async () => {
+  it('adds one model-made distractor and rewrites every plan choice in one voice', async () => {
     const prompts: string[] = [];
+    let wrong = 0;
     const llm = {
       model: 'fake-base',
       complete: async (p: string) => {
         prompts.push(p);
+        if (p.endsWith('Wrong next plan:')) return ` Open /testbed/unrelated_${wrong++}.py to inspect its contents.\nmore`;
         const step = /Step: (.*)\nRewritten:$/.exec(p)![1]!;
         return ` I need to ${step.charAt(0).toLowerCase()}${step.slice(1)}\nignored second line`;
       },
     };
     const r = await buildQuestions(basic, { kinds: ['plan_mcq'], shots: 0, tokenizer: 'chars', llm });
-    const q = r.questions[0] as McqQuestion;
-    expect(q.choices.every((c) => c.startsWith('I need to '))).toBe(true);
-    expect(q.build.llm_model).toBe('fake-base');
-    expect(prompts.length).toBe(r.questions.length * 4);
+    expect(r.findings).toEqual([]);
+    for (const q of r.questions as McqQuestion[]) {
+      expect(q.choices.every((c) => c.startsWith('I need to '))).toBe(true);
+      expect(q.build.llm_model).toBe('fake-base');
+      expect(q.build.choice_sources!.filter((s) => s === 'model_perturbation')).toHaveLength(1);
+      const made = q.choices[q.build.choice_sources!.indexOf('model_perturbation')]!;
+      expect(made).toMatch(/^I need to open \/testbed\/unrelated_\d+\.py to inspect its contents\.$/);
+    }
+    // One perturbation and four rewrites per question.
+    expect(prompts.length).toBe(r.questions.length * 5);
   });
 
-  it('keeps the deterministic plans and says so when the model fails', async () => {
+  it('keeps the deterministic choices and says so when the model fails', async () => {
     const llm = { model: 'down', complete: async () => { throw new Error('connection refused'); } };
     const r = await buildQuestions(basic, { kinds: ['plan_mcq'], shots: 0, tokenizer: 'chars', llm });
     const plain = await buildQuestions(basic, { kinds: ['plan_mcq'], shots: 0, tokenizer: 'chars' });
     expect(r.questions.map((q) => (q as McqQuestion).choices)).toEqual(plain.questions.map((q) => (q as McqQuestion).choices));
     expect(new Set(r.findings.map((f) => f.code))).toEqual(new Set(['build-llm-failed']));
+    expect(new Set(r.findings.map((f) => f.args.purpose))).toEqual(new Set(['plan rewriting', 'distractor generation']));
+  });
+
+  it('rejects a model distractor that repeats an option', async () => {
+    const llm = { model: 'echo', complete: async (p: string) => (p.endsWith('Wrong next command:') ? /Correct next command: (.*)\n/.exec(p)![1]! : 'x') };
+    const r = await buildQuestions(basic, { kinds: ['next_action_mcq'], shots: 0, tokenizer: 'chars', llm });
+    expect(r.questions.length).toBeGreaterThan(0);
+    for (const q of r.questions as McqQuestion[]) expect(q.build.choice_sources).not.toContain('model_perturbation');
+    expect(r.findings.every((f) => f.code === 'build-llm-failed' && f.args.purpose === 'distractor generation')).toBe(true);
   });
 });

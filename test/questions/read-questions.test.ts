@@ -61,6 +61,14 @@ describe('validateQuestion', () => {
     expect(validateQuestion(missing).map((x) => [x.code, x.path.field])).toEqual([['question-schema', 'targets']]);
   });
 
+  it('warns when the prompt does not end with its answer stem', () => {
+    expect(validateQuestion(mcq({ answer_stem: 'The answer is (' })).map((x) => [x.code, x.severity, x.path.field])).toEqual([['question-stem-not-at-end', 'warning', 'answer_stem']]);
+  });
+
+  it('rejects an empty prompt', () => {
+    expect(validateQuestion(mcq({ prompt: '', answer_stem: '' })).map((x) => [x.code, x.path.field])).toEqual([['question-schema', 'prompt']]);
+  });
+
   it('rejects unknown fields, unknown kinds and task names outside the harness charset', () => {
     expect(validateQuestion({ ...mcq(), colour: 'red' }).map((x) => x.path.field)).toEqual(['colour']);
     expect(validateQuestion({ ...mcq(), kind: 'dr_citation_mcq' }).map((x) => x.path.field)).toEqual(['kind']);

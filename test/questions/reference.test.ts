@@ -106,7 +106,7 @@ describe.skipIf(!hasSharedData)('real SWE trajectories', () => {
     for (const k of ['plan_mcq', 'next_action_tc', 'next_action_mcq', 'fix_patch_mcq']) expect(kinds.has(k as never), k).toBe(true);
     for (const q of built.questions) {
       expect(validateQuestion(q)).toEqual([]);
-      if (q.kind === 'next_action_tc') {
+      if (q.format === 'completion' && q.kind === 'next_action_tc') {
         const t = read.trajectories.find((x) => x.traj_id === q.provenance.traj_id)!;
         expect(q.targets[0]).toBe(normaliseCommand(t.steps[q.provenance.step!]!.action.text));
       }

@@ -149,6 +149,13 @@ describe('review page', async () => {
     expect(card).toContain('changed since it was reviewed: an earlier version was approved (fine)');
   });
 
+  it('puts task-level findings that list questions on each listed card', () => {
+    const completion = questions.find((q) => q.format === 'completion')!;
+    expect(audit.findings.find((f) => f.code === 'audit-target-in-prompt')!.args.ids).toEqual([completion.id]);
+    const start = html.indexOf(`data-id="${completion.id}"`);
+    expect(html.slice(start, html.indexOf('</article>', start))).toContain('warning[audit-target-in-prompt]: Completion target appears in the prompt');
+  });
+
   it('can cap the prompt shown, keeping its end (the step being asked about)', () => {
     const long = { ...first, prompt: `HEAD-${'x'.repeat(5000)}-TAIL` };
     const capped = renderReviewPage([long], new Map(), { maxPromptChars: 1000 });

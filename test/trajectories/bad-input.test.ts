@@ -127,3 +127,15 @@ describe('size limits', () => {
     expect(r.trajectories.map((t) => t.task.instance_id)).toEqual(['s', 't']);
   });
 });
+
+describe('robustness', () => {
+  it('nulls and odd values nested inside a record do not break the readers', async () => {
+    // Step entries that are null inside an otherwise valid-looking SWE-agent history.
+    const odd = { environment: 'swe_main', trajectory: [{ action: 'ls', observation: 'x', thought: 't', state: null }], history: [null, { role: 'assistant', content: 'ls' }], info: {} };
+    const ok = { uuid: 'fine', query: 'q', trajectory: [{ planning: 'p', execution: { name: 'web_search', args: {} }, observation: 'o' }] };
+    const vfs = new MemoryVfs({ '/a.jsonl': `${JSON.stringify(odd)}\n${JSON.stringify(ok)}\n` });
+    const r = await readTrajectories(vfs, ['/a.jsonl']);
+    expect(r.trajectories.map((t) => t.task.instance_id)).toEqual(['a', 'fine']);
+    expect(r.tally.rejected).toBe(0);
+  });
+});

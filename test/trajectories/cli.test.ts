@@ -61,6 +61,7 @@ describe('aptpace inspect', () => {
     expect((await cli('inspect', good, '--format', 'nope')).code).toBe(2);
     expect((await cli('inspect', good, '--max-file-mb', '-3')).code).toBe(2);
     expect((await cli('inspect')).code).toBe(2);
+    expect((await cli('inspect', good, '--domain', 'cooking')).code).toBe(2);
   });
 });
 
@@ -114,6 +115,19 @@ describe('aptpace normalize', () => {
     const r = await cli('normalize', bad, good, '--out', out, '--quiet');
     expect(r.code).toBe(1);
     expect(readFileSync(out, 'utf8').trimEnd().split('\n')).toHaveLength(5 + 13);
+  });
+
+  it('does not read its own output back when it lives inside an input folder', async () => {
+    const runs = path.join(dir, 'runs');
+    const { mkdirSync, copyFileSync } = await import('node:fs');
+    mkdirSync(runs);
+    copyFileSync(path.join(good, 'deep-research.jsonl'), path.join(runs, 'deep-research.jsonl'));
+    const out = path.join(runs, 'all.jsonl');
+    expect((await cli('normalize', runs, '--out', out, '--quiet')).code).toBe(0);
+    const again = await cli('normalize', runs, '--out', out, '--force', '--json');
+    expect(again.code).toBe(0);
+    expect(again.json.data.written).toBe(2);
+    expect(readFileSync(out, 'utf8').trimEnd().split('\n')).toHaveLength(2);
   });
 
   it('needs a .jsonl --out', async () => {

@@ -3,6 +3,7 @@ import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
 import { readTrajectories } from '../../generator/core/trajectories/read.js';
 import type { Trajectory } from '../../generator/core/trajectories/types.js';
 import { isProvenSuccess } from '../../generator/core/trajectories/types.js';
+import { MemoryVfs } from '../../generator/core/kernel/memory-vfs.js';
 import { fixtures } from '../helpers/env.js';
 
 const good = (name: string) => fixtures('trajectories', 'good', name);
@@ -212,5 +213,19 @@ describe('detection and --format', () => {
 
   it('an unknown --format is refused before reading', async () => {
     await expect(readTrajectories(nodeVfs, [good('chat-messages.jsonl')], { format: 'nope' })).rejects.toThrow(/unknown format nope/);
+  });
+
+  it('--domain overrides what the readers infer; a row may carry its own domain', async () => {
+    const r = await readTrajectories(nodeVfs, [good('acme__widgets-12.traj'), good('deep-research.jsonl')], { domain: 'env_setup' });
+    expect(r.trajectories.map((t) => t.domain)).toEqual(['env_setup', 'env_setup', 'env_setup']);
+    const vfs = new MemoryVfs({ '/r.jsonl': `${JSON.stringify({ id: 'e1', domain: 'env_setup', messages: [{ role: 'user', content: 'install it' }, { role: 'assistant', content: 'ok' }] })}\n` });
+    expect((await readTrajectories(vfs, ['/r.jsonl'])).trajectories[0]!.domain).toBe('env_setup');
+  });
+
+  it('a trajectory without a task statement is kept with a warning', async () => {
+    const vfs = new MemoryVfs({ '/r.jsonl': `${JSON.stringify({ id: 'g1', messages: [{ role: 'assistant', content: 'hello' }] })}\n` });
+    const r = await readTrajectories(vfs, ['/r.jsonl']);
+    expect(r.findings.map((f) => [f.code, f.severity, f.path.line, f.path.field])).toEqual([['traj-missing-goal', 'warning', 1, 'task.goal']]);
+    expect(r.tally).toEqual({ read: 1, accepted: 1, rejected: 0 });
   });
 });

@@ -93,6 +93,26 @@ describe.skipIf(!hasSharedData)('real trajectories in ../shared/data/trajectorie
     expect(back.trajectories.every((t: Trajectory) => t.source.license === 'see-shared-README')).toBe(true);
   });
 
+  it('APTBench plan rows: the trajectory prefix plus the gold next step, with the tool set', async () => {
+    const file = shared('aptbench-reference', 'deepresearch_plan_zh.sample5.jsonl');
+    const r = await readTrajectories(nodeVfs, [file]);
+    expect(r.findings).toEqual([]);
+    const rows = readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(r.trajectories).toHaveLength(rows.length);
+    r.trajectories.forEach((t, i) => {
+      const row = rows[i]!;
+      const prefix = JSON.parse(row.trajectory);
+      const next = JSON.parse(row.next_step);
+      expect(t.steps).toHaveLength(prefix.length + 1);
+      expect(t.steps.at(-1)!.action).toMatchObject({ tool: next.execution.name, args: next.execution.args });
+      expect(t.steps.at(-1)!.plan).toBe(next.planning.replace(/\s+/g, ' ').trim());
+      expect(t.extra).toMatchObject({ gold_next_step: prefix.length, question_id: row.qid });
+      expect(t.environment.tools.map((x) => x.name)).toEqual(expect.arrayContaining(['web_search', 'browse_website']));
+      expect(t.task).toMatchObject({ language: 'zh', gold_answer: row.query_answer });
+      expect(t.outcome).toMatchObject({ submission: null, success: true, success_source: 'benchmark_construction' });
+    });
+  });
+
   it('OpenHands Index per-instance results are a recognised report', async () => {
     const file = shared('openhands-index', 'results', 'claude-sonnet-4-5', 'instance_results', 'swe-bench.json');
     const index = await loadEvidence(nodeVfs, [file]);

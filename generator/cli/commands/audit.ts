@@ -45,7 +45,7 @@ const signed = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(1)}`
 function renderTask(t: TaskAudit): string {
   const kinds = Object.entries(t.choiceCounts).map(([k, n]) => `K=${k}×${n}`).join(', ');
   const lines = [
-    `${t.task}: ${t.questions} questions (${t.mcq} MCQ${kinds ? `: ${kinds}` : ''}, ${t.completion} completion)  ${t.verdict.toUpperCase()}`,
+    `${t.task}: ${t.questions} questions (${t.mcq} MCQ, ${t.completion} completion${t.fewshot ? `, ${t.fewshot} in the few-shot split` : ''}; scored MCQs ${kinds || 'none'})  ${t.verdict.toUpperCase()}`,
   ];
   if (t.letters && t.chance !== null) {
     const hist = Object.entries(t.letters.histogram).map(([l, c]) => `${l}=${c}`).join(' ');
@@ -62,7 +62,9 @@ function renderTask(t: TaskAudit): string {
       );
     }
   }
-  lines.push(`  duplicates ${t.duplicates}, same prompt ${t.duplicatePrompts}, leaks ${t.leaks}, identical options ${t.identicalChoices}, malformed ${t.invalid}`);
+  lines.push(
+    `  duplicates ${t.duplicates}, same prompt ${t.duplicatePrompts}, gold leaked ${t.leaks}, gold in context with a distractor ${t.goldInContext}, targets in prompt ${t.targetsInPrompt}, identical options ${t.identicalChoices}, malformed ${t.invalid}`,
+  );
   return lines.join('\n');
 }
 

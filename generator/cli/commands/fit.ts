@@ -60,7 +60,7 @@ const fit: CommandSpec = {
         configs,
         ...pool,
         ...(opts.target ? { targets: opts.target as string[] } : {}),
-        versions: { aptpace: packageVersion(), mathjs: (await import('mathjs')).version },
+        versions: { aptpace: packageVersion(), modelFormat: '1' },
       });
       findings.push(...fitFindings);
       if (!model) return { findings, text: 'nothing fitted' };

@@ -21,8 +21,9 @@ const normalize: CommandSpec = {
       .option('--force', 'overwrite --out if it exists');
   },
   async run(args, opts, ctx) {
-    const options = readOptionsFrom(opts);
     const out = path.resolve(ctx.cwd, String(opts.out));
+    // Rerunning into a folder that is also an input must not read the previous output back in.
+    const options = { ...readOptionsFrom(opts), exclude: [out] };
     if (!/\.jsonl$/i.test(out)) throw new UsageError(`--out must name a .jsonl file, got ${opts.out}`);
     const findings: Finding[] = [];
     const files: FileSummary[] = [];

@@ -44,13 +44,16 @@ const predict: CommandSpec = {
     const findings: Finding[] = [];
     let matrix: ScoreMatrix | null = null;
     if (opts.logs) {
-      const logs = (await import('../../core/logs/index.js')) as Record<string, unknown>;
-      const ingest = logs.ingestLogs as undefined | ((vfs: unknown, inputs: string[], options: unknown) => Promise<{ matrix: ScoreMatrix; findings: Finding[]; tally?: import('../../core/kernel/findings.js').Tally }>);
-      if (typeof ingest !== 'function') throw new UsageError('--logs needs the harness-log reader, which this build lacks; ingest the logs into a store and pass --store');
-      const mapping = opts.mapping ? (await (await import('../../core/logs/index.js')).readModelMapping(ctx.vfs, opts.mapping)).mapping : undefined;
-      const res = await ingest(ctx.vfs, opts.logs as string[], mapping ? { mapping } : {});
+      const logs = await import('../../core/logs/index.js');
+      let mapping: Record<string, string> | undefined;
+      if (opts.mapping) {
+        const read = await logs.readModelMapping(ctx.vfs, opts.mapping as string);
+        findings.push(...read.findings);
+        mapping = read.mapping;
+      }
+      const res = await logs.ingestLogs(ctx.vfs, opts.logs as string[], mapping ? { mapping } : {});
       findings.push(...res.findings);
-      if (res.tally) ctx.progress(renderTally('logs', res.tally));
+      ctx.progress(renderTally('logs', res.tally));
       matrix = res.matrix;
     } else {
       const inputs = await loadPaceInputs(ctx.vfs, {

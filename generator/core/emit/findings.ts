@@ -10,7 +10,7 @@ export const emitFindings = {
   'emit-name-invalid': {
     severity: 'error',
     title: 'Invalid suite or task name',
-    message: (a) => `${a.kind} name ${JSON.stringify(a.name)} must match [A-Za-z0-9_-]+ (1-100 characters); the harness uses names in file names, fnmatch patterns and comma lists`,
+    message: (a) => `${a.kind} name ${JSON.stringify(a.name)} must be 1-100 characters of [A-Za-z0-9_-], starting with a letter or digit; the harness uses names in file names, fnmatch patterns and comma lists`,
   },
   'emit-name-builtin': {
     severity: 'error',
@@ -46,6 +46,11 @@ export const emitFindings = {
     severity: 'error',
     title: 'Empty prompt',
     message: (a) => `question ${a.id} has an empty prompt; the harness refuses blank contexts`,
+  },
+  'emit-invalid-text': {
+    severity: 'error',
+    title: 'Text is not valid Unicode',
+    message: (a) => `question ${a.id} contains a lone surrogate (an unpaired \\uD800-\\uDFFF escape), which cannot be written as UTF-8`,
   },
   'emit-completion-no-targets': {
     severity: 'error',

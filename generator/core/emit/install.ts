@@ -80,6 +80,7 @@ export async function writeSuiteFolder(
   }
   if (findings.some((f) => f.severity === 'error')) return { written: [], findings };
 
+  await removeStaleStaging(vfs, parent, path.basename(targetDir));
   const tag = randomBytes(6).toString('hex');
   const staging = path.join(parent, `.${path.basename(targetDir)}.aptpace-staging-${tag}`);
   const retired = path.join(parent, `.${path.basename(targetDir)}.aptpace-old-${tag}`);
@@ -118,6 +119,21 @@ export async function writeSuiteFolder(
   }
   const all = [...written, manifestEntry!].sort((a, b) => (a.path < b.path ? -1 : 1));
   return { written: all, findings };
+}
+
+/**
+ * A process killed between the two renames leaves `.<name>.aptpace-staging-*` or `-old-*`
+ * beside the target; the harness would index the YAML inside them, so they go first.
+ */
+async function removeStaleStaging(vfs: Vfs, parent: string, name: string): Promise<void> {
+  const stale = new RegExp(`^\\.${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.aptpace-(staging|old)-[0-9a-f]{12}$`);
+  let entries: string[] = [];
+  try {
+    entries = await vfs.list(parent);
+  } catch {
+    return;
+  }
+  for (const entry of entries) if (stale.test(entry)) await vfs.remove(path.join(parent, entry));
 }
 
 async function statOrError(vfs: Vfs, p: string) {

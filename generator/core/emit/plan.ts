@@ -29,6 +29,8 @@ export interface PlanOptions {
   fewshot?: Question[] | 'split';
   numFewshot: number;
   harnessVersion: string;
+  /** Prepended to every question's task name, so two suites of the same kinds can share a tree. */
+  taskPrefix?: string;
 }
 
 export interface PlannedTask {
@@ -85,8 +87,9 @@ export function planSuite(questions: Question[], options: PlanOptions, builtins:
   }
 
   const builds: TaskBuild[] = [];
-  const byTask = groupBy(test, (q) => q.task);
-  const poolByTask = groupBy(pool, (q) => q.task);
+  const prefix = options.taskPrefix ?? '';
+  const byTask = groupBy(test, (q) => prefix + q.task);
+  const poolByTask = groupBy(pool, (q) => prefix + q.task);
   for (const [task, taskQuestions] of [...byTask].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     if (!checkName('task', task, builtins, findings)) continue;
     if (task === options.suite) {

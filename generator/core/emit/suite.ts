@@ -22,6 +22,8 @@ export interface EmitOptions {
   /** Examples per prompt when a pool is given (default 3). */
   numFewshot?: number;
   force?: boolean;
+  /** Prepended to each question's `task` to form the harness task name (e.g. `proxy_`). */
+  taskPrefix?: string;
   /** Harness version the suite targets (default 0.4.13); recorded and checked. */
   harnessVersion?: string;
   /** Folder holding README.md.hbs and utils.py.hbs (default: the package's templates/suite). */
@@ -73,6 +75,7 @@ async function compileAndWrite(vfs: Vfs, questions: Question[], options: EmitOpt
       fewshot: options.fewshot,
       numFewshot: options.numFewshot ?? DEFAULT_NUM_FEWSHOT,
       harnessVersion,
+      taskPrefix: options.taskPrefix,
     },
     await builtinTaskNames(),
     await loadSuiteTemplates(vfs, options.templateDir),

@@ -69,7 +69,8 @@ export function toPlain(value: unknown): unknown {
   return value;
 }
 
-export const HARNESS_NAME_PATTERN = '^[A-Za-z0-9_-]{1,100}$';
+/** Starts alphanumeric: `_<suite>.yaml` and the include bases are ours, and `-x` reads like a flag. */
+export const HARNESS_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$';
 const columnName = { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' } as const;
 const functionRef = {
   type: 'object',

@@ -9,6 +9,7 @@
  * out (PACE's label 1[Δy > 0] would score them as losses for both orders).
  */
 import { pinvSymApply } from './linalg.js';
+import type { Rng } from '../kernel/rng.js';
 
 export interface BradleyTerryFit {
   w: number[];
@@ -27,15 +28,28 @@ export interface PairCounts {
   total: Float64Array;
 }
 
+/** Above this many ordered pairs (≈ 450 models), a seeded uniform sample of pairs is used. */
+export const maxPairs = 200_000;
+
 /** Ordered pairs i ≠ j with their replicate win counts (yBoot: n × B). */
-export function pairCounts(yBoot: Float64Array, n: number, B: number): PairCounts {
+export function pairCounts(yBoot: Float64Array, n: number, B: number, rng?: Rng): PairCounts {
   const is: number[] = [];
   const js: number[] = [];
   const wins: number[] = [];
   const totals: number[] = [];
-  for (let i = 0; i < n; i++)
-    for (let j = 0; j < n; j++) {
-      if (i === j) continue;
+  const all = n * (n - 1);
+  const candidates: Array<[number, number]> = [];
+  if (all > maxPairs && rng) {
+    const draw = rng.fork('pairs');
+    for (let t = 0; t < maxPairs; t++) {
+      const i = draw.int(n);
+      let j = draw.int(n - 1);
+      if (j >= i) j++;
+      candidates.push([i, j]);
+    }
+  } else for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) if (i !== j) candidates.push([i, j]);
+  for (const [i, j] of candidates) {
+    {
       let w = 0;
       let t = 0;
       for (let b = 0; b < B; b++) {
@@ -49,6 +63,7 @@ export function pairCounts(yBoot: Float64Array, n: number, B: number): PairCount
       wins.push(w);
       totals.push(t);
     }
+  }
   return { i: Int32Array.from(is), j: Int32Array.from(js), wins: Float64Array.from(wins), total: Float64Array.from(totals) };
 }
 

@@ -101,7 +101,7 @@ export function prepareFold(
     trainRows,
     yTrain,
     stats,
-    pairs: withPairs ? pairCounts(stats.yBoot, trainIdx.length, stats.replicates) : null,
+    pairs: withPairs ? pairCounts(stats.yBoot, trainIdx.length, stats.replicates, new Rng(`${options.seed}/pairs/${target.name}`)) : null,
     rho,
     localOrder: rankLocal(rho),
     global,
@@ -243,7 +243,6 @@ export function gridPredictions(basis: FoldBasis, testRows: Int32Array, grid: Gr
       for (const ncD of grid.ncDs) {
         const selection = select(basis, { budget, q, m: 0, ncH: maxNcH, ncD });
         const globalPart = selection.global.length && basis.global.k > 0 ? fitPart(basis, globalEmbedding(basis.global.v, basis.global.k, selection.global, ncD), null) : null;
-        const globalPred = testRows.map(() => 0);
         const gp = globalPart ? Float64Array.from(testRows, (r) => predictGoalA(globalPart.goalA, embedViewRow(view, r, globalPart.embedding)).value) : null;
         const fullLocal = selection.local.length ? localEmbedding(view, basis.trainRows, selection.local, maxNcH) : null;
         for (const ncH of grid.ncHs) {
@@ -257,7 +256,7 @@ export function gridPredictions(basis: FoldBasis, testRows: Int32Array, grid: Gr
             const predictions = new Float64Array(testRows.length);
             for (let t = 0; t < testRows.length; t++) {
               if (lp && gp) predictions[t] = m * (lp[t] as number) + (1 - m) * (gp[t] as number);
-              else predictions[t] = lp ? (lp[t] as number) : gp ? (gp[t] as number) : (globalPred[t] as number) + basis.stats.yMean;
+              else predictions[t] = lp ? (lp[t] as number) : gp ? (gp[t] as number) : basis.stats.yMean;
             }
             out.push({ config: { budget, q, m, ncH, ncD }, predictions });
           }

@@ -108,33 +108,49 @@ export function columnSpearman(v: MatrixView, y: ArrayLike<number>): Float64Arra
   return out;
 }
 
-/** Average ranks by binary search in a sorted copy: O(n log n) for the many-models case. */
+/**
+ * Average ranks from a sorted copy: one pass over the sorted values gives each distinct value
+ * its average rank; per-instance scores have few distinct values (0/1, graded steps), so the
+ * lookup is a short scan, with binary search when there are many.
+ */
 function sortedRankCorrelation(col: Float64Array, sorted: Float64Array, cy: Float64Array, syy: number, my: number): number {
   const n = col.length;
   sorted.set(col);
   sorted.sort();
   if (sorted[0] === sorted[n - 1]) return NaN;
+  const vals: number[] = [];
+  const avg: number[] = [];
+  let i = 0;
+  while (i < n) {
+    let j = i;
+    const v = sorted[i] as number;
+    while (j + 1 < n && sorted[j + 1] === v) j++;
+    vals.push(v);
+    avg.push((i + j) / 2 + 1 - my);
+    i = j + 1;
+  }
+  const runs = vals.length;
   let sxx = 0;
   let sxy = 0;
-  for (let i = 0; i < n; i++) {
-    const x = col[i] as number;
-    let lo = 0;
-    let hi = n;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if ((sorted[mid] as number) < x) lo = mid + 1;
-      else hi = mid;
+  for (let t = 0; t < n; t++) {
+    const x = col[t] as number;
+    let r: number;
+    if (runs <= 16) {
+      let k = 0;
+      while (k < runs - 1 && vals[k] !== x) k++;
+      r = avg[k] as number;
+    } else {
+      let lo = 0;
+      let hi = runs - 1;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if ((vals[mid] as number) < x) lo = mid + 1;
+        else hi = mid;
+      }
+      r = avg[lo] as number;
     }
-    const first = lo;
-    hi = n;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if ((sorted[mid] as number) <= x) lo = mid + 1;
-      else hi = mid;
-    }
-    const avg = (first + lo - 1) / 2 + 1 - my;
-    sxx += avg * avg;
-    sxy += avg * (cy[i] as number);
+    sxx += r * r;
+    sxy += r * (cy[t] as number);
   }
   return sxx > 1e-12 && syy > 0 ? Math.max(-1, Math.min(1, sxy / Math.sqrt(sxx * syy))) : NaN;
 }

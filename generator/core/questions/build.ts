@@ -8,7 +8,8 @@ import { lengthBucket } from './buckets.js';
 import { CorpusIndex } from './corpus.js';
 import { questionFindings } from './findings.js';
 import { QUESTION_KIND_INFO, QUESTION_KINDS } from './kinds.js';
-import { rewritePlans, type LlmAssist } from './llm-assist.js';
+import { modelDistractor, rewritePlans, type LlmAssist } from './llm-assist.js';
+import { planOf } from './plans.js';
 import { validateQuestion } from './read-questions.js';
 import { type TemplateSet, loadTemplates, renderWithinBudget } from './render.js';
 import { type TokenizerName, loadTokenCounter } from './tokenizer.js';
@@ -152,7 +153,11 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
         reasons[r] = (reasons[r] ?? 0) + 1;
       }
       for (const draft of result.drafts) {
-        if (options.llm) await rewritePlans(draft, options.llm, t, findings);
+        if (options.llm) {
+          const next = draft.step === null ? undefined : t.steps[draft.step + 1];
+          await modelDistractor(draft, options.llm, t, next ? [planOf(next), next.action.text] : [], findings);
+          await rewritePlans(draft, options.llm, t, findings);
+        }
         // Order-free content: the id survives letter balancing and identifies the same question across seeds' layouts.
         const id = `${kind}.${contentId({
           kind,

@@ -37,6 +37,11 @@ export const questionFindings = {
     title: 'Two choices are identical',
     message: (a) => `choices ${a.first} and ${a.second} are identical after normalisation`,
   },
+  'question-stem-not-at-end': {
+    severity: 'warning',
+    title: 'Prompt does not end with its answer stem',
+    message: (a) => `the prompt should end with the answer stem ${JSON.stringify(a.stem)} so a base model continues right after it`,
+  },
   'question-task-mismatch': {
     severity: 'warning',
     title: 'Task name does not match the kind',

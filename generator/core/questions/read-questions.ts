@@ -12,11 +12,9 @@ import type { Question } from './types.js';
 const make = findingFactory(questionFindings);
 
 let compiled: ValidateFunction | undefined;
-// `unicode: false`: lengths by UTF-16 units. Only `minLength: 1` bounds use it, and counting
-// code points would walk every 100 KB prompt once more.
 function validator(): ValidateFunction {
   if (!compiled) {
-    const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true, unicode: false });
+    const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
     compiled = ajv.compile(questionSchema);
   }
   return compiled;
@@ -31,6 +29,9 @@ export function validateQuestion(q: unknown, path: FindingPath = {}): Finding[] 
   if (!validate(q)) return schemaFindings(validate.errors ?? [], q, path);
   const question = q as Question;
   const out: Finding[] = [];
+  // Checked here, not by `minLength`: ajv counts code points over the whole 100 KB prompt.
+  if (question.prompt.length === 0) out.push(make('question-schema', { ...path, field: 'prompt' }, { problem: 'must not be empty', keyword: 'minLength' }));
+  if (!question.prompt.endsWith(question.answer_stem)) out.push(make('question-stem-not-at-end', { ...path, field: 'answer_stem' }, { stem: question.answer_stem }));
   if (question.format === 'mcq') {
     if (question.gold >= question.choices.length) {
       out.push(make('question-gold-out-of-range', { ...path, field: 'gold' }, { gold: question.gold, choices: question.choices.length }));

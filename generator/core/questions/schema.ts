@@ -12,7 +12,8 @@ const base = {
   id: { type: 'string', pattern: '^[A-Za-z0-9_.:-]+$', minLength: 1, maxLength: 200 },
   kind: { enum: [...QUESTION_KINDS] },
   task: { type: 'string', pattern: harnessName, minLength: 1, maxLength: 120 },
-  prompt: { type: 'string', minLength: 1 },
+  // Non-empty is checked in validateQuestion (cheaper than ajv's code-point count on long prompts).
+  prompt: { type: 'string' },
   prompt_tokens: { type: 'integer', minimum: 0 },
   length_bucket: { enum: ['<=4K', '4-16K', '16-32K', '>32K'] },
   truncated: { type: 'boolean' },

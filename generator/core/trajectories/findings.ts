@@ -72,6 +72,11 @@ export const trajectoryFindings = {
     title: 'Empty trajectory',
     message: (a) => `the trajectory has no agent steps${a.detail ? ` (${a.detail})` : ''}; nothing to learn from`,
   },
+  'traj-reader-failed': {
+    severity: 'error',
+    title: 'Record not understood',
+    message: (a) => `the ${a.format} reader could not convert this record (${a.detail}); it is skipped — please report the shape`,
+  },
   'traj-schema-invalid': {
     severity: 'error',
     title: 'Not a canonical trajectory',

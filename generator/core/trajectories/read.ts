@@ -35,6 +35,8 @@ export interface ReadTrajectoriesOptions {
   license?: string;
   /** Overrides the domain readers infer, e.g. `env_setup` for environment-setup runs of a SWE agent. */
   domain?: Domain;
+  /** Files never read even when an input covers them (e.g. normalize's own --out inside an input folder). */
+  exclude?: string[];
 }
 export interface FileSummary { file: string; format: string | null; trajectories: number; steps: number; success: Record<string, number>; tokens: number; rejected: number }
 export interface ReadTrajectoriesResult { trajectories: Trajectory[]; findings: Finding[]; tally: Tally; files: FileSummary[] }
@@ -103,8 +105,8 @@ async function* walk(vfs: Vfs, dir: string, skipped: Map<string, number>, proble
 }
 
 /** Files named, directories walked (sorted, recursive), globs expanded; each file once. */
-async function* expandInputs(vfs: Vfs, inputs: string[]): AsyncGenerator<{ file: string } | { finding: Finding }> {
-  const seen = new Set<string>();
+async function* expandInputs(vfs: Vfs, inputs: string[], exclude: string[] = []): AsyncGenerator<{ file: string } | { finding: Finding }> {
+  const seen = new Set<string>(exclude.map((f) => path.resolve(f)));
   const once = (file: string) => {
     const key = path.resolve(file);
     if (seen.has(key)) return false;
@@ -187,9 +189,13 @@ class FileReader {
       if (container === 'document' && Array.isArray(value) && value.length && value.every(isRecord) && !this.options.format) {
         const evaluation = classifyEvaluation(value);
         if (evaluation) return this.evaluationFile(evaluation);
-        const out: TrajectoryEvent[] = [];
-        value.forEach((element, record) => out.push(...this.handle(element, 'record', { record }, JSON.stringify(element))));
-        return out;
+        // An array of records, read one by one — unless none of them is recognisable, which is
+        // one unknown document rather than N unknown records.
+        if (value.some((element) => this.pick(element, 'record') !== null)) {
+          const out: TrajectoryEvent[] = [];
+          value.forEach((element, record) => out.push(...this.handle(element, 'record', { record }, JSON.stringify(element))));
+          return out;
+        }
       }
       if (!this.options.format && (container === 'document' || where.line !== undefined)) {
         const evaluation = classifyEvaluation(value);
@@ -211,7 +217,13 @@ class FileReader {
       license: this.options.license ?? 'unknown',
       findings: [],
     };
-    const trajectory = formatReaders[name].read(value, ctx);
+    let trajectory: Trajectory | undefined;
+    try {
+      trajectory = formatReaders[name].read(value, ctx);
+    } catch (err) {
+      // A shape the reader did not foresee costs this record, not the run.
+      ctx.findings.push(trajFinding('traj-reader-failed', at(ctx), { format: name, detail: (err as Error).message }));
+    }
     const out: TrajectoryEvent[] = [];
     const errors = ctx.findings.filter((f) => f.severity === 'error');
     if (!trajectory || errors.length) {
@@ -220,14 +232,14 @@ class FileReader {
       return out;
     }
     if (name === 'canonical-jsonl' && this.options.license && trajectory.source.license === 'unknown') trajectory.source.license = this.options.license;
-    if (this.options.domain) trajectory.domain = this.options.domain;
-    if (!trajectory.task.goal.trim()) ctx.findings.push(trajFinding('traj-missing-goal', at(ctx, 'task.goal'), {}));
     const invalid = validateTrajectory(trajectory, at(ctx));
     if (invalid.length) {
       this.summary.rejected++;
       for (const f of [...ctx.findings, ...invalid]) out.push({ kind: 'finding', finding: f });
       return out;
     }
+    if (this.options.domain) trajectory.domain = this.options.domain;
+    if (!trajectory.task.goal.trim()) ctx.findings.push(trajFinding('traj-missing-goal', at(ctx, 'task.goal'), {}));
     if (this.evidence) ctx.findings.push(...this.evidence.apply(trajectory, { file: this.file, ...where }));
     const first = this.seenIds.get(trajectory.traj_id);
     if (first !== undefined) ctx.findings.push(trajFinding('traj-duplicate-id', at(ctx, 'traj_id'), { trajId: trajectory.traj_id, first }));
@@ -479,7 +491,7 @@ export async function* streamTrajectories(vfs: Vfs, inputs: string[], options: R
   const countTokens = await tokenCounter(options.exactTokens ?? false);
   const seenIds = new Map<string, string>();
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-  for await (const item of expandInputs(vfs, inputs)) {
+  for await (const item of expandInputs(vfs, inputs, options.exclude)) {
     if ('finding' in item) {
       yield { kind: 'finding', finding: item.finding };
       continue;

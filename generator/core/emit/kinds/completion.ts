@@ -2,7 +2,7 @@ import type { CompletionQuestion } from '../../questions/types.js';
 import { normaliseCommand } from '../../questions/normalise.js';
 import { EXACT_MATCH_OPTIONS, ROUGE_TYPES, type MetricName } from '../metrics.js';
 import { FunctionRef, type MetricEntry, type TaskConfigSubset } from '../task-config.js';
-import { checkPrompt, commonColumns, promptBase, type KindProblem, type TaskKind, type TaskKindSpec } from './shared.js';
+import { checkPrompt, closerFor, commonColumns, promptBase, type KindProblem, type TaskKind, type TaskKindSpec } from './shared.js';
 
 /** Distinct non-empty references after the same normalisation the `first_line` filter applies to generations. */
 export function normalisedTargets(q: CompletionQuestion): string[] {
@@ -60,8 +60,7 @@ export function completionKind(scoring: CompletionScoring): TaskKindSpec<Complet
       const query = base + stem;
       const targets = normalisedTargets(q);
       const row = { id: q.id, query, targets };
-      const close = q.stop.find((s) => s.trim() !== '') ?? '';
-      return shotTarget ? { ...row, shot_target: targets[0]! + close, ...commonColumns(q) } : { ...row, ...commonColumns(q) };
+      return shotTarget ? { ...row, shot_target: targets[0]! + closerFor(query), ...commonColumns(q) } : { ...row, ...commonColumns(q) };
     },
     config(questions) {
       const metricList: MetricEntry[] = metrics.map((metric) =>

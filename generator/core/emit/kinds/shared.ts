@@ -39,8 +39,12 @@ export function promptBase(q: Question): { base: string; stem: string } {
 
 const CLOSERS: Record<string, string> = { '(': ')', '[': ']', '{': '}', '<': '>' };
 
-/** `The answer is (` opens a bracket a worked example should close: `(A)`, `[Paris]`. */
+/**
+ * What a worked example appends after its answer so it reads as finished: the bracket the
+ * stem opened (`is (` → `A)`, `is [` → `Paris]`), or the fence a code-block stem opened.
+ */
 export function closerFor(context: string): string {
+  if (/```[\w+-]*\n$/.test(context)) return '\n```';
   return CLOSERS[context.slice(-1)] ?? '';
 }
 
@@ -55,8 +59,19 @@ export function commonColumns(q: Question): DocRow {
 }
 
 export function checkPrompt(q: Question): KindProblem[] {
-  return q.prompt.trim() === '' ? [{ code: 'emit-empty-prompt', field: 'prompt', args: { id: q.id } }] : [];
+  const out: KindProblem[] = [];
+  if (q.prompt.trim() === '') out.push({ code: 'emit-empty-prompt', field: 'prompt', args: { id: q.id } });
+  const texts: Array<[string, string]> = [['prompt', q.prompt], ['answer_stem', q.answer_stem]];
+  if (q.format === 'mcq') q.choices.forEach((c, i) => texts.push([`choices[${i}]`, c]));
+  else q.targets.forEach((t, i) => texts.push([`targets[${i}]`, t]));
+  for (const [field, text] of texts) {
+    // A lone surrogate cannot be encoded as UTF-8: the harness's dataset and doc_hash would fail.
+    if (LONE_SURROGATE.test(text)) out.push({ code: 'emit-invalid-text', field, args: { id: q.id } });
+  }
+  return out;
 }
+
+const LONE_SURROGATE = /\p{Cs}/u;
 
 export function checkChoices(q: McqQuestion, maxChoices: number): KindProblem[] {
   const out: KindProblem[] = [...checkPrompt(q)];

@@ -336,46 +336,52 @@ function placeTask(
   coverage: Coverage,
 ): void {
   const label = metricLabel(choice);
-  const triples = new Map<string, number>();
-  const tripleNames: string[] = [];
-  const intern = (s: string) => {
-    let id = triples.get(s);
-    if (id === undefined) {
-      id = tripleNames.length;
-      triples.set(s, id);
-      tripleNames.push(s);
-    }
-    return id;
-  };
-  // Per doc → triple id → models holding it.
-  const votes = new Map<number, Map<number, number>>();
-  const tripleOf = blocks.map(({ block }) =>
-    block.docIds.map((doc, k) => {
-      if (!block.docHashes[k]) return -1;
-      const id = intern(`${block.docHashes[k]}\u0000${block.promptHashes[k]}\u0000${block.targetHashes[k]}`);
-      let v = votes.get(doc);
-      if (!v) votes.set(doc, (v = new Map()));
-      v.set(id, (v.get(id) ?? 0) + 1);
-      return id;
-    }),
-  );
-  const majority = new Map<number, { id: number; count: number }>();
-  for (const [doc, v] of votes) {
-    let best = -1;
-    let bestCount = -1;
-    for (const [id, count] of v) {
-      // Ties go to the smaller triple string, so the choice does not depend on read order.
-      if (count > bestCount || (count === bestCount && tripleNames[id]! < tripleNames[best]!)) {
-        best = id;
-        bestCount = count;
+  // Pass 1: the first hash triple seen per doc is the reference; note docs where models differ.
+  const slotOf = new Map<number, number>();
+  const refDoc: string[] = [];
+  const refPrompt: string[] = [];
+  const refTarget: string[] = [];
+  const refCount: number[] = [];
+  const disputed = new Set<number>();
+  for (const { block } of blocks) {
+    block.docIds.forEach((doc, k) => {
+      const dh = block.docHashes[k]!;
+      if (!dh) return;
+      const slot = slotOf.get(doc);
+      if (slot === undefined) {
+        slotOf.set(doc, refDoc.length);
+        refDoc.push(dh);
+        refPrompt.push(block.promptHashes[k]!);
+        refTarget.push(block.targetHashes[k]!);
+        refCount.push(0);
+      } else if (refDoc[slot] !== dh || refPrompt[slot] !== block.promptHashes[k] || refTarget[slot] !== block.targetHashes[k]) {
+        disputed.add(slot);
       }
+    });
+  }
+  // Pass 2, disputed docs only: the triple most models hold wins; ties go to the smaller
+  // triple so the outcome does not depend on read order.
+  if (disputed.size) {
+    const votes = new Map<number, Map<string, number>>();
+    for (const { block } of blocks) {
+      block.docIds.forEach((doc, k) => {
+        const slot = slotOf.get(doc);
+        if (slot === undefined || !disputed.has(slot) || !block.docHashes[k]) return;
+        const triple = `${block.docHashes[k]}\u0000${block.promptHashes[k]}\u0000${block.targetHashes[k]}`;
+        let v = votes.get(slot);
+        if (!v) votes.set(slot, (v = new Map()));
+        v.set(triple, (v.get(triple) ?? 0) + 1);
+      });
     }
-    majority.set(doc, { id: best, count: bestCount });
+    for (const [slot, v] of votes) {
+      const [best, count] = [...v].sort(([a, ca], [b, cb]) => cb - ca || (a < b ? -1 : a > b ? 1 : 0))[0]!;
+      [refDoc[slot], refPrompt[slot], refTarget[slot]] = best.split('\u0000') as [string, string, string];
+      refCount[slot] = count;
+    }
   }
 
   builder.setMetric(task, label, { file: blocks[0]?.w.file ?? task });
-  for (let b = 0; b < blocks.length; b++) {
-    const { w, block } = blocks[b]!;
+  for (const { w, block } of blocks) {
     const index: number[] = [];
     const values: number[] = [];
     const lines: number[] = [];
@@ -385,22 +391,23 @@ function placeTask(
       target_hash: { count: 0, docId: -1, majority: 0 },
     };
     block.docIds.forEach((doc, k) => {
-      const mine = tripleOf[b]![k]!;
-      const ref = majority.get(doc);
-      if (mine >= 0 && ref && ref.id !== mine) {
-        const [rd, rp] = tripleNames[ref.id]!.split('\u0000');
-        const field = block.docHashes[k] !== rd ? 'doc_hash' : block.promptHashes[k] !== rp ? 'prompt_hash' : 'target_hash';
-        const m = mismatched[field];
-        if (m.count++ === 0) {
-          m.docId = doc;
-          m.majority = ref.count;
+      const slot = block.docHashes[k] ? slotOf.get(doc) : undefined;
+      if (slot !== undefined && disputed.has(slot)) {
+        const field =
+          block.docHashes[k] !== refDoc[slot] ? 'doc_hash' : block.promptHashes[k] !== refPrompt[slot] ? 'prompt_hash' : block.targetHashes[k] !== refTarget[slot] ? 'target_hash' : undefined;
+        if (field) {
+          const m = mismatched[field];
+          if (m.count++ === 0) {
+            m.docId = doc;
+            m.majority = refCount[slot]!;
+          }
+          tally.rejected++;
+          tally.accepted--;
+          return;
         }
-        tally.rejected++;
-        tally.accepted--;
-        return;
       }
       const at = builder.instance(task, String(doc));
-      if (ref && mine >= 0) builder.setDocHash(task, at, block.docHashes[k]!);
+      if (slot !== undefined) builder.setDocHash(task, at, refDoc[slot]!);
       index.push(at);
       values.push(block.values[k]!);
       lines.push(block.lines[k]!);

@@ -109,8 +109,16 @@ export async function readSampleFile(vfs: Vfs, file: string, options: SampleRead
 
   if (options.jsonArray) {
     let records: unknown;
+    let text: string;
     try {
-      records = JSON.parse(await vfs.readText(file));
+      text = await vfs.readText(file);
+    } catch (err) {
+      sink.add('input-unreadable', { file }, { reason: (err as Error).message });
+      tally.rejected++;
+      return block;
+    }
+    try {
+      records = JSON.parse(text);
     } catch (err) {
       sink.add('samples-bad-json', { file }, { reason: (err as Error).message });
       tally.rejected++;
@@ -156,7 +164,13 @@ export async function readSampleFile(vfs: Vfs, file: string, options: SampleRead
       }
       accept(rec, line, { file, line });
     };
-    await forEachLine(vfs, file, handle);
+    try {
+      await forEachLine(vfs, file, handle);
+    } catch (err) {
+      // Lines already handled stay counted; the unread rest is one rejected input.
+      sink.add('input-unreadable', { file }, { reason: (err as Error).message });
+      tally.rejected++;
+    }
   }
   if (hashedRecords > 0) {
     block.hasHashes = true;
@@ -172,6 +186,7 @@ const HEAD_BYTES = Buffer.from('{"doc_id": ');
 const DOC_HASH_BYTES = Buffer.from('"doc_hash": "');
 const FILTER_BYTES = Buffer.from('"filter": ');
 const METRICS_BYTES = Buffer.from('"metrics": [');
+const WHOLE_FILE_LIMIT = 32 << 20;
 
 /**
  * Calls `handle` once per line, synchronously within each chunk (no per-line promise);
@@ -184,7 +199,11 @@ async function forEachLine(
 ): Promise<void> {
   let carry: Buffer | undefined;
   let line = 0;
-  for await (const raw of vfs.readChunks(file)) {
+  // Typical sample files are a few MB: one exact-size read beats a stream's fixed-size
+  // buffers (less garbage); big files are streamed so memory stays bounded.
+  const size = (await vfs.stat(file))?.size ?? Infinity;
+  const chunks: AsyncIterable<Uint8Array> | Uint8Array[] = size <= WHOLE_FILE_LIMIT ? [await vfs.readBytes(file)] : vfs.readChunks(file);
+  for await (const raw of chunks) {
     const chunk = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
     let start = 0;
     if (carry) {

@@ -1,6 +1,10 @@
 import type { FindingCatalog } from '../../kernel/findings.js';
 
 const pct = (x: unknown) => `${(Number(x) * 100).toFixed(1)}%`;
+const list = (ids: unknown) => {
+  const all = Array.isArray(ids) ? ids.map(String) : [];
+  return all.length <= 5 ? all.join(', ') : `${all.slice(0, 5).join(', ')} and ${all.length - 5} more`;
+};
 const p = (x: unknown) => (Number(x) < 0.001 ? Number(x).toExponential(1) : Number(x).toPrecision(2));
 const pts = (x: unknown) => `${Number(x) >= 0 ? '+' : ''}${Number(x).toFixed(1)}`;
 
@@ -67,12 +71,14 @@ export const auditFindings = {
   'audit-gold-in-context': {
     severity: 'warning',
     title: 'Gold text appears in the context (as do distractors)',
-    message: (a) => `task ${a.task}: the gold option ${a.letter} of ${a.id} appears verbatim in the context, as do ${a.distractorsInContext} distractor(s); copying alone does not single it out`,
+    message: (a) =>
+      `task ${a.task}: in ${a.count} of ${a.total} MCQs the gold text appears verbatim in the context, but so does a distractor, so copying alone does not single it out (${list(a.ids)})`,
   },
   'audit-target-in-prompt': {
     severity: 'warning',
     title: 'Completion target appears in the prompt',
-    message: (a) => `task ${a.task}: the target of ${a.id} appears verbatim in the prompt ${a.count} time(s); a model can copy it`,
+    message: (a) =>
+      `task ${a.task}: ${a.count} of ${a.total} completion targets appear verbatim in their prompt (${list(a.ids)}); a model can copy them, which is fine only if finding them in the context is the skill`,
   },
   'audit-distractor-equals-gold': {
     severity: 'error',

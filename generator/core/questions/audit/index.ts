@@ -11,7 +11,7 @@ import type { CompletionQuestion, McqQuestion, Question } from '../types.js';
 import { auditFindings } from './findings.js';
 import { SHORTCUTS, SHORTCUT_NAMES, type ShortcutName } from './shortcuts/index.js';
 import { chiSquareGoodnessOfFit, lowerTail, poissonBinomialPmf, upperTail, wilsonInterval } from './stats.js';
-import { collapseWhitespace, contextOf, letterOf, occurrences } from './text.js';
+import { collapsedContext, collapsedPrompt, collapseWhitespace, letterOf, occurrences } from './text.js';
 import { Rng } from '../../kernel/rng.js';
 
 export { auditFindings } from './findings.js';
@@ -68,6 +68,8 @@ export interface TaskAudit {
   questions: number;
   mcq: number;
   completion: number;
+  /** Questions in the few-shot split: checked individually, left out of letter and shortcut statistics. */
+  fewshot: number;
   /** How many MCQs have each number of choices. */
   choiceCounts: Record<string, number>;
   chance: number | null;
@@ -80,7 +82,12 @@ export interface TaskAudit {
   detectablePoints: number | null;
   duplicates: number;
   duplicatePrompts: number;
+  /** MCQs whose gold is in the context alone (errors). */
   leaks: number;
+  /** MCQs whose gold is in the context along with a distractor (warning, listed once per task). */
+  goldInContext: number;
+  /** Completions whose first target is in the prompt (warning, listed once per task). */
+  targetsInPrompt: number;
   identicalChoices: number;
   invalid: number;
   verdict: Verdict;
@@ -124,7 +131,11 @@ export function auditQuestions(questions: Question[], options: AuditOptions = {}
 
     const { duplicates, duplicatePrompts } = checkDuplicates(task, taskQuestions, at, taskFindings);
 
+    // Statistics describe what the harness scores: the test split. Few-shot questions are still
+    // checked one by one, and a few-shot question equal to a test question is a duplicate.
     const valid: McqQuestion[] = [];
+    // Soft leaks are common and often legitimate; one finding per task lists them.
+    const softLeaks = { goldInContext: [] as string[], targetInPrompt: [] as string[] };
     let invalid = 0;
     let identicalChoices = 0;
     let leaks = 0;
@@ -136,16 +147,26 @@ export function auditQuestions(questions: Question[], options: AuditOptions = {}
           taskFindings.push(make('audit-invalid-mcq', at(q), { task, id: q.id, reason: problem }));
           continue;
         }
-        valid.push(q);
+        if (q.split !== 'fewshot') valid.push(q);
         identicalChoices += checkIdenticalChoices(task, q, at, taskFindings);
-        leaks += checkGoldLeak(task, q, minLeakChars, at, taskFindings);
+        leaks += checkGoldLeak(task, q, minLeakChars, at, taskFindings, softLeaks.goldInContext);
       } else {
-        leaks += checkTargetLeak(task, q, minLeakChars, at, taskFindings);
+        if (targetInPrompt(q, minLeakChars)) softLeaks.targetInPrompt.push(q.id);
       }
     }
 
     // Baselines see the task in id order, so sums (and the report's bytes) do not depend on input order.
     valid.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : indexOf.get(a)! - indexOf.get(b)!));
+    const mcqCount = taskQuestions.filter((q) => q.format === 'mcq').length;
+    const completionCount = taskQuestions.length - mcqCount;
+    if (softLeaks.goldInContext.length) {
+      const ids = softLeaks.goldInContext.sort();
+      taskFindings.push(make('audit-gold-in-context', {}, { task, count: ids.length, total: mcqCount, ids }));
+    }
+    if (softLeaks.targetInPrompt.length) {
+      const ids = softLeaks.targetInPrompt.sort();
+      taskFindings.push(make('audit-target-in-prompt', {}, { task, count: ids.length, total: completionCount, ids }));
+    }
     const chance = valid.length ? mean(valid.map((q) => 1 / q.choices.length)) : null;
     const letters = valid.length ? letterBalance(task, valid, tolerancePoints, alpha, taskFindings) : null;
     const shortcuts = valid.length ? SHORTCUT_NAMES.map((name) => runShortcut(task, name, valid, tolerancePoints, alpha, taskFindings)) : [];
@@ -161,8 +182,11 @@ export function auditQuestions(questions: Question[], options: AuditOptions = {}
     tasks.push({
       task,
       questions: taskQuestions.length,
-      mcq: taskQuestions.filter((q) => q.format === 'mcq').length,
-      completion: taskQuestions.filter((q) => q.format === 'completion').length,
+      mcq: mcqCount,
+      completion: completionCount,
+      fewshot: taskQuestions.filter((q) => q.split === 'fewshot').length,
+      goldInContext: softLeaks.goldInContext.length,
+      targetsInPrompt: softLeaks.targetInPrompt.length,
       choiceCounts,
       chance,
       letters,
@@ -213,7 +237,7 @@ function checkDuplicates(task: string, questions: Question[], at: At, out: Findi
   let duplicates = 0;
   let duplicatePrompts = 0;
   for (const q of questions) {
-    const promptKey = `${q.format}\u0000${collapseWhitespace(q.prompt)}\u0000${collapseWhitespace(q.answer_stem)}`;
+    const promptKey = `${q.format}\u0000${collapsedPrompt(q)}\u0000${collapseWhitespace(q.answer_stem)}`;
     const contentKey = `${promptKey}\u0000${stableStringify(answerKey(q))}`;
     const sameContent = byContent.get(contentKey);
     if (sameContent) {
@@ -252,24 +276,23 @@ function checkIdenticalChoices(task: string, q: McqQuestion, at: At, out: Findin
   return count;
 }
 
-function checkGoldLeak(task: string, q: McqQuestion, minChars: number, at: At, out: Finding[]): number {
+function checkGoldLeak(task: string, q: McqQuestion, minChars: number, at: At, out: Finding[], soft: string[]): number {
   const gold = collapseWhitespace(q.choices[q.gold]!);
   if (gold.length < minChars) return 0;
-  const context = collapseWhitespace(contextOf(q));
+  const context = collapsedContext(q);
   if (occurrences(context, gold) === 0) return 0;
   const distractorsInContext = q.choices.filter((c, i) => i !== q.gold && collapseWhitespace(c).length > 0 && context.includes(collapseWhitespace(c))).length;
-  const args = { task, id: q.id, letter: letterOf(q.gold), distractorsInContext };
-  out.push(make(distractorsInContext === 0 ? 'audit-gold-leaked' : 'audit-gold-in-context', at(q, 'prompt'), args));
-  return distractorsInContext === 0 ? 1 : 0;
+  if (distractorsInContext > 0) {
+    soft.push(q.id);
+    return 0;
+  }
+  out.push(make('audit-gold-leaked', at(q, 'prompt'), { task, id: q.id, letter: letterOf(q.gold) }));
+  return 1;
 }
 
-function checkTargetLeak(task: string, q: CompletionQuestion, minChars: number, at: At, out: Finding[]): number {
+function targetInPrompt(q: CompletionQuestion, minChars: number): boolean {
   const target = collapseWhitespace(q.targets[0] ?? '');
-  if (target.length < minChars) return 0;
-  const count = occurrences(collapseWhitespace(q.prompt), target);
-  if (count === 0) return 0;
-  out.push(make('audit-target-in-prompt', at(q, 'prompt'), { task, id: q.id, count }));
-  return 1;
+  return target.length >= minChars && collapsedPrompt(q).includes(target);
 }
 
 function letterBalance(task: string, questions: McqQuestion[], tolerancePoints: number, alpha: number, out: Finding[]): LetterBalance {

@@ -21,9 +21,19 @@ export function collapseWhitespace(text: string): string {
 const unspacedScript = String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}`;
 const wordPattern = new RegExp(String.raw`[${unspacedScript}]|(?:(?![${unspacedScript}])[\p{L}\p{N}_])+`, 'gu');
 
+const unspacedPattern = new RegExp(`[${unspacedScript}]`, 'u');
+
 /** Lower-cased word tokens (letters, digits, underscore); CJK/Thai one character per token. */
 export function words(text: string): string[] {
-  return nfkc(text).toLowerCase().match(wordPattern) ?? [];
+  const lower = nfkc(text).toLowerCase();
+  // The Unicode-aware pattern is several times slower; most trajectory text never needs it.
+  if (!nonAscii.test(lower)) return lower.match(/[a-z0-9_]+/g) ?? [];
+  const out: string[] = [];
+  for (const run of lower.match(/[\p{L}\p{N}_]+/gu) ?? []) {
+    if (unspacedPattern.test(run)) out.push(...(run.match(wordPattern) ?? []));
+    else out.push(run);
+  }
+  return out;
 }
 
 /**
@@ -63,4 +73,30 @@ export function occurrences(haystack: string, needle: string): number {
   let count = 0;
   for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + 1)) count++;
   return count;
+}
+
+// The audit looks at each prompt several times (duplicates, leaks, overlap); long prompts make
+// collapsing whitespace the dominant cost, so it is done once per question object.
+const collapsedPrompts = new WeakMap<object, string>();
+const collapsedContexts = new WeakMap<object, string>();
+
+/** `collapseWhitespace(q.prompt)`, computed once per question object. */
+export function collapsedPrompt(q: { prompt: string }): string {
+  let out = collapsedPrompts.get(q);
+  if (out === undefined) collapsedPrompts.set(q, (out = collapseWhitespace(q.prompt)));
+  return out;
+}
+
+/**
+ * The context of an MCQ (see `contextOf`) with whitespace collapsed, computed once per question
+ * object. Cutting the choice list out of the collapsed prompt with collapsed choices finds the
+ * same block whatever whitespace the renderer used.
+ */
+export function collapsedContext(q: Pick<McqQuestion, 'prompt' | 'choices'>): string {
+  let out = collapsedContexts.get(q);
+  if (out === undefined) {
+    out = contextOf({ prompt: collapsedPrompt(q), choices: q.choices.map(collapseWhitespace) });
+    collapsedContexts.set(q, out);
+  }
+  return out;
 }

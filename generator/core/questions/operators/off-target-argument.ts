@@ -1,4 +1,5 @@
 import { identifiersIn, pathsIn, replaceInCandidate } from './edit.js';
+import { factsOf } from './facts.js';
 import type { StepCandidate, StepOperator } from './types.js';
 
 /**
@@ -15,10 +16,7 @@ export const offTargetArgument: StepOperator = {
     const out: StepCandidate[] = [];
     if (own.length > 0) {
       const target = rng.pick(own);
-      const pool = new Set<string>();
-      for (const w of identifiersIn(trajectory.task.goal, 120)) pool.add(w);
-      for (const s of trajectory.steps) if (s.observation) for (const w of identifiersIn(s.observation.slice(0, 8000), 80)) pool.add(w);
-      const choices = [...pool].filter((w) => w !== target && !text.includes(w) && Math.abs(w.length - target.length) <= 8).sort();
+      const choices = factsOf(trajectory).vocabulary.filter((w) => w !== target && !text.includes(w) && Math.abs(w.length - target.length) <= 8).sort();
       if (choices.length > 0) out.push(replaceInCandidate(gold, target, rng.pick(choices)));
     }
     const numbers = [...text.matchAll(/(?<![\w.])(\d{1,5})(?![\w.])/g)].map((m) => m[1]!);

@@ -1,4 +1,5 @@
 import { pathsIn, replaceInCandidate } from './edit.js';
+import { factsOf } from './facts.js';
 import type { StepOperator } from './types.js';
 
 /** Same tool, same intent, aimed at a different file the agent also saw (or a plausible sibling). */
@@ -9,11 +10,8 @@ export const offTargetPath: StepOperator = {
     const targets = pathsIn(gold.action.text);
     if (targets.length === 0) return [];
     const target = rng.pick(targets);
-    const seen = new Set<string>();
-    for (const s of trajectory.steps) {
-      for (const p of pathsIn(s.action.text)) seen.add(p);
-      if (s.observation) for (const p of pathsIn(s.observation.slice(0, 20000), 60)) seen.add(p);
-    }
+    const facts = factsOf(trajectory);
+    const seen = new Set<string>([...facts.actionPaths, ...facts.observedPaths]);
     const sameExt = (p: string) => p.split('.').pop() === target.split('.').pop();
     const alternatives = [...seen].filter((p) => p !== target && !target.endsWith(p) && !p.endsWith(target) && sameExt(p)).sort();
     const out = rng.shuffle(alternatives).slice(0, 2).map((p) => replaceInCandidate(gold, target, alignRoot(target, p)));

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { Finding } from '../../kernel/findings.js';
 import { renderFinding } from '../../kernel/render.js';
+import { lookupFinding } from '../../catalog.js';
 import { contentId } from '../../kernel/stable-json.js';
 import type { Question } from '../types.js';
 import { REVIEW_CLIENT_SCRIPT } from './client-script.js';
@@ -14,7 +15,10 @@ import { isOutdated, reviewContentHash, type ReviewStatus } from './status.js';
 
 export interface ReviewPageOptions {
   title?: string;
-  /** Findings (e.g. from the audit) shown on the card of the question whose id is in `args.id`. */
+  /**
+   * Findings (e.g. from the audit) shown on the card of the question named by `args.id`, or on
+   * every card listed in `args.ids` (task-level findings that list questions).
+   */
   findings?: readonly Finding[];
   /** Status file the page's decisions should be applied to (shown in the instructions). */
   statusFile?: string;
@@ -105,7 +109,11 @@ function card(q: Question, flags: readonly Finding[], maxPromptChars: number, ea
   ];
   if (q.build.operators?.length) rows.push(['distractor operators', q.build.operators.join(', ')]);
   const provenance = rows.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join('');
-  const items = flags.map((f) => `<li class="${escapeHtml(f.severity)}">${escapeHtml(renderFinding({ ...f, path: {} }))}</li>`);
+  const items = flags.map((f) => {
+    // A task-level finding's sentence is about the whole task; its title is what fits a card.
+    const text = typeof f.args.id === 'string' ? renderFinding({ ...f, path: {} }) : `${f.severity}[${f.code}]: ${lookupFinding(f.code)?.title ?? f.code}`;
+    return `<li class="${escapeHtml(f.severity)}">${escapeHtml(text)}</li>`;
+  });
   if (earlier) {
     items.unshift(
       `<li class="warning">changed since it was reviewed: an earlier version was ${escapeHtml(earlier.status)}${earlier.note ? ` (${escapeHtml(earlier.note)})` : ''}; review it again</li>`,
@@ -145,11 +153,12 @@ ${answers}
 export function renderReviewPage(questions: readonly Question[], statuses: ReadonlyMap<string, ReviewStatus>, options: ReviewPageOptions = {}): string {
   const flagsById = new Map<string, Finding[]>();
   for (const f of options.findings ?? []) {
-    const id = f.args.id;
-    if (typeof id !== 'string') continue;
-    const list = flagsById.get(id) ?? [];
-    list.push(f);
-    flagsById.set(id, list);
+    const ids = typeof f.args.id === 'string' ? [f.args.id] : Array.isArray(f.args.ids) ? f.args.ids.filter((x): x is string => typeof x === 'string') : [];
+    for (const id of ids) {
+      const list = flagsById.get(id) ?? [];
+      list.push(f);
+      flagsById.set(id, list);
+    }
   }
   const ids = questions.map((q) => q.id);
   const initial: Record<string, ReviewStatus> = {};

@@ -2,7 +2,7 @@ import type { Trajectory } from '../../trajectories/types.js';
 import { fixPatchOf } from '../corpus.js';
 import { changedFiles } from '../diff.js';
 import { arrange, pickDistinct } from '../distractors.js';
-import { pathsIn } from '../operators/edit.js';
+import { factsOf } from '../operators/facts.js';
 import type { QuestionTypeModule } from './module.js';
 
 const SANDBOX_ROOTS = new Set(['testbed', 'workspace', 'repo', 'app', 'code', 'src_root', 'home', 'root', 'tmp']);
@@ -41,12 +41,9 @@ export const bugLocateMcq: QuestionTypeModule = {
     const rng = ctx.rng.fork('locate');
     const gold = changed[rng.int(changed.length)]!;
     const ext = gold.split('.').pop();
-    const looked: string[] = [];
-    const seen: string[] = [];
-    for (const s of t.steps) {
-      for (const p of pathsIn(s.action.text)) looked.push(repoRelative(p, t));
-      if (s.observation) for (const p of pathsIn(s.observation.slice(0, 20000), 80)) seen.push(repoRelative(p, t));
-    }
+    const facts = factsOf(t);
+    const looked = facts.actionPaths.map((p) => repoRelative(p, t));
+    const seen = facts.observedPaths.map((p) => repoRelative(p, t));
     const isCandidate = (p: string) => p.includes('/') && p.split('.').pop() === ext && !changed.includes(p);
     const uniq = (xs: string[]) => [...new Set(xs.filter(isCandidate))].sort();
     const picked = pickDistinct(

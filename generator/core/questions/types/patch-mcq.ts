@@ -2,7 +2,7 @@ import type { Trajectory } from '../../trajectories/types.js';
 import { parseDiff, normalisePatch } from '../diff.js';
 import { arrange, pickDistinct } from '../distractors.js';
 import { PATCH_OPERATORS, type PatchOperatorName } from '../operators/index.js';
-import { pathsIn } from '../operators/edit.js';
+import { factsOf } from '../operators/facts.js';
 import { repoRelative } from './bug-locate-mcq.js';
 import type { KindContext } from './module.js';
 
@@ -12,7 +12,7 @@ const OPERATORS: PatchOperatorName[] = ['wrong_hunk', 'wrong_file', 'inverted_co
 export function patchChoices(t: Trajectory, goldText: string, ctx: KindContext, patchOf: 'fix' | 'test') {
   const rng = ctx.rng.fork(`patch-${patchOf}`);
   const gold = parseDiff(goldText);
-  const otherPaths = [...new Set(t.steps.flatMap((s) => pathsIn(s.action.text)).map((p) => repoRelative(p, t)).filter((p) => p.includes('/')))].sort();
+  const otherPaths = [...new Set(factsOf(t).actionPaths.map((p) => repoRelative(p, t)).filter((p) => p.includes('/')))].sort();
   const proposals = OPERATORS.map((name) => ({
     operator: name,
     values: PATCH_OPERATORS[name].propose({ rng: rng.fork(name), trajectory: t, gold, goldText, otherPaths, corpus: ctx.corpus, patchOf }),

@@ -35,7 +35,14 @@ function toolSet(value: unknown): ToolSpec[] {
     try {
       list = JSON.parse(value) as unknown;
     } catch {
-      return [];
+      // APTBench's plan rows list tools as numbered lines: `(1) {"name": …, "parameters": …}`.
+      list = [...value.matchAll(/^\s*\(\d+\)\s*(\{.*\})\s*$/gm)].flatMap((m) => {
+        try {
+          return [JSON.parse(m[1]!) as unknown];
+        } catch {
+          return [];
+        }
+      });
     }
   }
   if (!Array.isArray(list)) return [];
@@ -90,10 +97,10 @@ export const deepResearchStepsReader: FormatReader = {
   detect(v) {
     if (isStepList(v)) return true;
     if (!isRecord(v)) return false;
-    const steps = stepsOf(v);
-    if (isStepList(steps)) return true;
-    // A row whose trajectory is an unparseable string is still this format (reported as malformed).
-    return typeof v.trajectory === 'string' && ('query' in v || 'query_answer' in v) && /"execution"/.test(v.trajectory);
+    // A JSON-string trajectory is recognised without parsing it (read parses it once); an
+    // unparseable one is still this format and is reported as malformed by read.
+    if (typeof v.trajectory === 'string') return /^\s*\[/.test(v.trajectory) && /"execution"\s*:/.test(v.trajectory) && ('query' in v || 'query_answer' in v || 'uuid' in v);
+    return isStepList(v.trajectory ?? v.steps);
   },
   read(value, ctx) {
     const row: Json = Array.isArray(value) ? { trajectory: value } : (value as Json);
@@ -116,7 +123,18 @@ export const deepResearchStepsReader: FormatReader = {
       ctx.findings.push(trajFinding('traj-empty', at(ctx, 'trajectory'), {}));
       return undefined;
     }
-    const drafts = convertSteps(steps, ctx, 'trajectory');
+    // APTBench plan rows hold a trajectory prefix plus the gold next step: the prefix and that
+    // step together are the trajectory as far as it is known.
+    let nextStep: unknown = row.next_step;
+    if (typeof nextStep === 'string') {
+      try {
+        nextStep = JSON.parse(nextStep) as unknown;
+      } catch {
+        nextStep = undefined;
+      }
+    }
+    const all = isRecord(nextStep) && isRecord(nextStep.execution) ? [...steps, nextStep] : steps;
+    const drafts = convertSteps(all, ctx, 'trajectory');
     if (!drafts) return undefined;
     const query = str(row.query) ?? str(row.question) ?? '';
     const instanceId = row.uuid != null ? String(row.uuid) : row.id != null ? String(row.id) : row.traj_id != null ? String(row.traj_id) : ctx.fileStem;
@@ -142,13 +160,15 @@ export const deepResearchStepsReader: FormatReader = {
         agent: { model, agent_class: sourceMatch ? 'InfoSeekAgent' : null },
         outcome: {
           exit_status: last.kind === 'finish' ? last.tool : null,
-          submission: str(row.answer) ?? str(row.prediction),
+          // In MCQ rows `answer` is the letter of the gold choice, not the agent's answer.
+          submission: 'choices' in row ? null : (str(row.answer) ?? str(row.prediction)),
           ...(fromAptbench ? { success: true, success_source: 'benchmark_construction' as const, success_evidence: 'APTBench builds its deep-research rows from successful trajectories' } : {}),
         },
         extra: {
           ...(engine ? { search_engine: engine } : {}),
           ...(source ? { agent_source: source } : {}),
           ...(row.traj_id != null ? { source_traj_id: row.traj_id } : {}),
+          ...(all !== steps ? { gold_next_step: steps.length, question_id: str(row.qid) } : {}),
         },
       },
       ctx,

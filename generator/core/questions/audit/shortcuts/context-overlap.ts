@@ -1,4 +1,4 @@
-import { contextOf, words } from '../text.js';
+import { collapsedContext, words } from '../text.js';
 import { argmaxCredit, type ShortcutBaseline } from './types.js';
 
 /**
@@ -14,7 +14,7 @@ export const contextOverlap: ShortcutBaseline = {
   sides: 'both',
   credits: (questions) =>
     questions.map((q) => {
-      const context = new Set(words(contextOf(q)));
+      const context = new Set(words(collapsedContext(q)));
       const scores = q.choices.map((choice) => {
         const optionWords = new Set(words(choice));
         if (optionWords.size === 0) return 0;

@@ -1,0 +1,165 @@
+/** fit / predict / evaluate end to end through the CLI, on stores written from synthetic data. */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
+import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
+import { saveStore } from '../../generator/core/logs/store.js';
+import { syntheticPace } from '../../generator/core/pace/synthetic.js';
+import { ingestLogs } from '../../generator/core/logs/index.js';
+import { hasSharedData, shared } from '../helpers/env.js';
+
+const dir = tempDir('aptpace-pace-cli-');
+const trainStore = path.join(dir, 'train-store');
+const newStore = path.join(dir, 'new-store');
+const out = path.join(dir, 'fit');
+const fast = ['--budget', '40', '--bootstrap', '30', '--nc-h', '2', '--nc-d', '2'];
+
+beforeAll(async () => {
+  const syn = syntheticPace({ models: 13, instances: 600, dims: 2, targets: 2, targetInstances: 100, seed: 'cli' });
+  const n = 12;
+  const S = syn.matrix.instances.length;
+  const heldOut = syn.matrix.models[n]!.name;
+  const strip = (t: (typeof syn.targets)[number]) => {
+    const scores = { ...t.scores };
+    delete scores[heldOut];
+    const perInstance = { ...t.perInstance };
+    delete perInstance[heldOut];
+    return { ...t, scores, perInstance };
+  };
+  await saveStore(nodeVfs, trainStore, {
+    matrix: { ...syn.matrix, models: syn.matrix.models.slice(0, n), values: syn.matrix.values.slice(0, n * S), observed: syn.matrix.observed.slice(0, n * S) },
+    targets: syn.targets.map(strip),
+  });
+  // The new checkpoint's store holds only its own row, with one proxy-relevant gap introduced later.
+  await saveStore(nodeVfs, newStore, {
+    matrix: { ...syn.matrix, models: [syn.matrix.models[n]!], values: syn.matrix.values.slice(n * S), observed: syn.matrix.observed.slice(n * S) },
+    targets: [],
+  });
+});
+
+describe('aptpace fit', () => {
+  it('writes the model file, an lm_eval --samples file, the proxy set and the skill map', async () => {
+    const res = await cli('fit', '--store', trainStore, '--out', out, ...fast, '--json');
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.json.data.files.sort()).toEqual(['model.json', 'proxy-set.json', 'samples.json', 'skill-map.json']);
+    const model = JSON.parse(readFileSync(path.join(out, 'model.json'), 'utf8'));
+    expect(model.format).toBe('aptpace-pace-model');
+    expect(model.targets.map((t: any) => t.target)).toEqual(['agentic-0', 'agentic-1']);
+    expect(model.targets[0].linear.weights).toHaveLength(40);
+    expect(model.versions.aptpace).toMatch(/^\d+\.\d+\.\d+/);
+    const samples = JSON.parse(readFileSync(path.join(out, 'samples.json'), 'utf8'));
+    let total = 0;
+    for (const ids of Object.values(samples) as number[][]) {
+      expect(ids).toEqual([...ids].sort((a, b) => a - b));
+      expect(new Set(ids).size).toBe(ids.length);
+      total += ids.length;
+    }
+    expect(total).toBe(model.proxy.length);
+    const skill = JSON.parse(readFileSync(path.join(out, 'skill-map.json'), 'utf8'));
+    const share = skill.overall.reduce((s: number, x: any) => s + x.weightShare, 0);
+    expect(share).toBeCloseTo(1, 12);
+  });
+
+  it('refuses to overwrite without --force; with --force the output is byte-identical', async () => {
+    const before = readFileSync(path.join(out, 'model.json'));
+    const again = await cli('fit', '--store', trainStore, '--out', out, ...fast);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('output-exists');
+    const forced = await cli('fit', '--store', trainStore, '--out', out, ...fast, '--force');
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(readFileSync(path.join(out, 'model.json')).equals(before)).toBe(true);
+  });
+
+  it('usage errors exit 2', async () => {
+    expect((await cli('fit', '--out', path.join(dir, 'x'))).code).toBe(2);
+    expect((await cli('fit', '--store', trainStore, '--out', path.join(dir, 'x'), '--q', '2')).code).toBe(2);
+    expect((await cli('fit', '--store', trainStore, '--out', path.join(dir, 'x'), '--svd-scope', 'maybe')).code).toBe(2);
+    expect(existsSync(path.join(dir, 'x'))).toBe(false);
+  });
+});
+
+describe('aptpace predict', () => {
+  it('predicts every target with intervals and win probabilities (--json), and writes --out', async () => {
+    const file = path.join(dir, 'pred.json');
+    const res = await cli('predict', '--model-file', path.join(out, 'model.json'), '--model', 'model-0012', '--store', newStore, '--out', file, '--json');
+    expect(res.code, res.stderr).toBe(0);
+    const forecasts = res.json.data.forecasts;
+    expect(forecasts.map((f: any) => f.target)).toEqual(['agentic-0', 'agentic-1']);
+    for (const f of forecasts) {
+      expect(f.interval[0]).toBeLessThanOrEqual(f.predicted);
+      expect(f.interval[1]).toBeGreaterThanOrEqual(f.predicted);
+      expect(f.winProbabilities).toHaveLength(12);
+      expect(f.missingInstances).toBe(0);
+    }
+    expect(JSON.parse(readFileSync(file, 'utf8')).forecasts).toEqual(forecasts);
+  });
+
+  it('--min-score gates a CI step: exit 1 below the threshold, 0 above it; unknown targets and bad syntax are reported', async () => {
+    const base = ['predict', '--model-file', path.join(out, 'model.json'), '--model', 'model-0012', '--store', newStore];
+    const low = await cli(...base, '--min-score', 'agentic-0=0');
+    expect(low.code, low.stderr).toBe(0);
+    const high = await cli(...base, '--min-score', 'agentic-0=0', '--min-score', 'agentic-1=100.5', '--json');
+    expect(high.code).toBe(1);
+    expect(high.json.findings.map((f: any) => f.code)).toEqual(['pace-threshold-failed']);
+    expect(high.json.findings[0].args.target).toBe('agentic-1');
+    const unknown = await cli(...base, '--min-score', 'nope=1', '--json');
+    expect(unknown.code).toBe(1);
+    expect(unknown.json.findings.map((f: any) => f.code)).toEqual(['pace-threshold-unknown-target']);
+    expect((await cli(...base, '--min-score', 'agentic-0')).code).toBe(2);
+  });
+
+  it('an unknown model, a broken model file and ambiguous inputs are reported', async () => {
+    const missing = await cli('predict', '--model-file', path.join(out, 'model.json'), '--model', 'nobody', '--store', newStore, '--json');
+    expect(missing.code).toBe(1);
+    expect(missing.json.findings.map((f: any) => f.code)).toEqual(['pace-model-not-in-logs']);
+    const bad = path.join(dir, 'bad-model.json');
+    writeFileSync(bad, JSON.stringify({ format: 'something-else' }));
+    const broken = await cli('predict', '--model-file', bad, '--model', 'model-0012', '--store', newStore, '--json');
+    expect(broken.code).toBe(1);
+    expect(broken.json.findings.map((f: any) => f.code)).toEqual(['pace-model-file-invalid']);
+    expect((await cli('predict', '--model-file', bad, '--model', 'x')).code).toBe(2);
+  });
+});
+
+describe('aptpace evaluate', () => {
+  it('prints the LOOCV table and writes loocv.md + loocv.json with baselines, nested choices and the budget curve', async () => {
+    const grid = path.join(dir, 'grid.json');
+    writeFileSync(grid, JSON.stringify({ budgets: [20, 40], qs: [0.5], ms: [0, 1], ncHs: [1, 2], ncDs: [2] }));
+    const report = path.join(dir, 'report');
+    const res = await cli('evaluate', '--store', trainStore, ...fast, '--grid', grid, '--budgets', '20,40', '--baselines', 'mean,ridge-all,random-c', '--target', 'agentic-0', '--out', report, '--json');
+    expect(res.code, res.stderr).toBe(0);
+    const t = res.json.data.targets[0];
+    expect(t.target).toBe('agentic-0');
+    expect(t.methods.map((m: any) => m.method)).toEqual(['pace-frozen', 'pace-nested', 'mean', 'ridge-all', 'random-c']);
+    expect(t.nestedChoices).toHaveLength(12);
+    expect(t.budgetCurve.map((b: any) => b.budget)).toEqual([20, 40]);
+    const md = readFileSync(path.join(report, 'loocv.md'), 'utf8');
+    expect(md).toContain('| pace-nested |');
+    expect(JSON.parse(readFileSync(path.join(report, 'loocv.json'), 'utf8')).targets[0].target).toBe('agentic-0');
+    expect((await cli('evaluate', '--store', trainStore, '--baselines', 'oracle')).code).toBe(2);
+  });
+});
+
+describe.skipIf(!hasSharedData)('aptpace predict --logs (real lm-evaluation-harness output)', () => {
+  it('reads the checkpoint’s samples through the harness-log reader and predicts from its proxy instances', async () => {
+    const logsDir = shared('harness-logs', 'output_0.4.13.dev0');
+    const { matrix: logged } = await ingestLogs(nodeVfs, [logsDir]);
+    // Training models scored on exactly the instances the harness run produced.
+    const syn = syntheticPace({ models: 10, instances: logged.instances.length, dims: 1, targets: 1, targetInstances: 50, seed: 'logs' });
+    const store = path.join(dir, 'logs-train-store');
+    await saveStore(nodeVfs, store, { matrix: { ...syn.matrix, instances: logged.instances.map((i) => ({ key: i.key, task: i.task, doc_id: i.doc_id, metric: i.metric })) }, targets: syn.targets });
+    const modelDir = path.join(dir, 'logs-fit');
+    const fitted = await cli('fit', '--store', store, '--out', modelDir, '--budget', '6', '--nc-h', '1', '--nc-d', '1', '--bootstrap', '20', '--json');
+    expect(fitted.code, fitted.stderr).toBe(0);
+    const samples = JSON.parse(readFileSync(path.join(modelDir, 'samples.json'), 'utf8'));
+    expect(Object.keys(samples).every((t) => t.startsWith('demo_'))).toBe(true);
+    const res = await cli('predict', '--model-file', path.join(modelDir, 'model.json'), '--model', logged.models[0]!.name, '--logs', logsDir, '--json');
+    expect(res.json.data.forecasts).toHaveLength(1);
+    const f = res.json.data.forecasts[0];
+    expect(f.missingInstances).toBe(0);
+    expect(Number.isFinite(f.predicted)).toBe(true);
+    expect(res.json.findings.filter((x: any) => x.code.startsWith('pace-'))).toEqual([]);
+  });
+});
