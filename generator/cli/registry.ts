@@ -15,4 +15,5 @@ export const commandRegistry: Array<{ name: string; summary: string; load: () =>
   { name: 'fit', summary: 'Fit PACE: select a small proxy instance set per agentic target; write the model file and the proxy set (lm_eval --samples)', load: async () => (await import('./commands/fit.js')).default },
   { name: 'predict', summary: 'Predict agentic scores of a checkpoint from its proxy-instance results, with intervals and win probabilities (CI gate: --min-score)', load: async () => (await import('./commands/predict.js')).default },
   { name: 'evaluate', summary: 'Leave-one-model-out report of PACE (frozen and nested-tuned) beside baselines and a budget curve', load: async () => (await import('./commands/evaluate.js')).default },
+  { name: 'check', summary: 'CI step per checkpoint: predict agentic scores, apply thresholds, write report.html (plots), summary.md and result.json', load: async () => (await import('./commands/check.js')).default },
 ];

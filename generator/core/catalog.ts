@@ -6,6 +6,7 @@ import { reviewFindings } from './questions/review/findings.js';
 import { logsFindings } from './logs/findings.js';
 import { emitFindings } from './emit/findings.js';
 import { paceFindings } from './pace/findings.js';
+import { checkFindings } from './report/check-findings.js';
 
 /** Codes the kernel and CLI raise themselves. */
 export const kernelFindings = {
@@ -30,7 +31,7 @@ export const kernelFindings = {
  * Every domain's catalogue, in one ordered list. A domain adds one line here; render.ts
  * is the only reader.
  */
-export const findingCatalogs: FindingCatalog[] = [kernelFindings, trajectoryFindings, questionFindings, auditFindings, reviewFindings, logsFindings, emitFindings, paceFindings];
+export const findingCatalogs: FindingCatalog[] = [kernelFindings, trajectoryFindings, questionFindings, auditFindings, reviewFindings, logsFindings, emitFindings, paceFindings, checkFindings];
 
 export function lookupFinding(code: string) {
   for (const c of findingCatalogs) if (code in c) return c[code];

@@ -8,6 +8,8 @@ import { DIST_ARGS, DIST_DIR } from './support.js';
 function files(dir: string, rel = ''): string[] {
   const out: string[] = [];
   for (const e of readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+    // A harness run beside the suite may leave Python's bytecode cache; it is not content.
+    if (e.name === '__pycache__') continue;
     const child = rel ? `${rel}/${e.name}` : e.name;
     out.push(...(e.isDirectory() ? files(dir, child) : [child]));
   }

@@ -5,7 +5,10 @@ import { python, repoRoot } from '../helpers/env.js';
 import { readBackYaml } from '../../generator/core/emit/yaml-io.js';
 import { normaliseCommand } from '../../generator/core/questions/normalise.js';
 import { tempDir } from '../helpers/tmp.js';
-import { DIST_DIR, DIST_SUITE, expectedContext, jsonlRows, probe, run, runHarnessTests } from './support.js';
+import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
+import { emitSuite } from '../../generator/core/emit/suite.js';
+import { readQuestions } from '../../generator/core/questions/read-questions.js';
+import { DIST_DIR, DIST_SUITE, FIXTURE_FEWSHOT, expectedContext, fixtureQuestions, jsonlRows, probe, run, runHarnessTests } from './support.js';
 
 /** Every emitted task loaded by the harness's own TaskManager, and our helpers checked against Python. */
 describe.skipIf(!runHarnessTests)('the harness loads dist-tasks', () => {
@@ -111,6 +114,27 @@ describe.skipIf(!runHarnessTests)('the harness loads dist-tasks', () => {
     expect(out.rouge[2]).toEqual({ rouge1: 0, rouge2: 0, rougeL: 0 });
     expect(out.exact_match).toEqual([1, 0, 1]);
   });
+
+  it('loads option scoring with a few-shot file just as exactly', async () => {
+    const out = path.join(tempDir('aptpace-option-'), 'aptpace_opt');
+    const emitted = await emitSuite(nodeVfs, await fixtureQuestions(), {
+      suite: 'aptpace_opt',
+      outDir: out,
+      scoring: 'option',
+      fewshot: (await readQuestions(nodeVfs, [FIXTURE_FEWSHOT])).questions,
+      numFewshot: 2,
+    });
+    expect(emitted.files.length).toBeGreaterThan(0);
+    const opt = await probe(['load', out, 'aptpace_opt']);
+    const plan = opt.tasks.aptpace_swe_plan_mcq;
+    const rows = jsonlRows(path.join(out, 'data', 'aptpace_swe_plan_mcq.test.jsonl'));
+    expect(plan.metrics).toEqual(['acc', 'acc_norm']);
+    expect(plan.choices0).toEqual(rows[0].choices);
+    expect(plan.choices0[0]).toMatch(/^ I need to /);
+    expect(plan.context0).toBe(expectedContext(out, 'aptpace_swe_plan_mcq', rows[0], 2));
+    expect(plan.context0).toMatch(/The correct next step plan is I need to [^\n]+\n\n/);
+    expect(opt.tasks.aptpace_swe_next_action.context0).toBe(expectedContext(out, 'aptpace_swe_next_action', jsonlRows(path.join(out, 'data', 'aptpace_swe_next_action.test.jsonl'))[0], 2));
+  }, 120_000);
 
   it('ships a built-in task-name snapshot equal to the installed harness', async () => {
     const file = path.join(tempDir('aptpace-names-'), 'names.json');

@@ -168,6 +168,27 @@ describe('installIntoHarness', () => {
   });
 });
 
+describe('files the harness leaves behind', () => {
+  it('drops Python bytecode caches and refuses a foreign manifest', async () => {
+    const out = path.join(fresh(), 'suite');
+    await emitSuite(nodeVfs, questions, { suite: 'aptpace_t8', outDir: out });
+    mkdirSync(path.join(out, '__pycache__'));
+    writeFileSync(path.join(out, '__pycache__', 'utils.cpython-311.pyc'), 'stale');
+    const again = await emitSuite(nodeVfs, questions, { suite: 'aptpace_t8', outDir: out });
+    expect(again.findings.filter((f) => f.severity !== 'info').map((f) => f.code)).toEqual([]);
+    expect(existsSync(path.join(out, '__pycache__'))).toBe(false);
+
+    const other = path.join(fresh(), 'suite');
+    mkdirSync(other);
+    writeFileSync(path.join(other, 'aptpace-manifest.json'), '{"not": "ours"}');
+    const refused = await emitSuite(nodeVfs, questions, { suite: 'aptpace_t8b', outDir: other });
+    expect(errors(refused)).toEqual(['emit-target-not-owned']);
+    const forced = await emitSuite(nodeVfs, questions, { suite: 'aptpace_t8b', outDir: other, force: true });
+    expect(errors(forced)).toEqual([]);
+    expect(JSON.parse(readFileSync(path.join(other, 'aptpace-manifest.json'), 'utf8')).suite).toBe('aptpace_t8b');
+  });
+});
+
 describe('interrupted writes', () => {
   it('removes staging folders a killed run left beside the target', async () => {
     const parent = fresh();

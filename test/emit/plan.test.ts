@@ -141,6 +141,13 @@ describe('few-shot', () => {
     expect(rows(p.files.get('data/aptpace_swe_plan_mcq.fewshot.jsonl')!).map((r) => r.id)).toEqual(['p2']);
   });
 
+  it('warns when harness examples would be added to prompts that already have some', () => {
+    const withShots = { seed: 's', template: 't', fewshot_ids: ['elsewhere'] };
+    const p = plan([mcq({ id: 't1', build: withShots })], { fewshot: [mcq({ id: 'p1', prompt: 'Example.\n' })], numFewshot: 1 });
+    expect(p.findings.find((f) => f.code === 'emit-fewshot-doubled')?.args).toEqual({ task: 'aptpace_swe_plan_mcq', count: 1, shots: 1 });
+    expect(codes(plan([mcq({ id: 't1', build: withShots })]))).not.toContain('emit-fewshot-doubled');
+  });
+
   it('refuses a question that lists itself among its in-prompt examples', () => {
     const p = plan([mcq({ id: 'self', build: { seed: 's', template: 't', fewshot_ids: ['other', 'self'] } })]);
     expect(codes(p)).toContain('emit-fewshot-self-reference');
@@ -200,6 +207,7 @@ describe('bad input: a clear error and no files', () => {
     ['a task named like a built-in task', () => plan([mcq({ task: 'arc_easy' })]), 'emit-name-builtin'],
     ['a task named like the suite', () => plan([mcq({ task: 'aptpace_test' })]), 'emit-name-duplicate'],
     ['a task mixing MCQ and completion', () => plan([mcq({ task: 't_mixed' }), completion({ task: 't_mixed' })]), 'emit-task-mixed'],
+    ['two test questions with one id', () => plan([mcq({ id: 'same' }), mcq({ id: 'same', prompt: 'Another.\n' })]), 'emit-duplicate-id'],
     ['a harness older than 0.4.9', () => plan([mcq()], { harnessVersion: '0.4.8' }), 'emit-harness-version-unsupported'],
   ];
   for (const [what, make, code] of cases) {

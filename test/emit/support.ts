@@ -66,7 +66,7 @@ export interface Spawned {
 /** Runs a program with the offline harness environment; never throws on a non-zero exit. */
 export function run(command: string, args: string[], options: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Spawned> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd ?? repoRoot, env: { ...harnessEnv, ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd: options.cwd ?? repoRoot, env: { ...harnessEnv, PYTHONDONTWRITEBYTECODE: '1', ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

@@ -10,7 +10,6 @@ import { runLoocv, nestedChoice, type LoocvReport } from '../../generator/core/p
 import { fitTarget, predictPoolRow, prepareFold } from '../../generator/core/pace/pipeline.js';
 import { fitPace } from '../../generator/core/pace/fit.js';
 import { checkpointScores, predictPace } from '../../generator/core/pace/predict.js';
-import { loadLinalg } from '../../generator/core/pace/linalg.js';
 import { spearman } from '../../generator/core/pace/rank.js';
 import { stableStringify } from '../../generator/core/kernel/stable-json.js';
 import type { ScoreMatrix, TargetTable } from '../../generator/core/logs/matrix.js';
@@ -39,7 +38,6 @@ function withoutLast(s: SyntheticData): { matrix: ScoreMatrix; targets: TargetTa
 }
 
 beforeAll(async () => {
-  await loadLinalg();
   syn = syntheticPace({ models: 18, instances: 1500, dims: 2, targets: 2, targetInstances: 300, seed: 'recovery' });
   data = prepareData(syn.matrix, syn.targets, { bootstrap: options.bootstrap, seed: options.seed }).data!;
   report = await runLoocv(data, { ...options, frozen: { 'agentic-0': config, 'agentic-1': config }, nested: null, baselines: ['mean'], budgetCurve: [] });

@@ -144,6 +144,10 @@ describe('buildQuestions on the fixtures', () => {
       }
     }
     expect(withShots).toBeGreaterThan(0);
+    // Per domain: ~10% of the trajectories, at least one when the domain has three or more.
+    const fewshotTrajectories = new Set(fewshot.map((q) => q.provenance.traj_id));
+    expect([...fewshotTrajectories].map((id) => byId(all, id).domain)).toEqual(['swe']);
+    for (const q of result.questions) if (fewshotTrajectories.has(q.provenance.traj_id)) expect(q.split).toBe('fewshot');
     // A solved shot shows its answer right after its stem, before the evaluated question.
     const q = result.questions.find((x) => x.kind === 'plan_mcq' && x.build.fewshot_ids?.length)! as McqQuestion;
     const shot = byQid.get(q.build.fewshot_ids![0]!) as McqQuestion;
@@ -167,6 +171,26 @@ describe('buildQuestions on the fixtures', () => {
     const r = await buildQuestions(loadCanonical('swe-unproven'), {});
     expect(r.questions).toEqual([]);
     expect(r.findings.map((f) => f.code)).toEqual(['build-unproven-excluded', 'build-no-trajectories']);
+  });
+});
+
+describe('fixtures and history styles', () => {
+  it('every fixture is a valid canonical trajectory', async () => {
+    const { validateTrajectory } = await import('../../generator/core/trajectories/schema.js');
+    for (const t of all) expect(validateTrajectory(t), t.traj_id).toEqual([]);
+  });
+
+  it('shows earlier steps of plan questions as thought + action on request', async () => {
+    const basic = loadCanonical('swe-basic');
+    const plans = await buildQuestions(basic, { kinds: ['plan_mcq'], shots: 0, tokenizer: 'chars' });
+    const actions = await buildQuestions(basic, { kinds: ['plan_mcq'], shots: 0, tokenizer: 'chars', planHistory: 'thought-action' });
+    expect(actions.questions.map((q) => q.id)).toEqual(plans.questions.map((q) => q.id));
+    const q = actions.questions.find((x) => x.provenance.traj_id === 'fixture:acme__textstats-12:0' && x.provenance.step! >= 2)!;
+    const t = byId(basic, q.provenance.traj_id);
+    expect(q.prompt).toContain(`Step 1:\nThought: ${t.steps[0]!.thought}\nAction: ${t.steps[0]!.action.text}\n`);
+    const p = plans.questions.find((x) => x.id === q.id)!;
+    expect(p.prompt).toContain(`Step 1: ${planOf(t.steps[0]!)}\n`);
+    expect(p.prompt).not.toContain('Thought:');
   });
 });
 

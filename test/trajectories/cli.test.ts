@@ -43,6 +43,8 @@ describe('aptpace inspect', () => {
   it('--exact-tokens counts with cl100k_base', async () => {
     const cheap = await cli('inspect', path.join(good, 'canonical.jsonl'), '--json');
     const exact = await cli('inspect', path.join(good, 'canonical.jsonl'), '--json', '--exact-tokens');
+    // Hand count: goal 38 chars; step 0: 3 separators + 14 + 16 + 30; step 1: 3 + 0 + 9 + 8 → 121 chars → ⌈121/4⌉.
+    expect(cheap.json.data.files[0].tokens).toBe(31);
     expect(exact.json.data.tokens).toBe('cl100k_base');
     // The chars/4 estimate and the tokenizer disagree on this text; the flag must switch between them.
     expect(exact.json.data.files[0].tokens).toBeGreaterThan(0);

@@ -58,6 +58,7 @@ const build: CommandSpec = {
       .option('--shots <n>', 'solved examples in each prompt (0 = zero-shot)', String(BUILD_DEFAULTS.shots))
       .option('--max-per-trajectory <n>', 'most questions of one kind per trajectory', String(BUILD_DEFAULTS.maxPerTrajectory))
       .option('--observation-chars <n>', 'cap on one observation before budgeting (head and tail kept)', String(BUILD_DEFAULTS.observationChars))
+      .option('--plan-history <style>', 'earlier steps in plan questions: plans (one line each) or thought-action', 'plans')
       .option('--reports <files...>', 'evaluation reports / label files giving success evidence')
       .option('--format <name>', 'trajectory format (skip auto-detection)')
       .option('--include-unproven', 'also use trajectories whose success has no evidence')
@@ -75,6 +76,7 @@ const build: CommandSpec = {
     const kinds = opts.kinds ? String(opts.kinds).split(',').map((k) => k.trim()).filter(Boolean) : undefined;
     for (const k of kinds ?? []) if (!isQuestionKind(k)) throw new UsageError(`unknown kind ${k}; expected some of ${QUESTION_KINDS.join(', ')}`);
     if (!isTokenizerName(String(opts.tokenizer))) throw new UsageError(`unknown --tokenizer ${opts.tokenizer}; expected ${TOKENIZERS.join(', ')}`);
+    if (opts.planHistory !== 'plans' && opts.planHistory !== 'thought-action') throw new UsageError(`--plan-history must be plans or thought-action, got ${opts.planHistory}`);
     if (opts.llmEndpoint && !opts.llmModel) throw new UsageError('--llm-endpoint needs --llm-model');
     const options: BuildOptions = {
       seed: String(opts.seed),
@@ -86,6 +88,7 @@ const build: CommandSpec = {
       maxPerTrajectory: positiveInt(opts.maxPerTrajectory, '--max-per-trajectory'),
       observationChars: positiveInt(opts.observationChars, '--observation-chars', 100),
       includeUnproven: Boolean(opts.includeUnproven),
+      planHistory: opts.planHistory,
       vfs: ctx.vfs,
       templatesDir: opts.templates ? path.resolve(ctx.cwd, String(opts.templates)) : undefined,
     };

@@ -25,7 +25,6 @@ const evaluate: CommandSpec = {
     const { prepareData } = await import('../../core/pace/prepare.js');
     const { runLoocv } = await import('../../core/pace/loocv.js');
     const { baselineOrder } = await import('../../core/pace/baselines/index.js');
-    const { loadLinalg } = await import('../../core/pace/linalg.js');
     const { renderLoocvTable } = await import('../../core/pace/report.js');
     const { paceFindings } = await import('../../core/pace/findings.js');
     const { gridSize } = await import('../../core/pace/pipeline.js');
@@ -53,7 +52,6 @@ const evaluate: CommandSpec = {
       if (!inputs.matrix) return { findings, text: 'no source scores read' };
       const names = inputs.targets.map((t) => t.target).filter((t) => !opts.target || (opts.target as string[]).includes(t));
       const frozen = await settings.targetConfigs(ctx.vfs, opts, names);
-      await loadLinalg();
       const prepared = prepareData(inputs.matrix, inputs.targets, {
         bootstrap: options.bootstrap,
         seed: options.seed,

@@ -32,8 +32,10 @@ const normalize: CommandSpec = {
     async function* lines(): AsyncGenerator<string> {
       for await (const ev of streamTrajectories(ctx.vfs, args, options)) {
         if (ev.kind === 'finding') findings.push(ev.finding);
-        else if (ev.kind === 'file') files.push(ev.summary);
-        else if (opts.onlyProven && !isProvenSuccess(ev.trajectory)) dropped++;
+        else if (ev.kind === 'file') {
+          files.push(ev.summary);
+          if (files.length % 500 === 0) ctx.progress(`normalized ${files.length} files, ${written} trajectories`);
+        } else if (opts.onlyProven && !isProvenSuccess(ev.trajectory)) dropped++;
         else {
           written++;
           // Sorted keys: the same input gives byte-identical output.

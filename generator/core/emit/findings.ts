@@ -72,6 +72,11 @@ export const emitFindings = {
     title: 'Few-shot example is also a test question',
     message: (a) => `few-shot example ${a.id} duplicates test question ${a.testId} (${a.reason}); it was dropped from the few-shot pool so no document sees itself`,
   },
+  'emit-duplicate-id': {
+    severity: 'error',
+    title: 'Two questions share an id',
+    message: (a) => `question id ${a.id} is used twice${a.firstRecord === undefined ? '' : ` (first at record ${a.firstRecord})`}; ids must be unique within the test questions and within the few-shot pool`,
+  },
   'emit-fewshot-self-reference': {
     severity: 'error',
     title: 'Question lists itself as an in-prompt example',
@@ -86,6 +91,11 @@ export const emitFindings = {
     severity: 'info',
     title: 'Task has no few-shot examples',
     message: (a) => `task ${a.task}: no few-shot examples in the pool; it runs zero-shot`,
+  },
+  'emit-fewshot-doubled': {
+    severity: 'warning',
+    title: 'Prompts already contain worked examples',
+    message: (a) => `task ${a.task}: ${a.count} prompt(s) already hold in-prompt examples (build.fewshot_ids); the harness adds ${a.shots} more before each. Emit without a few-shot pool unless that is intended`,
   },
   'emit-fewshot-unused': {
     severity: 'warning',

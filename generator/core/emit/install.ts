@@ -61,8 +61,10 @@ export async function writeSuiteFolder(
     const owned = await readManifest(vfs, path.join(targetDir, MANIFEST_FILE));
     for (const rel of await walkFiles(vfs, targetDir)) {
       if (rel === MANIFEST_FILE && owned) continue;
+      // Python's bytecode cache of our utils.py: disposable, and stale once utils.py is rewritten.
+      if (rel.split('/').includes('__pycache__')) continue;
       const ours = owned?.get(rel);
-      const produced = files.has(rel);
+      const produced = files.has(rel) || rel === MANIFEST_FILE;
       const shown = path.join(target, rel);
       if (ours !== undefined) {
         if (ours === sha256(await vfs.readBytes(path.join(targetDir, rel)))) continue;

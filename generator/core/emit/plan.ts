@@ -82,6 +82,16 @@ export function planSuite(questions: Question[], options: PlanOptions, builtins:
     return fail();
   }
 
+  // Ids key the logged documents, the score matrix and --samples: one question, one id.
+  // (A pool question sharing a test question's id is a leak, handled in selectPool.)
+  for (const set of [test, pool]) {
+    const seen = new Map<string, Question>();
+    for (const q of set) {
+      const first = seen.get(q.id);
+      if (first) findings.push(make('emit-duplicate-id', at(q, 'id'), { id: q.id, firstRecord: recordOf.get(first) }));
+      else seen.set(q.id, q);
+    }
+  }
   for (const q of test) {
     if (q.build.fewshot_ids?.includes(q.id)) findings.push(make('emit-fewshot-self-reference', at(q, 'build.fewshot_ids'), { id: q.id }));
   }
@@ -119,6 +129,8 @@ export function planSuite(questions: Question[], options: PlanOptions, builtins:
     else if (options.fewshot !== undefined && options.numFewshot > taskPool.length) {
       findings.push(make('emit-fewshot-short', {}, { task, available: taskPool.length, requested: options.numFewshot }));
     }
+    const alreadyShot = taskQuestions.filter((q) => (q.build.fewshot_ids?.length ?? 0) > 0).length;
+    if (shots > 0 && alreadyShot > 0) findings.push(make('emit-fewshot-doubled', {}, { task, count: alreadyShot, shots }));
     builds.push({ task, kind, spec, test: sortById(taskQuestions), pool: shots ? sortById(taskPool) : [], shots });
   }
   for (const [task, unused] of poolByTask) {

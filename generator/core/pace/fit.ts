@@ -8,7 +8,6 @@ import type { Finding } from '../kernel/findings.js';
 import { findingFactory } from '../kernel/findings.js';
 import { stableStringify } from '../kernel/stable-json.js';
 import { paceFindings } from './findings.js';
-import { loadLinalg } from './linalg.js';
 import { prepareData } from './prepare.js';
 import { computeGlobalBasis, fitTarget, prepareFold, type PartFit, type TargetFit } from './pipeline.js';
 import { fallbackConfig, type PaceConfig, type PaceData, type PaceOptions, type PreparedTarget } from './types.js';
@@ -106,7 +105,6 @@ function serializeTarget(data: PaceData, target: PreparedTarget, fit: TargetFit,
 }
 
 export async function fitPace(matrix: ScoreMatrix, targets: TargetTable[], options: FitOptions): Promise<{ model: PaceModelFile | null; data: PaceData | null; findings: Finding[] }> {
-  await loadLinalg();
   const { data, findings } = prepareData(matrix, targets, {
     bootstrap: options.bootstrap,
     seed: options.seed,

@@ -6,8 +6,6 @@
  * Loan §8.5) and the tests check it against numpy.linalg.eigh.
  */
 
-/** Kept for call sites that load heavy numerics lazily; the Jacobi solver needs nothing. */
-export async function loadLinalg(): Promise<void> {}
 
 export interface SymmetricEigen {
   /** Eigenvalues, descending. */

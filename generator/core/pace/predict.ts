@@ -6,7 +6,6 @@
 import type { ScoreMatrix } from '../logs/matrix.js';
 import { findingFactory, type Finding } from '../kernel/findings.js';
 import { paceFindings } from './findings.js';
-import { loadLinalg } from './linalg.js';
 import { embedPartial, type LinearEmbedding } from './embed.js';
 import { predictFromEmbeddings, type PartFit, type TargetFit } from './pipeline.js';
 import type { PaceModelFile, SerializedPart, SerializedTarget } from './model-file.js';
@@ -69,7 +68,6 @@ function percentile(sorted: number[], q: number): number {
 }
 
 export async function predictPace(model: PaceModelFile, modelName: string, scores: Map<string, number>): Promise<{ forecasts: TargetForecast[]; findings: Finding[] }> {
-  await loadLinalg();
   const findings: Finding[] = [];
   const forecasts: TargetForecast[] = [];
   for (const t of model.targets) {

@@ -2,7 +2,7 @@
  * Ranks and correlations with scipy's conventions: ties get the average rank
  * (`scipy.stats.rankdata(method='average')`), and a constant input gives NaN.
  */
-import { gatherCol, viewCols, type MatrixView } from './kernels.js';
+import { viewCols, type MatrixView } from './kernels.js';
 
 export function averageRanks(values: ArrayLike<number>): Float64Array {
   const n = values.length;
@@ -70,8 +70,14 @@ export function columnSpearman(v: MatrixView, y: ArrayLike<number>): Float64Arra
   const order = new Int32Array(n);
   const ranks = new Float64Array(n);
   const sorted = new Float64Array(n);
+  // Columns are read in blocks, row by row, and transposed into `block`: walking the matrix
+  // column-wise would touch a new cache line for every cell once there are thousands of models.
+  const width = Math.max(1, Math.min(nc, Math.floor((1 << 20) / Math.max(1, n))));
+  const block = new Float64Array(width * n);
   for (let c = 0; c < nc; c++) {
-    gatherCol(v, c, col);
+    const offset = c % width;
+    if (offset === 0) fillBlock(v, c, Math.min(width, nc - c), n, block);
+    col.set(block.subarray(offset * n, offset * n + n));
     if (n > 48) {
       out[c] = sortedRankCorrelation(col, sorted, cy, syy, my);
       continue;
@@ -153,4 +159,13 @@ function sortedRankCorrelation(col: Float64Array, sorted: Float64Array, cy: Floa
     sxy += r * (cy[t] as number);
   }
   return sxx > 1e-12 && syy > 0 ? Math.max(-1, Math.min(1, sxy / Math.sqrt(sxx * syy))) : NaN;
+}
+
+/** block[j*n + r] = view[r, c0 + j] for j < w. */
+function fillBlock(v: MatrixView, c0: number, w: number, n: number, block: Float64Array): void {
+  for (let r = 0; r < n; r++) {
+    const base = (v.rows[r] as number) * v.stride;
+    if (v.cols) for (let j = 0; j < w; j++) block[j * n + r] = v.data[base + (v.cols[c0 + j] as number)] as number;
+    else for (let j = 0; j < w; j++) block[j * n + r] = v.data[base + c0 + j] as number;
+  }
 }

@@ -15,6 +15,7 @@ import { type TemplateSet, loadTemplates, renderWithinBudget } from './render.js
 import { type TokenizerName, loadTokenCounter } from './tokenizer.js';
 import { QUESTION_SCHEMA_VERSION, type Question, type QuestionKind } from './types.js';
 import { QUESTION_TYPES, type QuestionDraft } from './types/index.js';
+import type { PlanHistory } from './types/module.js';
 
 const make = findingFactory(questionFindings);
 
@@ -42,6 +43,8 @@ export interface BuildOptions {
   observationChars?: number;
   /** Solved in-prompt examples per question. Default 3; 0 for zero-shot. */
   shots?: number;
+  /** How plan questions show earlier steps: `plans` (one line each, APTBench) or `thought-action`. Default `plans`. */
+  planHistory?: PlanHistory;
   /** Share of trajectories whose questions form the `fewshot` split. Default 0.1 (at most 20 trajectories). */
   fewshotFraction?: number;
   /** Optional model assistance (plan rewriting); off by default. */
@@ -147,6 +150,7 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
         choices,
         maxPerTrajectory: options.maxPerTrajectory ?? BUILD_DEFAULTS.maxPerTrajectory,
         observationChars: options.observationChars ?? BUILD_DEFAULTS.observationChars,
+        planHistory: options.planHistory ?? 'plans',
       });
       for (const r of result.skipped) {
         skip(`${kind}:${r}`);
@@ -195,7 +199,7 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
       .sort((a, b) => (a.rank < b.rank ? -1 : 1))
       .map((x) => x.e);
     for (const { draft, t, id } of list) {
-      const shots = shotsWanted > 0 ? pool.filter((s) => s.t.traj_id !== t.traj_id).slice(0, shotsWanted) : [];
+      const shots = shotsWanted > 0 ? chooseShots(pool, t.traj_id, shotsWanted) : [];
       let rendered;
       try {
         rendered = renderWithinBudget(render, draft, shots.map((s) => s.draft), counter, budget);
@@ -287,4 +291,23 @@ export function balanceGoldPositions(list: Array<{ id: string; draft: QuestionDr
       e.draft.mcq = { choices: others.map((o) => o.c), sources: others.map((o) => o.s), gold: target };
     }
   }
+}
+
+/**
+ * The first `count` examples of the ranked pool that are not from the question's own
+ * trajectory, taking one per trajectory before taking a second, so examples vary.
+ */
+function chooseShots<E extends { t: Trajectory }>(pool: readonly E[], ownTrajectory: string, count: number): E[] {
+  const others = pool.filter((e) => e.t.traj_id !== ownTrajectory);
+  const first: E[] = [];
+  const rest: E[] = [];
+  const used = new Set<string>();
+  for (const e of others) {
+    if (used.has(e.t.traj_id)) rest.push(e);
+    else {
+      used.add(e.t.traj_id);
+      first.push(e);
+    }
+  }
+  return [...first, ...rest].slice(0, count);
 }

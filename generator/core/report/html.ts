@@ -19,6 +19,8 @@ export interface ReportPage {
   title: string;
   /** One-line verdict shown at the top, e.g. "PASS: all thresholds met". */
   verdict?: { ok: boolean; text: string };
+  /** Warnings the reader must not miss (e.g. rendered findings), shown right under the verdict. */
+  notices?: Array<{ level: 'error' | 'warning' | 'info'; text: string }>;
   sections: ReportSection[];
   /** Key facts in small print at the bottom (versions, hashes, inputs). */
   footer?: Array<[string, string]>;
@@ -40,10 +42,12 @@ h1{font-size:1.5rem}h2{font-size:1.15rem;margin-top:2rem;border-bottom:1px solid
 .verdict{padding:.6rem 1rem;border-radius:6px;font-weight:600}.ok{background:#e6f4ea;color:#1e6b34}.fail{background:#fde8e8;color:#9b1c1c}
 table{border-collapse:collapse;margin:.5rem 0;font-size:.9rem}th,td{border:1px solid #ddd;padding:.25rem .6rem;text-align:left}
 th{background:#f6f6f6}tr.em td{background:#fff4e5;font-weight:600}.na{color:#999}.charts{display:flex;flex-wrap:wrap;gap:1rem}
+.notice{margin:.3rem 0;padding:.4rem .8rem;border-left:4px solid}.notice.warning{background:#fff8e1;border-color:#f0b400}.notice.error{background:#fde8e8;border-color:#c81e1e}.notice.info{background:#eef4fb;border-color:#4e79a7}
 footer{margin-top:2rem;font-size:.8rem;color:#666}footer dt{font-weight:600;float:left;clear:left;width:11rem}footer dd{margin-left:11.5rem}
 </style>`);
   out.push('</head>', '<body>', `<h1>${escapeXml(page.title)}</h1>`);
   if (page.verdict) out.push(`<p class="verdict ${page.verdict.ok ? 'ok' : 'fail'}">${escapeXml(page.verdict.text)}</p>`);
+  for (const n of page.notices ?? []) out.push(`<p class="notice ${n.level}"><strong>${n.level}:</strong> ${escapeXml(n.text)}</p>`);
   for (const s of page.sections) {
     out.push(`<h2>${escapeXml(s.heading)}</h2>`);
     if (s.text) out.push(`<p>${escapeXml(s.text)}</p>`);
@@ -68,6 +72,7 @@ footer{margin-top:2rem;font-size:.8rem;color:#666}footer dt{font-weight:600;floa
 export function renderReportMarkdown(page: ReportPage): string {
   const out: string[] = [`# ${page.title}`, ''];
   if (page.verdict) out.push(`**${page.verdict.ok ? 'PASS' : 'FAIL'}** — ${page.verdict.text}`, '');
+  for (const n of page.notices ?? []) out.push(`> **${n.level === 'error' ? 'Error' : n.level === 'warning' ? 'Warning' : 'Note'}:** ${n.text}`, '');
   for (const s of page.sections) {
     if (!s.text && !s.table) continue;
     out.push(`## ${s.heading}`, '');

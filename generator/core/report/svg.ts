@@ -114,7 +114,7 @@ function frame(f: ChartFrame, body: string[], x: Scale | null, y: Scale, w: numb
 }
 
 /** Vertical bars with optional interval whiskers and a dashed threshold line. */
-export function barChartSvg(data: BarDatum[], f: ChartFrame & { threshold?: number; domain?: [number, number] }): string {
+export function barChartSvg(data: BarDatum[], f: ChartFrame & { threshold?: number; thresholdLabel?: string; domain?: [number, number] }): string {
   const w = f.width ?? Math.max(360, 90 + data.length * 48);
   const h = f.height ?? 300;
   const values = data.flatMap((d) => [d.value, d.low ?? d.value, d.high ?? d.value]);
@@ -143,7 +143,7 @@ export function barChartSvg(data: BarDatum[], f: ChartFrame & { threshold?: numb
   if (f.threshold !== undefined) {
     const ty = fmt(y(f.threshold));
     body.push(`<line x1="${MARGIN.left}" x2="${w - MARGIN.right}" y1="${ty}" y2="${ty}" stroke="${ACCENT}" stroke-dasharray="6 4" stroke-width="1.5"/>`);
-    body.push(`<text x="${w - MARGIN.right}" y="${Number(ty) - 4}" text-anchor="end" fill="${ACCENT}">threshold ${formatTick(f.threshold)}</text>`);
+    body.push(`<text x="${w - MARGIN.right}" y="${Number(ty) - 4}" text-anchor="end" fill="${ACCENT}">${escapeXml(f.thresholdLabel ?? 'threshold')} ${formatTick(f.threshold)}</text>`);
   }
   return frame(f, body, null, y, w, h);
 }
@@ -188,6 +188,96 @@ export function lineChartSvg(series: Series[], f: ChartFrame): string {
     body.push(`<text x="${w - MARGIN.right - 86}" y="${ly}" fill="#333">${escapeXml(truncateLabel(s.name, 16))}</text>`);
   });
   return frame(f, body, x, y, w, h);
+}
+
+export interface GroupedSeries {
+  name: string;
+  /** One value per category, in category order. */
+  values: number[];
+}
+
+/** Side-by-side bars per category (e.g. instance share and weight share per benchmark), with a legend. */
+export function groupedBarChartSvg(categories: string[], series: GroupedSeries[], f: ChartFrame & { domain?: [number, number] }): string {
+  const w = f.width ?? Math.max(420, 200 + categories.length * (24 + 18 * series.length));
+  const h = f.height ?? 300;
+  const values = series.flatMap((s) => s.values);
+  const [lo, hi] = f.domain ?? [Math.min(0, ...values), Math.max(0, ...values)];
+  const plotRight = w - MARGIN.right - 110;
+  const y = linearScale(lo, hi, h - MARGIN.bottom, MARGIN.top);
+  const d0 = y.ticks[0]!;
+  const d1 = y.ticks[y.ticks.length - 1]!;
+  const zero = y(Math.min(Math.max(0, d0), d1));
+  const band = (plotRight - MARGIN.left) / Math.max(1, categories.length);
+  const barWidth = (band * 0.8) / Math.max(1, series.length);
+  const body: string[] = [];
+  categories.forEach((category, i) => {
+    const x0 = MARGIN.left + i * band + band * 0.1;
+    series.forEach((s, j) => {
+      const v = s.values[i] ?? 0;
+      const colour = PALETTE[j % PALETTE.length]!;
+      body.push(`<rect x="${fmt(x0 + j * barWidth)}" y="${fmt(Math.min(y(v), zero))}" width="${fmt(barWidth)}" height="${fmt(Math.abs(y(v) - zero))}" fill="${colour}"><title>${escapeXml(`${category} · ${s.name}: ${fmt(v)}`)}</title></rect>`);
+    });
+    body.push(`<text transform="translate(${fmt(x0 + band * 0.4)} ${h - MARGIN.bottom + 12}) rotate(30)" font-size="10" fill="#333">${escapeXml(truncateLabel(category))}</text>`);
+  });
+  series.forEach((s, j) => {
+    const ly = MARGIN.top + 10 + j * 16;
+    body.push(`<rect x="${w - MARGIN.right - 100}" y="${ly - 8}" width="10" height="10" fill="${PALETTE[j % PALETTE.length]!}"/>`);
+    body.push(`<text x="${w - MARGIN.right - 86}" y="${ly}" fill="#333">${escapeXml(truncateLabel(s.name, 16))}</text>`);
+  });
+  return frame(f, body, null, y, w, h);
+}
+
+export interface TrendPoint {
+  /** Position on the x axis (a training step, or the checkpoint's index in history order). */
+  x: number;
+  y: number;
+  low?: number;
+  high?: number;
+  /** Shown under the point (the checkpoint name). */
+  label: string;
+  highlight?: boolean;
+}
+
+/**
+ * One value per checkpoint joined by a line, its interval as a shaded band and whiskers, an
+ * optional threshold line; points are labelled with their checkpoint name.
+ */
+export function trendChartSvg(points: TrendPoint[], f: ChartFrame & { threshold?: number; thresholdLabel?: string }): string {
+  const sorted = [...points].sort((a, b) => a.x - b.x || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
+  const w = f.width ?? Math.max(480, 120 + sorted.length * 40);
+  const h = f.height ?? 320;
+  const values = sorted.flatMap((p) => [p.y, p.low ?? p.y, p.high ?? p.y]);
+  if (f.threshold !== undefined) values.push(f.threshold);
+  const y = linearScale(Math.min(...values), Math.max(...values), h - MARGIN.bottom, MARGIN.top);
+  const xs = sorted.map((p) => p.x);
+  const xLo = Math.min(...xs);
+  const xHi = Math.max(...xs);
+  const left = MARGIN.left + 24;
+  const right = w - MARGIN.right - 24;
+  const px = (x: number) => (xHi > xLo ? left + ((x - xLo) / (xHi - xLo)) * (right - left) : (left + right) / 2);
+  const body: string[] = [];
+  const banded = sorted.filter((p) => p.low !== undefined && p.high !== undefined);
+  if (banded.length > 1) {
+    const upper = banded.map((p) => `${fmt(px(p.x))},${fmt(y(p.high!))}`);
+    const lower = [...banded].reverse().map((p) => `${fmt(px(p.x))},${fmt(y(p.low!))}`);
+    body.push(`<polygon points="${[...upper, ...lower].join(' ')}" fill="${BASE}" fill-opacity="0.15" stroke="none"/>`);
+  }
+  if (f.threshold !== undefined) {
+    const ty = fmt(y(f.threshold));
+    body.push(`<line x1="${MARGIN.left}" x2="${w - MARGIN.right}" y1="${ty}" y2="${ty}" stroke="${ACCENT}" stroke-dasharray="6 4" stroke-width="1.5"/>`);
+    body.push(`<text x="${w - MARGIN.right}" y="${Number(ty) - 4}" text-anchor="end" fill="${ACCENT}">${escapeXml(f.thresholdLabel ?? 'threshold')} ${formatTick(f.threshold)}</text>`);
+  }
+  if (sorted.length > 1) body.push(`<polyline fill="none" stroke="${BASE}" stroke-width="2" points="${sorted.map((p) => `${fmt(px(p.x))},${fmt(y(p.y))}`).join(' ')}"/>`);
+  // Label at most ~20 points so names stay readable on long histories; the current one always.
+  const every = Math.max(1, Math.ceil(sorted.length / 20));
+  sorted.forEach((p, i) => {
+    const cx = fmt(px(p.x));
+    if (p.low !== undefined && p.high !== undefined) body.push(`<line x1="${cx}" x2="${cx}" y1="${fmt(y(p.low))}" y2="${fmt(y(p.high))}" stroke="#555" stroke-width="1"/>`);
+    const interval = p.low !== undefined && p.high !== undefined ? ` [${fmt(p.low)}, ${fmt(p.high)}]` : '';
+    body.push(`<circle cx="${cx}" cy="${fmt(y(p.y))}" r="${p.highlight ? 6 : 4}" fill="${p.highlight ? ACCENT : BASE}"><title>${escapeXml(`${p.label}: ${fmt(p.y)}${interval}`)}</title></circle>`);
+    if (p.highlight || i % every === 0) body.push(`<text transform="translate(${cx} ${h - MARGIN.bottom + 12}) rotate(30)" font-size="10" fill="${p.highlight ? ACCENT : '#333'}">${escapeXml(truncateLabel(p.label))}</text>`);
+  });
+  return frame(f, body, null, y, w, h);
 }
 
 function truncateLabel(label: string, max = 22): string {

@@ -17,7 +17,7 @@ import { readBoundedLines } from './lines.js';
 import { at, type RecordContext } from './readers/reader.js';
 import { detectFormat, formatOrder, formatReaders, isFormatName, type FormatName } from './readers/registry.js';
 import { validateTrajectory } from './schema.js';
-import { estimateTokensCheap, isRecord, typeName } from './text.js';
+import { estimateTokensFromChars, isRecord, typeName } from './text.js';
 import type { Domain, Trajectory } from './types.js';
 
 export { validateTrajectory } from './schema.js';
@@ -63,11 +63,18 @@ export function successKey(t: Trajectory): string {
   return `${String(t.outcome.success)}:${t.outcome.success_source}`;
 }
 
-type Token = (text: string) => number;
+type Token = (t: Trajectory) => number;
 async function tokenCounter(exact: boolean): Promise<Token> {
-  if (!exact) return estimateTokensCheap;
+  if (!exact) {
+    // Same text as trajectoryText, measured without building it: the estimate only needs lengths.
+    return (t) => {
+      let chars = t.task.goal.length;
+      for (const s of t.steps) chars += 3 + (s.thought?.length ?? 0) + (s.action.raw ?? s.action.text).length + (s.observation?.length ?? 0);
+      return estimateTokensFromChars(chars);
+    };
+  }
   const { countTokens } = await import('gpt-tokenizer/encoding/cl100k_base');
-  return (text) => countTokens(text);
+  return (t) => countTokens(trajectoryText(t));
 }
 
 /** Text a model would read for this trajectory: the goal and every step. */
@@ -249,7 +256,7 @@ class FileReader {
     this.summary.steps += trajectory.steps.length;
     const key = successKey(trajectory);
     this.summary.success[key] = (this.summary.success[key] ?? 0) + 1;
-    this.summary.tokens += this.countTokens(trajectoryText(trajectory));
+    this.summary.tokens += this.countTokens(trajectory);
     out.push({ kind: 'trajectory', trajectory });
     return out;
   }

@@ -126,8 +126,8 @@ export function repoFromInstanceId(instanceId: string): string | null {
 }
 
 /** A cheap, tokenizer-free estimate: about four characters per token for English and code. */
-export function estimateTokensCheap(text: string): number {
-  return Math.ceil(text.length / 4);
+export function estimateTokensFromChars(chars: number): number {
+  return Math.ceil(chars / 4);
 }
 
 export function typeName(value: unknown): string {

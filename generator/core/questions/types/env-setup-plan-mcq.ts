@@ -48,7 +48,7 @@ export const envSetupPlanMcq: QuestionTypeModule = {
       drafts.push({
         kind: 'env_setup_plan_mcq',
         step: i,
-        fields: { goal: t.task.goal, repo: t.environment.repo ?? t.source.repo ?? null },
+        fields: { goal: t.task.goal, repo: t.environment.repo ?? t.source.repo ?? null, thought_action: ctx.planHistory === 'thought-action' },
         history: historyBefore(t, i, ctx.observationChars),
         answerStem: 'The correct next steps are (',
         answerSuffix: ')',

@@ -38,7 +38,11 @@ export interface KindContext {
   maxPerTrajectory: number;
   /** Cap on one observation, in characters (head and tail kept). */
   observationChars: number;
+  /** How plan questions show earlier steps: one-line plans (APTBench) or thought + action. */
+  planHistory: PlanHistory;
 }
+
+export type PlanHistory = 'plans' | 'thought-action';
 
 /** Everything about a question except its rendering; the builder renders, budgets and ids it. */
 export interface QuestionDraft {

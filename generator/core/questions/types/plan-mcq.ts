@@ -28,7 +28,7 @@ export const planMcq: QuestionTypeModule = {
       drafts.push({
         kind: 'plan_mcq',
         step: i,
-        fields: { goal: t.task.goal, repo: t.environment.repo ?? t.source.repo ?? null },
+        fields: { goal: t.task.goal, repo: t.environment.repo ?? t.source.repo ?? null, thought_action: ctx.planHistory === 'thought-action' },
         history: historyBefore(t, i, ctx.observationChars),
         answerStem: 'The correct next step plan is (',
         answerSuffix: ')',

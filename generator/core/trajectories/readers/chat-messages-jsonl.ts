@@ -100,7 +100,8 @@ export const chatMessagesReader: FormatReader = {
       ctx.findings.push(trajFinding('traj-empty', at(ctx, 'messages'), { detail: 'no assistant messages' }));
       return undefined;
     }
-    const instanceId = str(row.instance_id) ?? (row.id != null ? String(row.id) : null) ?? str(row.task_id) ?? ctx.fileStem;
+    const idOf = (v: unknown) => (typeof v === 'string' && v ? v : typeof v === 'number' ? String(v) : null);
+    const instanceId = idOf(row.instance_id) ?? idOf(row.id) ?? idOf(row.task_id) ?? ctx.fileStem;
     const goal = str(row.problem_statement) ?? str(row.question) ?? (firstUser >= 0 ? extractGoal(text(messages[firstUser]!.content)) : '');
     const last = drafts[drafts.length - 1]!;
     const label = labelOf(row, ctx.line !== undefined ? `${ctx.file}:${ctx.line}` : ctx.file);

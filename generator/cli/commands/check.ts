@@ -1,0 +1,146 @@
+import * as path from 'node:path';
+import type { Command } from 'commander';
+import { UsageError, type CommandSpec } from '../command.js';
+import { findingFactory, type Finding } from '../../core/kernel/findings.js';
+import { OutputFolder } from '../../core/kernel/output.js';
+import { sha256, stableStringify } from '../../core/kernel/stable-json.js';
+import { renderTally } from '../../core/kernel/render.js';
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+const REPORT_FILES = ['report.html', 'summary.md', 'result.json'] as const;
+
+function fraction(raw: string | undefined): number | null {
+  if (raw === undefined) return null;
+  const v = Number(raw);
+  if (!Number.isFinite(v) || v < 0 || v > 1) throw new UsageError(`--max-missing must be a fraction in [0, 1] (got ${raw})`);
+  return v;
+}
+
+function step(raw: string | undefined): number | null {
+  if (raw === undefined) return null;
+  const v = Number(raw);
+  if (!Number.isFinite(v)) throw new UsageError(`--step must be a number (got ${raw})`);
+  return v;
+}
+
+const check: CommandSpec = {
+  name: 'check',
+  summary: 'CI step per checkpoint: predict agentic scores, apply thresholds, write report.html (plots), summary.md and result.json',
+  configure(cmd: Command) {
+    cmd
+      .requiredOption('--model-file <file>', 'model.json written by `aptpace fit`')
+      .requiredOption('--model <name>', 'the checkpoint, as named in its logs / score rows')
+      .option('--logs <dirs...>', 'lm-evaluation-harness output folders of the checkpoint (run with --log_samples)')
+      .option('--store <dir>', 'score store holding the checkpoint (from `aptpace ingest`)')
+      .option('--sources <paths...>', 'score tables holding the checkpoint')
+      .option('--mapping <file>', 'model-name mapping JSON')
+      .requiredOption('--out <dir>', 'report folder: report.html, summary.md, result.json')
+      .option('--min-score <target=value>', 'fail (exit 1) when a predicted target score is below value (target scale); repeatable', collect)
+      .option('--max-missing <fraction>', 'fail (exit 1) when a target misses more than this fraction of its proxy instances')
+      .option('--history <file>', 'JSONL history of earlier checks: adds a trend plot; this checkpoint’s line is appended or replaced')
+      .option('--step <number>', 'training step of the checkpoint (orders the trend plot)')
+      .option('--force', 'overwrite existing report files; drop unreadable history lines');
+  },
+  async run(_args, opts, ctx) {
+    const settings = await import('../../core/pace/settings.js');
+    const { parseModelFile } = await import('../../core/pace/model-file.js');
+    const { predictPace, checkpointScores } = await import('../../core/pace/predict.js');
+    const { paceFindings } = await import('../../core/pace/findings.js');
+    const { loadCheckpointMatrix } = await import('../../core/report/checkpoint-scores.js');
+    const { evaluateCheck, buildCheckResult } = await import('../../core/report/check-result.js');
+    const history = await import('../../core/report/history.js');
+    const { checkFindings } = await import('../../core/report/check-findings.js');
+    const { renderCheckReport } = await import('../../core/report/checkpoint-report.js');
+    let thresholds: Record<string, number>;
+    try {
+      thresholds = settings.parseThresholds(opts.minScore as string[] | undefined);
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+    const maxMissing = fraction(opts.maxMissing as string | undefined);
+    const checkpointStep = step(opts.step as string | undefined);
+    const sources = [
+      opts.logs ? ({ kind: 'logs', paths: opts.logs as string[] } as const) : null,
+      opts.store ? ({ kind: 'store', paths: [opts.store as string] as [string] } as const) : null,
+      opts.sources ? ({ kind: 'sources', paths: opts.sources as string[] } as const) : null,
+    ].filter((s) => s !== null);
+    const source = sources[0];
+    if (sources.length !== 1 || !source) throw new UsageError('give the checkpoint scores with exactly one of --logs DIR…, --store DIR or --sources PATH…');
+    const force = Boolean(opts.force);
+    const out = new OutputFolder(ctx.vfs, opts.out as string, { force });
+    const historyFile = opts.history ? path.resolve(opts.history as string) : null;
+    if (historyFile && REPORT_FILES.some((f) => path.resolve(out.root, f) === historyFile)) throw new UsageError(`--history must not be one of the report files (${REPORT_FILES.join(', ')})`);
+    // Refuse before any work, so a wrong --out costs nothing and nothing is half-written.
+    for (const f of REPORT_FILES) await out.check(f);
+
+    const modelFileText = await ctx.vfs.readText(opts.modelFile as string);
+    const parsed = parseModelFile(modelFileText);
+    if (!parsed.model) return { findings: [findingFactory(paceFindings)('pace-model-file-invalid', { file: opts.modelFile }, { reason: parsed.reason })] };
+    const model = parsed.model;
+    const checkpoint = opts.model as string;
+
+    const inputs = await loadCheckpointMatrix(ctx.vfs, source, opts.mapping as string | undefined);
+    for (const [label, tally] of Object.entries(inputs.tallies)) ctx.progress(renderTally(label, tally));
+    const findings: Finding[] = [...inputs.findings];
+    const scores = inputs.matrix ? checkpointScores(inputs.matrix, checkpoint) : null;
+    let forecasts: Awaited<ReturnType<typeof predictPace>>['forecasts'] = [];
+    if (!scores) {
+      findings.push(findingFactory(paceFindings)('pace-model-not-in-logs', {}, { model: checkpoint, available: (inputs.matrix?.models ?? []).map((m) => m.name).join(', ') || 'none' }));
+    } else {
+      const predicted = await predictPace(model, checkpoint, scores);
+      forecasts = predicted.forecasts;
+      findings.push(...predicted.findings);
+    }
+    const evaluation = evaluateCheck(model, checkpoint, scores, forecasts, thresholds, maxMissing);
+    findings.push(...evaluation.findings);
+
+    const modelFileSha = sha256(modelFileText);
+    let entries: import('../../core/report/history.js').HistoryEntry[] = [];
+    let writeHistory = false;
+    if (historyFile) {
+      const read = await history.readHistory(ctx.vfs, historyFile, { force });
+      findings.push(...read.findings);
+      entries = read.entries;
+      writeHistory = read.writable && scores !== null;
+      if (read.writable && !scores) findings.push(findingFactory(checkFindings)('check-history-not-updated', { file: opts.history as string }, { reason: `checkpoint ${checkpoint} was not found in the inputs` }));
+      const other = history.otherModelFileFinding(entries, { model: checkpoint, sha256: modelFileSha }, opts.history as string);
+      if (other) findings.push(other);
+    }
+
+    const result = buildCheckResult({
+      model,
+      modelFile: { path: opts.modelFile as string, sha256: modelFileSha },
+      checkpoint,
+      step: checkpointStep,
+      source,
+      mapping: (opts.mapping as string | undefined) ?? null,
+      maxMissing,
+      found: scores !== null,
+      evaluation,
+      findings,
+    });
+    if (writeHistory) entries = history.upsertHistory(entries, history.historyEntry(result));
+    const report = renderCheckReport(result, model, entries);
+    const json = `${stableStringify(result, 2)}\n`;
+    await out.write('result.json', json);
+    await out.write('summary.md', report.markdown);
+    await out.write('report.html', report.html);
+    if (historyFile && writeHistory) {
+      // The history is check's own file: rewritten (atomically) without --force, confined to its folder.
+      const folder = new OutputFolder(ctx.vfs, path.dirname(historyFile), { owned: (rel) => rel === path.basename(historyFile) });
+      await folder.write(path.basename(historyFile), history.serializeHistory(entries));
+    }
+
+    const lines = result.targets.map((t) => {
+      const unit = t.scale === 'percent' ? '%' : '';
+      const value = t.predicted === null ? 'no prediction' : `${t.predicted.toFixed(t.scale === 'percent' ? 1 : 3)}${unit}`;
+      const interval = t.interval ? ` [${t.interval[0].toFixed(t.scale === 'percent' ? 1 : 3)}, ${t.interval[1].toFixed(t.scale === 'percent' ? 1 : 3)}]` : '';
+      const missing = t.missingInstances && result.found ? ` (${t.missingInstances}/${t.proxyInstances} proxy instances missing)` : '';
+      return `${t.target}: ${value}${interval}${missing} — ${t.status}`;
+    });
+    const text = [`${result.passed ? 'PASS' : 'FAIL'} ${checkpoint}`, ...lines, `report: ${path.join(opts.out as string, 'report.html')}`].join('\n');
+    return { findings, data: result, text, thresholdFailed: evaluation.thresholdFailed };
+  },
+};
+
+export default check;

@@ -1,0 +1,180 @@
+/**
+ * The machine-readable verdict of `aptpace check` for one checkpoint: PACE's forecasts, the
+ * thresholds applied to them and what was missing. Pure: forecasts and scores in, result out.
+ */
+import { findingFactory, type Finding } from '../kernel/findings.js';
+import { exitCodeFor } from '../kernel/exit-codes.js';
+import { paceFindings } from '../pace/findings.js';
+import type { PaceModelFile, SerializedTarget } from '../pace/model-file.js';
+import type { TargetForecast } from '../pace/predict.js';
+import { checkFindings } from './check-findings.js';
+import type { CheckpointSource } from './checkpoint-scores.js';
+
+export const CHECK_RESULT_FORMAT = 'aptpace-check-result';
+export const CHECK_RESULT_VERSION = 1;
+
+const pace = findingFactory(paceFindings);
+const check = findingFactory(checkFindings);
+
+export type CheckOutcome = 'pass' | 'fail';
+/** pass/fail: every check applied passed / one failed; unchecked: predicted, no check applied; no-prediction: PACE could not place the checkpoint for this target. */
+export type TargetStatus = 'pass' | 'fail' | 'unchecked' | 'no-prediction';
+
+export interface CheckTargetResult {
+  target: string;
+  scale: SerializedTarget['scale'];
+  predicted: number | null;
+  /** 95% bootstrap interval on the target's scale; null when the fit had no bootstrap. */
+  interval: [number, number] | null;
+  /** The prediction fell back to the training mean (PACE's range guard). */
+  guarded: boolean;
+  minScore: number | null;
+  proxyInstances: number;
+  missingInstances: number;
+  missingFraction: number;
+  /** Keys of the proxy instances the checkpoint has no score for, sorted. */
+  missing: string[];
+  checks: { minScore: CheckOutcome | null; maxMissing: CheckOutcome | null };
+  status: TargetStatus;
+  /** 1 + Σ_j P(training model j beats the checkpoint): its expected place among the training models plus itself. */
+  expectedRank: number | null;
+  winProbabilities: Array<{ model: string; score: number; probability: number }>;
+}
+
+export interface CheckResult {
+  format: typeof CHECK_RESULT_FORMAT;
+  version: typeof CHECK_RESULT_VERSION;
+  model: string;
+  /** Training step (or any ordering number) given with --step; orders the trend plot. */
+  step: number | null;
+  passed: boolean;
+  exitCode: number;
+  maxMissing: number | null;
+  modelFile: {
+    path: string;
+    sha256: string;
+    matrixSha256: string;
+    targetsSha256: string;
+    versions: Record<string, string>;
+    proxyInstances: number;
+  };
+  inputs: { kind: CheckpointSource['kind']; paths: string[]; mapping: string | null };
+  /** Whether the checkpoint was found in the inputs at all. */
+  found: boolean;
+  targets: CheckTargetResult[];
+  /** --min-score targets the model file does not predict. */
+  unknownThresholds: string[];
+  findings: Finding[];
+}
+
+export interface CheckEvaluation {
+  targets: CheckTargetResult[];
+  unknownThresholds: string[];
+  findings: Finding[];
+  thresholdFailed: boolean;
+}
+
+/** Proxy-instance keys of one target (local and global parts together), sorted. */
+export function targetProxyKeys(t: SerializedTarget): string[] {
+  return [...new Set([...(t.local?.instances ?? []), ...(t.global?.instances ?? [])])].sort();
+}
+
+/** Applies --min-score and --max-missing to PACE's forecasts; `scores` is null when the checkpoint was not found. */
+export function evaluateCheck(
+  model: PaceModelFile,
+  checkpoint: string,
+  scores: Map<string, number> | null,
+  forecasts: TargetForecast[],
+  thresholds: Record<string, number>,
+  maxMissing: number | null,
+): CheckEvaluation {
+  const findings: Finding[] = [];
+  let thresholdFailed = false;
+  const known = new Set(model.targets.map((t) => t.target));
+  const unknownThresholds = Object.keys(thresholds)
+    .filter((t) => !known.has(t))
+    .sort();
+  for (const target of unknownThresholds) {
+    findings.push(pace('pace-threshold-unknown-target', {}, { target, available: model.targets.map((t) => t.target).join(', ') }));
+    thresholdFailed = true;
+  }
+  const targets = model.targets.map((t): CheckTargetResult => {
+    const forecast = forecasts.find((f) => f.target === t.target) ?? null;
+    const keys = targetProxyKeys(t);
+    const missing = keys.filter((k) => !scores?.has(k));
+    const missingFraction = keys.length ? missing.length / keys.length : 0;
+    const minScore = thresholds[t.target] ?? null;
+    let minScoreCheck: CheckOutcome | null = null;
+    if (minScore !== null) {
+      minScoreCheck = forecast && forecast.predicted >= minScore ? 'pass' : 'fail';
+      // A checkpoint that is absent altogether is reported once (pace-model-not-in-logs), not per threshold.
+      if (minScoreCheck === 'fail' && scores) findings.push(pace('pace-threshold-failed', {}, { target: t.target, predicted: forecast ? +forecast.predicted.toFixed(3) : 'none', minimum: minScore }));
+    }
+    let missingCheck: CheckOutcome | null = null;
+    if (maxMissing !== null && scores) {
+      missingCheck = missingFraction <= maxMissing ? 'pass' : 'fail';
+      if (missingCheck === 'fail') findings.push(check('check-missing-too-high', {}, { model: checkpoint, target: t.target, missing: missing.length, total: keys.length, fraction: missingFraction, maxMissing }));
+    }
+    if (minScoreCheck === 'fail' || missingCheck === 'fail') thresholdFailed = true;
+    const status: TargetStatus = !forecast ? 'no-prediction' : minScoreCheck === 'fail' || missingCheck === 'fail' ? 'fail' : minScoreCheck || missingCheck ? 'pass' : 'unchecked';
+    const wins = forecast ? [...forecast.winProbabilities] : [];
+    return {
+      target: t.target,
+      scale: t.scale,
+      predicted: forecast ? forecast.predicted : null,
+      interval: forecast ? forecast.interval : null,
+      guarded: forecast ? forecast.guarded : false,
+      minScore,
+      proxyInstances: keys.length,
+      missingInstances: missing.length,
+      missingFraction,
+      missing,
+      checks: { minScore: minScoreCheck, maxMissing: missingCheck },
+      status,
+      expectedRank: forecast && wins.length ? 1 + wins.reduce((s, w) => s + (1 - w.probability), 0) : null,
+      winProbabilities: wins,
+    };
+  });
+  return { targets, unknownThresholds, findings, thresholdFailed };
+}
+
+export interface CheckResultInput {
+  model: PaceModelFile;
+  modelFile: { path: string; sha256: string };
+  checkpoint: string;
+  step: number | null;
+  source: CheckpointSource;
+  mapping: string | null;
+  maxMissing: number | null;
+  found: boolean;
+  evaluation: CheckEvaluation;
+  /** Every finding of the run (inputs, prediction, checks, history), in the order raised. */
+  findings: Finding[];
+}
+
+export function buildCheckResult(input: CheckResultInput): CheckResult {
+  const exitCode = exitCodeFor({ findings: input.findings, thresholdFailed: input.evaluation.thresholdFailed });
+  const m = input.model;
+  return {
+    format: CHECK_RESULT_FORMAT,
+    version: CHECK_RESULT_VERSION,
+    model: input.checkpoint,
+    step: input.step,
+    passed: exitCode === 0,
+    exitCode,
+    maxMissing: input.maxMissing,
+    modelFile: {
+      path: input.modelFile.path,
+      sha256: input.modelFile.sha256,
+      matrixSha256: m.data.matrixSha256,
+      targetsSha256: m.data.targetsSha256,
+      versions: m.versions,
+      proxyInstances: m.proxy.length,
+    },
+    inputs: { kind: input.source.kind, paths: [...input.source.paths], mapping: input.mapping },
+    found: input.found,
+    targets: input.evaluation.targets,
+    unknownThresholds: input.evaluation.unknownThresholds,
+    findings: input.findings,
+  };
+}

@@ -1,0 +1,199 @@
+/**
+ * The report of one `aptpace check`: a ReportPage built from the result (and the model file and
+ * history for the plots), rendered as self-contained HTML with inline SVG and as Markdown for a
+ * CI step summary or PR comment. Pure: same inputs, same bytes.
+ */
+import type { Finding } from '../kernel/findings.js';
+import { renderFinding } from '../kernel/render.js';
+import type { PaceModelFile } from '../pace/model-file.js';
+import type { SkillShare } from '../pace/skill-map.js';
+import { renderReportHtml, renderReportMarkdown, type ReportPage, type ReportSection } from './html.js';
+import { barChartSvg, groupedBarChartSvg, trendChartSvg, type BarDatum } from './svg.js';
+import type { CheckResult, CheckTargetResult } from './check-result.js';
+import { trendPositions, type HistoryEntry } from './history.js';
+
+/** Missing keys listed per target before "… N more" (result.json always has them all). */
+const MISSING_SHOWN = 20;
+
+function formatScore(value: number | null, scale: CheckTargetResult['scale']): string {
+  if (value === null) return '–';
+  return scale === 'percent' ? `${value.toFixed(1)}%` : value.toFixed(3);
+}
+
+function formatInterval(t: Pick<CheckTargetResult, 'interval' | 'scale'>): string {
+  return t.interval ? `[${formatScore(t.interval[0], t.scale)}, ${formatScore(t.interval[1], t.scale)}]` : '–';
+}
+
+const scaleLabel = (scale: CheckTargetResult['scale']) => (scale === 'percent' ? 'score (%)' : scale === 'fraction' ? 'score (fraction)' : 'score');
+
+function verdict(result: CheckResult): { ok: boolean; text: string } {
+  if (!result.found) return { ok: false, text: `checkpoint ${result.model} is not in the inputs; nothing was predicted` };
+  const problems: string[] = [];
+  for (const t of result.targets) {
+    if (t.status === 'no-prediction') problems.push(`${t.target}: no prediction (${t.missingInstances} of ${t.proxyInstances} proxy instances missing)`);
+    if (t.checks.minScore === 'fail' && t.predicted !== null) problems.push(`${t.target}: predicted ${formatScore(t.predicted, t.scale)} < required ${formatScore(t.minScore, t.scale)}`);
+    if (t.checks.maxMissing === 'fail') problems.push(`${t.target}: ${(100 * t.missingFraction).toFixed(1)}% of proxy instances missing > ${(100 * (result.maxMissing ?? 0)).toFixed(1)}%`);
+  }
+  for (const u of result.unknownThresholds) problems.push(`threshold for unknown target ${u}`);
+  const errors = result.findings.filter((f) => f.severity === 'error').length;
+  if (result.passed) {
+    const checked = result.targets.filter((t) => t.status === 'pass').length;
+    return { ok: true, text: `PASS: ${result.targets.length} target(s) predicted${checked ? `; ${checked} checked, all thresholds met` : '; no thresholds set'}` };
+  }
+  if (!problems.length) problems.push(`${errors} error(s) while reading the inputs`);
+  return { ok: false, text: `FAIL: ${problems.join('; ')}` };
+}
+
+function notices(findings: Finding[]): ReportPage['notices'] {
+  return findings.filter((f) => f.severity !== 'info' || f.code.startsWith('check-history')).map((f) => ({ level: f.severity, text: renderFinding(f) }));
+}
+
+function predictionSection(result: CheckResult): ReportSection {
+  const rows = result.targets.map((t) => [
+    t.target,
+    formatScore(t.predicted, t.scale),
+    formatInterval(t),
+    t.minScore === null ? null : formatScore(t.minScore, t.scale),
+    `${t.missingInstances}/${t.proxyInstances}`,
+    t.expectedRank === null ? null : `${t.expectedRank.toFixed(1)} of ${t.winProbabilities.length + 1}`,
+    t.status + (t.guarded ? ' (range guard: training mean)' : ''),
+  ]);
+  const emphasise = result.targets.flatMap((t, i) => (t.status === 'fail' || t.status === 'no-prediction' ? [i] : []));
+  const svg = result.targets.flatMap((t) => {
+    if (t.predicted === null) return [];
+    const bars: BarDatum[] = [...t.winProbabilities]
+      .sort((a, b) => a.score - b.score || (a.model < b.model ? -1 : 1))
+      .map((w) => ({ label: w.model, value: w.score }));
+    const mine: BarDatum = { label: `${result.model} (predicted)`, value: t.predicted, highlight: true, ...(t.interval ? { low: t.interval[0], high: t.interval[1] } : {}) };
+    const at = bars.findIndex((b) => b.value > t.predicted!);
+    bars.splice(at < 0 ? bars.length : at, 0, mine);
+    return [barChartSvg(bars, { title: `${t.target}: ${result.model} among the training models`, yLabel: scaleLabel(t.scale), ...(t.minScore !== null ? { threshold: t.minScore, thresholdLabel: 'min score' } : {}) })];
+  });
+  return {
+    heading: 'Predicted agentic scores',
+    text: 'Point prediction of each agentic target from the checkpoint’s proxy-instance scores, with the 95% bootstrap interval over target-instance resamples. Expected rank counts the training models expected to beat the checkpoint (1 = best).',
+    svg,
+    table: { columns: ['target', 'predicted', '95% interval', 'min score', 'missing proxy', 'expected rank', 'status'], rows, emphasise },
+  };
+}
+
+function winSection(result: CheckResult): ReportSection | null {
+  const predicted = result.targets.filter((t) => t.predicted !== null && t.winProbabilities.length);
+  if (!predicted.length) return null;
+  const svg = predicted.map((t) =>
+    barChartSvg(
+      [...t.winProbabilities].sort((a, b) => a.score - b.score || (a.model < b.model ? -1 : 1)).map((w) => ({ label: w.model, value: w.probability })),
+      { title: `${t.target}: P(${result.model} beats …)`, yLabel: 'win probability', domain: [0, 1], threshold: 0.5, thresholdLabel: 'even odds' },
+    ),
+  );
+  const rows = predicted.map((t) => {
+    const sorted = [...t.winProbabilities].sort((a, b) => b.score - a.score || (a.model < b.model ? -1 : 1));
+    const beats = sorted.filter((w) => w.probability > 0.5);
+    const strongest = beats[0];
+    return [t.target, `${beats.length} of ${sorted.length}`, strongest ? `${strongest.model} (P = ${strongest.probability.toFixed(2)})` : null];
+  });
+  return {
+    heading: 'Win probabilities against the training models',
+    text: 'P(checkpoint beats model) from PACE’s pairwise ranking, models ordered by their true target score.',
+    svg,
+    table: { columns: ['target', 'likely beats (P > 0.5)', 'strongest model likely beaten'], rows },
+  };
+}
+
+function skillSection(model: PaceModelFile): ReportSection {
+  const overall: SkillShare[] = model.skillMap;
+  const tasks = overall.map((s) => s.task);
+  const svg = [
+    groupedBarChartSvg(tasks, [
+      { name: 'instance share', values: overall.map((s) => s.instanceShare) },
+      { name: '|weight| share', values: overall.map((s) => s.weightShare) },
+    ], { title: 'Proxy set: share per source benchmark', yLabel: 'share', domain: [0, 1] }),
+  ];
+  const targetNames = model.targets.map((t) => t.target);
+  const perTarget = new Map(model.targets.map((t) => [t.target, new Map(t.skillMap.map((s) => [s.task, s]))]));
+  const rows = overall.map((s) => [
+    s.task,
+    s.instances,
+    `${(100 * s.instanceShare).toFixed(1)}%`,
+    `${(100 * s.weightShare).toFixed(1)}%`,
+    ...targetNames.map((name) => {
+      const share = perTarget.get(name)?.get(s.task);
+      return share ? `${(100 * share.weightShare).toFixed(1)}%` : null;
+    }),
+  ]);
+  return {
+    heading: 'Skill map of the proxy set',
+    text: `${model.proxy.length} proxy instances across ${tasks.length} source benchmark(s): where the proxy set draws its instances and how much of the predictor’s |weight| each benchmark carries.`,
+    svg,
+    table: { columns: ['source benchmark', 'instances', 'instance share', '|weight| share', ...targetNames.map((t) => `${t} |weight|`)], rows },
+  };
+}
+
+function missingSection(result: CheckResult): ReportSection | null {
+  if (!result.found) return null;
+  const affected = result.targets.filter((t) => t.missingInstances > 0);
+  if (!affected.length) return null;
+  const rows = affected.map((t) => {
+    const shown = t.missing.slice(0, MISSING_SHOWN).join(', ');
+    const more = t.missing.length > MISSING_SHOWN ? ` … and ${t.missing.length - MISSING_SHOWN} more (all in result.json)` : '';
+    return [t.target, `${t.missingInstances}/${t.proxyInstances}`, `${(100 * t.missingFraction).toFixed(1)}%`, t.checks.maxMissing, shown + more];
+  });
+  return {
+    heading: 'Missing proxy instances',
+    text: 'The checkpoint has no score for these proxy instances. PACE places it by least squares on the observed ones (never zero-filled), so its predictions are less certain than the interval suggests. Run lm_eval with the fit’s samples.json to cover them.',
+    table: { columns: ['target', 'missing', 'share', '--max-missing', 'instances'], rows, emphasise: affected.flatMap((t, i) => (t.checks.maxMissing === 'fail' ? [i] : [])) },
+  };
+}
+
+function historySection(result: CheckResult, history: HistoryEntry[]): ReportSection | null {
+  if (!history.length) return null;
+  const { axis, points } = trendPositions(history);
+  const svg = result.targets.flatMap((t) => {
+    const trend = points.flatMap(({ x, entry }) => {
+      const h = entry.targets.find((e) => e.target === t.target);
+      if (!h || h.predicted === null) return [];
+      return [{ x, y: h.predicted, label: entry.model, highlight: entry.model === result.model, ...(h.interval ? { low: h.interval[0], high: h.interval[1] } : {}) }];
+    });
+    if (!trend.length) return [];
+    return [trendChartSvg(trend, { title: `${t.target} over checkpoints`, xLabel: axis === 'step' ? 'training step' : 'checkpoint (history order)', yLabel: scaleLabel(t.scale), ...(t.minScore !== null ? { threshold: t.minScore, thresholdLabel: 'min score' } : {}) })];
+  });
+  const targetNames = result.targets.map((t) => t.target);
+  const scales = new Map(result.targets.map((t) => [t.target, t.scale]));
+  const rows = points.map(({ entry }) => [
+    entry.model,
+    entry.step,
+    entry.passed ? 'pass' : 'fail',
+    ...targetNames.map((name) => {
+      const h = entry.targets.find((e) => e.target === name);
+      return h && h.predicted !== null ? formatScore(h.predicted, scales.get(name) ?? 'raw') : null;
+    }),
+    entry.modelFileSha256 === result.modelFile.sha256 ? 'this' : entry.modelFileSha256.slice(0, 12),
+  ]);
+  return {
+    heading: 'Trend over checkpoints',
+    text: `${history.length} checkpoint(s) in the history, ordered by ${axis === 'step' ? 'training step' : 'the order they were first checked'}; the shaded band is the 95% interval.`,
+    svg,
+    table: { columns: ['checkpoint', 'step', 'verdict', ...targetNames, 'model file'], rows, emphasise: points.flatMap(({ entry }, i) => (entry.model === result.model ? [i] : [])) },
+  };
+}
+
+export function checkReportPage(result: CheckResult, model: PaceModelFile, history: HistoryEntry[]): ReportPage {
+  const sections = [predictionSection(result), winSection(result), missingSection(result), skillSection(model), historySection(result, history)].filter((s): s is ReportSection => s !== null);
+  const footer: Array<[string, string]> = [
+    ['checkpoint', result.model + (result.step !== null ? ` (step ${result.step})` : '')],
+    ['model file', result.modelFile.path],
+    ['model file sha256', result.modelFile.sha256],
+    ['training matrix sha256', result.modelFile.matrixSha256],
+    ['training targets sha256', result.modelFile.targetsSha256],
+    ['inputs', `${result.inputs.kind}: ${result.inputs.paths.join(', ')}${result.inputs.mapping ? ` (mapping ${result.inputs.mapping})` : ''}`],
+    ['fitted with', Object.entries(result.modelFile.versions).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => `${k} ${v}`).join(', ')],
+  ];
+  return { title: `aptpace check: ${result.model}`, verdict: verdict(result), notices: notices(result.findings), sections, footer };
+}
+
+export function renderCheckReport(result: CheckResult, model: PaceModelFile, history: HistoryEntry[]): { html: string; markdown: string } {
+  const page = checkReportPage(result, model, history);
+  const markdown = renderReportMarkdown(page);
+  const facts = page.footer!.map(([k, v]) => `- ${k}: \`${v}\``).join('\n');
+  return { html: renderReportHtml(page), markdown: `${markdown}${markdown.endsWith('\n') ? '' : '\n'}Plots: report.html beside this file.\n\n${facts}\n` };
+}

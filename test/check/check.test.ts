@@ -1,0 +1,269 @@
+/**
+ * `aptpace check` end to end through the in-process CLI: fit on a synthetic training store, then
+ * check held-out checkpoints. Predictions are compared with `aptpace predict` on the same inputs,
+ * missing-instance lists with keys removed by hand, SVG with Python's XML parser.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
+import { hasPython, inCi, python } from '../helpers/env.js';
+import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
+import { saveStore } from '../../generator/core/logs/store.js';
+import { syntheticPace } from '../../generator/core/pace/synthetic.js';
+import type { ScoreMatrix } from '../../generator/core/logs/matrix.js';
+
+const dir = tempDir('aptpace-check-');
+const trainStore = path.join(dir, 'train-store');
+const heldOutStore = path.join(dir, 'held-out-store');
+const gappyStore = path.join(dir, 'gappy-store');
+const fitDir = path.join(dir, 'fit');
+const modelFile = path.join(fitDir, 'model.json');
+const TRAIN = 12;
+const REMOVED = 6;
+let removedKeys: string[] = [];
+let model: any;
+
+const read = (...p: string[]) => readFileSync(path.join(...p), 'utf8');
+const codes = (res: { json: any }) => res.json.findings.map((f: any) => f.code);
+const base = (store = heldOutStore, name = 'model-0012') => ['check', '--model-file', modelFile, '--model', name, '--store', store];
+/** Every proxy key of one target, from the model file (local and global parts). */
+const proxyKeys = (t: any): string[] => [...new Set<string>([...(t.local?.instances ?? []), ...(t.global?.instances ?? [])])].sort();
+
+function rows(matrix: ScoreMatrix, from: number, to: number): ScoreMatrix {
+  const S = matrix.instances.length;
+  return { ...matrix, models: matrix.models.slice(from, to), values: matrix.values.slice(from * S, to * S), observed: matrix.observed.slice(from * S, to * S) };
+}
+
+beforeAll(async () => {
+  const syn = syntheticPace({ models: 15, instances: 600, dims: 2, targets: 2, targetInstances: 100, seed: 'check' });
+  const heldOut = new Set(syn.matrix.models.slice(TRAIN).map((m) => m.name));
+  const strip = (t: (typeof syn.targets)[number]) => ({
+    ...t,
+    scores: Object.fromEntries(Object.entries(t.scores).filter(([m]) => !heldOut.has(m))),
+    perInstance: Object.fromEntries(Object.entries(t.perInstance ?? {}).filter(([m]) => !heldOut.has(m))),
+  });
+  await saveStore(nodeVfs, trainStore, { matrix: rows(syn.matrix, 0, TRAIN), targets: syn.targets.map(strip) });
+  await saveStore(nodeVfs, heldOutStore, { matrix: rows(syn.matrix, TRAIN, 15), targets: [] });
+  const fitted = await cli('fit', '--store', trainStore, '--out', fitDir, '--budget', '40', '--bootstrap', '30', '--nc-h', '2', '--nc-d', '2', '--quiet');
+  expect(fitted.code, fitted.stderr).toBe(0);
+  model = JSON.parse(read(modelFile));
+  // The gappy checkpoint: model-0012's row with the first REMOVED proxy instances of target 0 unobserved.
+  removedKeys = proxyKeys(model.targets[0]).slice(0, REMOVED);
+  const gappy = rows(syn.matrix, TRAIN, TRAIN + 1);
+  const observed = Uint8Array.from(gappy.observed);
+  gappy.instances.forEach((inst, c) => {
+    if (removedKeys.includes(inst.key)) observed[c] = 0;
+  });
+  await saveStore(nodeVfs, gappyStore, { matrix: { ...gappy, observed }, targets: [] });
+}, 120_000);
+
+describe('aptpace check: verdicts and exit codes', () => {
+  it('passes, and result.json holds what `aptpace predict` predicts for the same inputs', async () => {
+    const out = path.join(dir, 'pass');
+    const predicted = await cli('predict', '--model-file', modelFile, '--model', 'model-0012', '--store', heldOutStore, '--json');
+    expect(predicted.code, predicted.stderr).toBe(0);
+    const res = await cli(...base(), '--out', out, '--min-score', 'agentic-0=0', '--json');
+    expect(res.code, res.stderr).toBe(0);
+    const result = JSON.parse(read(out, 'result.json'));
+    expect(res.json.data).toEqual(result);
+    expect(result.format).toBe('aptpace-check-result');
+    expect(result.passed).toBe(true);
+    expect(result.exitCode).toBe(0);
+    expect(result.modelFile.sha256).toBe(createHash('sha256').update(readFileSync(modelFile)).digest('hex'));
+    expect(result.modelFile.matrixSha256).toBe(model.data.matrixSha256);
+    expect(result.inputs).toEqual({ kind: 'store', paths: [heldOutStore], mapping: null });
+    expect(result.targets.map((t: any) => t.target)).toEqual(['agentic-0', 'agentic-1']);
+    for (const [i, t] of result.targets.entries()) {
+      const f = predicted.json.data.forecasts[i];
+      expect(t.predicted).toBe(f.predicted);
+      expect(t.interval).toEqual(f.interval);
+      expect(t.winProbabilities).toEqual(f.winProbabilities);
+      expect(t.proxyInstances).toBe(proxyKeys(model.targets[i]).length);
+      expect(t.missing).toEqual([]);
+      // Expected rank: 1 + Σ (1 − P(win)), summed here from predict's own win probabilities.
+      expect(t.expectedRank).toBeCloseTo(1 + f.winProbabilities.reduce((s: number, w: any) => s + 1 - w.probability, 0), 12);
+    }
+    expect(result.targets[0].minScore).toBe(0);
+    expect(result.targets[0].status).toBe('pass');
+    expect(result.targets[1].minScore).toBeNull();
+    expect(result.targets[1].status).toBe('unchecked');
+    expect(read(out, 'summary.md')).toContain('**PASS**');
+    expect(read(out, 'report.html')).toContain('class="verdict ok"');
+  });
+
+  it('fails (exit 1) below a threshold; a threshold equal to the prediction passes', async () => {
+    const first = JSON.parse(read(dir, 'pass', 'result.json'));
+    const p1 = first.targets[1].predicted as number;
+    const atThreshold = await cli(...base(), '--out', path.join(dir, 'equal'), '--min-score', `agentic-1=${p1}`, '--json');
+    expect(atThreshold.code, atThreshold.stderr).toBe(0);
+    const res = await cli(...base(), '--out', path.join(dir, 'fail'), '--min-score', 'agentic-0=0', '--min-score', `agentic-1=${p1 + 1e-6}`, '--json');
+    expect(res.code).toBe(1);
+    expect(codes(res)).toEqual(['pace-threshold-failed']);
+    const result = JSON.parse(read(dir, 'fail', 'result.json'));
+    expect(result.passed).toBe(false);
+    expect(result.exitCode).toBe(1);
+    expect(result.targets.map((t: any) => [t.status, t.checks.minScore])).toEqual([['pass', 'pass'], ['fail', 'fail']]);
+    expect(read(dir, 'fail', 'summary.md')).toContain('**FAIL**');
+    expect(read(dir, 'fail', 'report.html')).toContain('class="verdict fail"');
+    const unknown = await cli(...base(), '--out', path.join(dir, 'unknown'), '--min-score', 'nope=1', '--json');
+    expect(unknown.code).toBe(1);
+    expect(codes(unknown)).toEqual(['pace-threshold-unknown-target']);
+    expect(unknown.json.data.unknownThresholds).toEqual(['nope']);
+  });
+
+  it('usage errors exit 2 and write nothing', async () => {
+    const out = path.join(dir, 'usage');
+    expect((await cli(...base(), '--out', out, '--min-score', 'agentic-0')).code).toBe(2);
+    expect((await cli(...base(), '--out', out, '--max-missing', '1.5')).code).toBe(2);
+    expect((await cli(...base(), '--out', out, '--max-missing', 'lots')).code).toBe(2);
+    expect((await cli(...base(), '--out', out, '--step', 'ten')).code).toBe(2);
+    expect((await cli(...base(), '--out', out, '--sources', path.join(dir, 'x.csv'))).code).toBe(2);
+    expect((await cli('check', '--model-file', modelFile, '--model', 'model-0012', '--out', out)).code).toBe(2);
+    expect((await cli('check', '--model-file', modelFile, '--model', 'model-0012', '--store', heldOutStore)).code).toBe(2);
+    expect((await cli(...base(), '--out', out, '--history', path.join(out, 'result.json'))).code).toBe(2);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('an unknown checkpoint fails with a report that says so; a broken model file fails without one', async () => {
+    const out = path.join(dir, 'nobody');
+    const res = await cli(...base(heldOutStore, 'nobody'), '--out', out, '--json');
+    expect(res.code).toBe(1);
+    expect(codes(res)).toEqual(['pace-model-not-in-logs']);
+    const result = JSON.parse(read(out, 'result.json'));
+    expect(result.found).toBe(false);
+    expect(result.passed).toBe(false);
+    expect(result.targets.map((t: any) => t.status)).toEqual(['no-prediction', 'no-prediction']);
+    expect(read(out, 'summary.md')).toContain('pace-model-not-in-logs');
+
+    const bad = path.join(dir, 'bad-model.json');
+    writeFileSync(bad, JSON.stringify({ format: 'something-else' }));
+    const broken = await cli('check', '--model-file', bad, '--model', 'model-0012', '--store', heldOutStore, '--out', path.join(dir, 'broken'), '--json');
+    expect(broken.code).toBe(1);
+    expect(codes(broken)).toEqual(['pace-model-file-invalid']);
+    expect(existsSync(path.join(dir, 'broken', 'result.json'))).toBe(false);
+  });
+});
+
+describe('aptpace check: missing proxy instances', () => {
+  it('warns in all three outputs and lists exactly the missing keys; the prediction matches predict', async () => {
+    const out = path.join(dir, 'gappy');
+    const res = await cli(...base(gappyStore), '--out', out, '--json');
+    expect(res.code, res.stderr).toBe(0);
+    const result = JSON.parse(read(out, 'result.json'));
+    const expected = model.targets.map((t: any) => proxyKeys(t).filter((k) => removedKeys.includes(k)));
+    expect(expected[0]).toHaveLength(REMOVED);
+    expect(result.targets.map((t: any) => t.missing)).toEqual(expected);
+    expect(result.targets.map((t: any) => t.missingInstances)).toEqual(expected.map((e: string[]) => e.length));
+    expect(result.targets[0].missingFraction).toBe(REMOVED / proxyKeys(model.targets[0]).length);
+    const warned = result.findings.filter((f: any) => f.code === 'pace-proxy-missing-instances').map((f: any) => f.args.target);
+    expect(warned).toEqual(model.targets.filter((_: any, i: number) => expected[i].length > 0).map((t: any) => t.target));
+    expect(read(out, 'summary.md')).toContain('warning[pace-proxy-missing-instances]');
+    expect(read(out, 'summary.md')).toContain(removedKeys[0]);
+    expect(read(out, 'report.html')).toContain('class="notice warning"');
+    expect(read(out, 'report.html')).toContain('Missing proxy instances');
+    const predicted = await cli('predict', '--model-file', modelFile, '--model', 'model-0012', '--store', gappyStore, '--json');
+    expect(result.targets.map((t: any) => t.predicted)).toEqual(predicted.json.data.forecasts.map((f: any) => f.predicted));
+  });
+
+  it('--max-missing turns too much missingness into a failure (exit 1), per target', async () => {
+    const fraction0 = REMOVED / proxyKeys(model.targets[0]).length;
+    const loose = await cli(...base(gappyStore), '--out', path.join(dir, 'gappy-loose'), '--max-missing', String(fraction0), '--json');
+    expect(loose.code, loose.stderr).toBe(0);
+    expect(loose.json.data.targets[0].checks.maxMissing).toBe('pass');
+    const strict = await cli(...base(gappyStore), '--out', path.join(dir, 'gappy-strict'), '--max-missing', '0.01', '--json');
+    expect(strict.code).toBe(1);
+    const failing = strict.json.findings.filter((f: any) => f.code === 'check-missing-too-high').map((f: any) => f.args.target);
+    const expected = model.targets.filter((t: any) => proxyKeys(t).some((k) => removedKeys.includes(k))).map((t: any) => t.target);
+    expect(failing).toEqual(expected);
+    expect(strict.json.data.targets.filter((t: any) => t.status === 'fail').map((t: any) => t.target)).toEqual(expected);
+    expect(read(dir, 'gappy-strict', 'summary.md')).toContain('error[check-missing-too-high]');
+  });
+});
+
+describe('aptpace check: history, files and determinism', () => {
+  const history = path.join(dir, 'hist', 'history.jsonl');
+  const check = (name: string, step: number, ...extra: string[]) => cli(...base(heldOutStore, name), '--out', path.join(dir, 'hist', name), '--history', history, '--step', String(step), '--force', '--json', ...extra);
+  const lines = () => read(history).trim().split('\n').map((l) => JSON.parse(l));
+
+  it('appends one line per checkpoint and replaces the line of a re-checked one in place', async () => {
+    for (const [name, step] of [['model-0013', 200], ['model-0012', 100], ['model-0014', 300]] as const) expect((await check(name, step)).code).toBe(0);
+    expect(lines().map((e) => [e.model, e.step])).toEqual([['model-0013', 200], ['model-0012', 100], ['model-0014', 300]]);
+    const result = JSON.parse(read(dir, 'hist', 'model-0012', 'result.json'));
+    expect(lines()[1].targets.map((t: any) => t.predicted)).toEqual(result.targets.map((t: any) => t.predicted));
+    const p0 = result.targets[0].predicted as number;
+    const again = await check('model-0012', 100, '--min-score', `agentic-0=${p0 + 1}`);
+    expect(again.code).toBe(1);
+    const after = lines();
+    expect(after.map((e) => e.model)).toEqual(['model-0013', 'model-0012', 'model-0014']);
+    expect(after[1].passed).toBe(false);
+    expect(after[1].targets[0].minScore).toBe(p0 + 1);
+    // The trend is ordered by step: 0012 (100), 0013 (200), 0014 (300).
+    const md = read(dir, 'hist', 'model-0012', 'summary.md');
+    const order = ['model-0012', 'model-0013', 'model-0014'].map((m) => md.indexOf(`| ${m} |`));
+    expect(order.every((i) => i > 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+  });
+
+  it('leaves a history with a foreign line untouched (exit 1) and drops the line only with --force', async () => {
+    const file = path.join(dir, 'hist2', 'history.jsonl');
+    const good = read(history).split('\n')[0]!;
+    mkdirSync(path.dirname(file), { recursive: true });
+    const content = `${good}\nnot json\n`;
+    writeFileSync(file, content);
+    const res = await cli(...base(), '--out', path.join(dir, 'hist2', 'a'), '--history', file, '--json');
+    expect(res.code).toBe(1);
+    expect(res.json.findings.find((f: any) => f.code === 'check-history-bad-line').path).toEqual({ file, line: 2 });
+    expect(read(file)).toBe(content);
+    const forced = await cli(...base(), '--out', path.join(dir, 'hist2', 'b'), '--history', file, '--force', '--json');
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(codes(forced)).toContain('check-history-line-dropped');
+    expect(read(file).trim().split('\n').map((l) => JSON.parse(l).model)).toEqual(['model-0013', 'model-0012']);
+  });
+
+  it('refuses to overwrite a report without --force; reruns are byte-identical', async () => {
+    const out = path.join(dir, 'pass');
+    const files = ['report.html', 'summary.md', 'result.json'];
+    const before = files.map((f) => readFileSync(path.join(out, f)));
+    const again = await cli(...base(), '--out', out, '--min-score', 'agentic-0=0');
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('output-exists');
+    files.forEach((f, i) => expect(readFileSync(path.join(out, f)).equals(before[i]!)).toBe(true));
+    const forced = await cli(...base(), '--out', out, '--min-score', 'agentic-0=0', '--force');
+    expect(forced.code, forced.stderr).toBe(0);
+    files.forEach((f, i) => expect(readFileSync(path.join(out, f)).equals(before[i]!), f).toBe(true));
+    const elsewhere = path.join(dir, 'pass-again');
+    expect((await cli(...base(), '--out', elsewhere, '--min-score', 'agentic-0=0')).code).toBe(0);
+    files.forEach((f, i) => expect(readFileSync(path.join(elsewhere, f)).equals(before[i]!), f).toBe(true));
+  });
+
+  it.skipIf(!hasPython && !inCi)('report.html is self-contained and every inline SVG is well-formed XML (Python’s parser)', () => {
+    const html = read(dir, 'hist', 'model-0012', 'report.html');
+    expect(html).not.toMatch(/<script|<link|<img|src=|href=/);
+    const svgs = [...html.matchAll(/<svg[\s\S]*?<\/svg>/g)].map((m) => m[0]);
+    // Per target: score among training models, win probabilities, trend; plus the skill map.
+    expect(svgs).toHaveLength(2 * 3 + 1);
+    const script = [
+      'import sys, json, xml.etree.ElementTree as ET',
+      'ns = "{http://www.w3.org/2000/svg}"',
+      'out = []',
+      'for s in json.load(sys.stdin):',
+      '    root = ET.fromstring(s)',
+      '    out.append([root.find(ns + "title").text, len(root.findall(".//" + ns + "rect")), len(root.findall(".//" + ns + "circle"))])',
+      'print(json.dumps(out))',
+    ].join('\n');
+    const res = spawnSync(python, ['-c', script], { input: JSON.stringify(svgs), encoding: 'utf8' });
+    expect(res.stderr).toBe('');
+    const parsed = JSON.parse(res.stdout) as Array<[string, number, number]>;
+    const titles = parsed.map((p) => p[0]);
+    expect(titles).toContain('agentic-0: model-0012 among the training models');
+    expect(titles).toContain('agentic-1 over checkpoints');
+    // Score chart: background + TRAIN training bars + the checkpoint's bar.
+    expect(parsed.find((p) => p[0] === 'agentic-0: model-0012 among the training models')![1]).toBe(1 + TRAIN + 1);
+    // Trend: one point per checkpoint in the history.
+    expect(parsed.find((p) => p[0] === 'agentic-0 over checkpoints')![2]).toBe(3);
+  });
+});
