@@ -20,6 +20,11 @@ export const kernelFindings = {
     title: 'Write outside the output folder',
     message: (a) => `refusing to write ${a.target}: it is outside the output folder`,
   },
+  'demo-step-failed': {
+    severity: 'error',
+    title: 'Demo step failed',
+    message: (a) => `demo step "${a.step}" exited with ${a.exitCode}${a.hint ? `; ${a.hint}` : ''}`,
+  },
   'no-inputs': {
     severity: 'error',
     title: 'No inputs',

@@ -121,6 +121,7 @@ describe('aptpace check: verdicts and exit codes', () => {
     expect((await cli(...base(), '--out', out, '--max-missing', '1.5')).code).toBe(2);
     expect((await cli(...base(), '--out', out, '--max-missing', 'lots')).code).toBe(2);
     expect((await cli(...base(), '--out', out, '--step', 'ten')).code).toBe(2);
+    expect((await cli(...base(), '--out', out, '--duplicates', 'mean')).code).toBe(2);
     expect((await cli(...base(), '--out', out, '--sources', path.join(dir, 'x.csv'))).code).toBe(2);
     expect((await cli('check', '--model-file', modelFile, '--model', 'model-0012', '--out', out)).code).toBe(2);
     expect((await cli('check', '--model-file', modelFile, '--model', 'model-0012', '--store', heldOutStore)).code).toBe(2);
@@ -130,9 +131,11 @@ describe('aptpace check: verdicts and exit codes', () => {
 
   it('an unknown checkpoint fails with a report that says so; a broken model file fails without one', async () => {
     const out = path.join(dir, 'nobody');
-    const res = await cli(...base(heldOutStore, 'nobody'), '--out', out, '--json');
+    const history = path.join(dir, 'nobody-history.jsonl');
+    const res = await cli(...base(heldOutStore, 'nobody'), '--out', out, '--history', history, '--json');
     expect(res.code).toBe(1);
-    expect(codes(res)).toEqual(['pace-model-not-in-logs']);
+    expect(codes(res)).toEqual(['pace-model-not-in-logs', 'check-history-not-updated']);
+    expect(existsSync(history)).toBe(false);
     const result = JSON.parse(read(out, 'result.json'));
     expect(result.found).toBe(false);
     expect(result.passed).toBe(false);
@@ -145,6 +148,9 @@ describe('aptpace check: verdicts and exit codes', () => {
     expect(broken.code).toBe(1);
     expect(codes(broken)).toEqual(['pace-model-file-invalid']);
     expect(existsSync(path.join(dir, 'broken', 'result.json'))).toBe(false);
+    const absent = await cli('check', '--model-file', path.join(dir, 'no-such-model.json'), '--model', 'model-0012', '--store', heldOutStore, '--out', path.join(dir, 'absent'), '--json');
+    expect(absent.code).toBe(1);
+    expect(codes(absent)).toEqual(['pace-model-file-invalid']);
   });
 });
 
@@ -206,6 +212,22 @@ describe('aptpace check: history, files and determinism', () => {
     const order = ['model-0012', 'model-0013', 'model-0014'].map((m) => md.indexOf(`| ${m} |`));
     expect(order.every((i) => i > 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
+  });
+
+  it('a long history: summary.md keeps the last 20 rows plus the current one, report.html keeps all', async () => {
+    const template = lines()[0];
+    const file = path.join(dir, 'long', 'history.jsonl');
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, Array.from({ length: 30 }, (_, i) => `${JSON.stringify({ ...template, model: `ck-${String(i).padStart(2, '0')}`, step: 1000 + i })}\n`).join(''));
+    const res = await cli(...base(), '--out', path.join(dir, 'long', 'report'), '--history', file, '--step', '5', '--json');
+    expect(res.code, res.stderr).toBe(0);
+    expect(codes(res)).toEqual([]);
+    const md = read(dir, 'long', 'report', 'summary.md');
+    const mdRows = md.split('\n').filter((l) => /^\| (ck-\d\d|model-0012) \|/.test(l)).map((l) => l.split(' | ')[0]!.slice(2));
+    expect(mdRows).toEqual(['model-0012', ...Array.from({ length: 20 }, (_, i) => `ck-${10 + i}`)]);
+    const html = read(dir, 'long', 'report', 'report.html');
+    expect(html.match(/<tr( class="em")?><td>(ck-\d\d|model-0012)<\/td>/g)).toHaveLength(31);
+    expect(read(file).trim().split('\n')).toHaveLength(31);
   });
 
   it('leaves a history with a foreign line untouched (exit 1) and drops the line only with --force', async () => {

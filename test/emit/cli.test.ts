@@ -32,6 +32,15 @@ describe('aptpace emit', () => {
     expect(r.json.data.lmEvalCommand).toContain('--tasks aptpace_cli');
   });
 
+  it('reads every *.jsonl below a folder argument', async () => {
+    const dir = path.join(root, 'qdir', 'nested');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'a.jsonl'), readFileSync(FIXTURE_QUESTIONS));
+    const r = await cli('--json', 'emit', path.join(root, 'qdir'), '--out', fresh(), '--suite', 'aptpace_cli');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json.data.tally.accepted).toBe(26);
+  });
+
   it('installs into a harness checkout with --harness', async () => {
     const checkout = path.join(root, `checkout${++n}`);
     mkdirSync(path.join(checkout, 'lm_eval', 'tasks'), { recursive: true });

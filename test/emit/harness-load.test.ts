@@ -136,6 +136,18 @@ describe.skipIf(!runHarnessTests)('the harness loads dist-tasks', () => {
     expect(opt.tasks.aptpace_swe_next_action.context0).toBe(expectedContext(out, 'aptpace_swe_next_action', jsonlRows(path.join(out, 'data', 'aptpace_swe_next_action.test.jsonl'))[0], 2));
   }, 120_000);
 
+  it('hands hostile stop sequences to the harness unchanged', async () => {
+    const stops = ['yes', 'null', '~', '1:30', '0x1F', '{{', '{% raw %}', '\\$', '# not a comment', "'", '"', '\t', '\u2028', '\u2029', '\u0085', '\u0007', '\u007f', '\ufeff', '\ufffe', '\u00a0', 'é', '😀', '- item', '*', '&anchor'];
+    const out = path.join(tempDir('aptpace-stops-'), 'aptpace_stops');
+    const q = { ...(await fixtureQuestions()).find((x) => x.format === 'completion')!, stop: stops, split: undefined };
+    const emitted = await emitSuite(nodeVfs, [q], { suite: 'aptpace_stops', outDir: out });
+    expect(emitted.files.length).toBeGreaterThan(0);
+    const loaded = await probe(['load', out, 'aptpace_stops']);
+    const task = Object.values<any>(loaded.tasks)[0];
+    expect(task.generation_kwargs.until).toEqual([...stops].sort());
+    for (const [file, value] of Object.entries(loaded.yaml)) expect(value, file).toEqual(readBackYaml(readFileSync(path.join(out, file), 'utf8')).value);
+  }, 120_000);
+
   it('ships a built-in task-name snapshot equal to the installed harness', async () => {
     const file = path.join(tempDir('aptpace-names-'), 'names.json');
     const r = await run(python, [path.join(repoRoot, 'generator', 'core', 'emit', 'harness-task-names.py'), file]);

@@ -153,6 +153,14 @@ describe('installIntoHarness', () => {
     expect(errors(again)).toEqual([]);
   });
 
+  it('rejects a suite name that would leave lm_eval/tasks, writing nothing', async () => {
+    const checkout = fresh();
+    mkdirSync(path.join(checkout, 'lm_eval', 'tasks'), { recursive: true });
+    const r = await installIntoHarness(nodeVfs, questions, { checkout, suite: '../../escaped' });
+    expect(errors(r)).toEqual(['emit-name-invalid']);
+    expect(listTree(checkout)).toEqual(['lm_eval/', 'lm_eval/tasks/']);
+  });
+
   it('refuses a folder that is not a harness checkout', async () => {
     const r = await installIntoHarness(nodeVfs, questions, { checkout: fresh(), suite: 'aptpace_inst' });
     expect(errors(r)).toEqual(['emit-harness-checkout-invalid']);

@@ -175,10 +175,14 @@ describe('documents', () => {
   });
 
   it('keeps YAML-hostile stop sequences exact', () => {
-    const stops = ['yes', 'null', '1:30', '{{', '{% raw %}', '\\$', '# x', "'", '"', '\t'];
+    const stops = ['yes', 'null', '1:30', '{{', '{% raw %}', '\\$', '# x', "'", '"', '\t', '\u0085', '\u2028', '\u2029', '\ufffe', '\u007f'];
     const p = plan([completion({ stop: stops })]);
-    const back = readBackYaml(p.files.get('aptpace_swe_next_action.yaml')!).value as any;
+    const text = p.files.get('aptpace_swe_next_action.yaml')!;
+    const back = readBackYaml(text).value as any;
     expect(back.generation_kwargs.until).toEqual([...stops].sort());
+    // YAML 1.1 line breaks and non-printables must be escapes, not raw characters.
+    expect(text).not.toMatch(/[\u0085\u2028\u2029\ufffe\u007f]/);
+    expect(text).toContain('"\\N"');
   });
 
   it('warns when questions of one task stop differently and stops at any of them', () => {

@@ -76,6 +76,8 @@ U, S, Vt = np.linalg.svd(X, full_matrices=False)
 out['sv'] = S[:6].tolist()
 out['V'] = Vt[:6].T.tolist()
 out['U'] = U[:, :6].tolist()
+Un, Sn, Vnt = np.linalg.svd(X[:, :40], full_matrices=False)
+out['svNarrow'] = Sn[:5].tolist(); out['VNarrow'] = Vnt[:5].T.tolist()
 # Local embedding: SVD of training rows on selected columns, projection of a held-out row.
 Xs = np.array(d['smallX']).reshape(d['small']['n'], d['small']['cols'])
 H = d['H']; tr = list(range(d['small']['n'] - 1))
@@ -188,6 +190,18 @@ describe.skipIf(skipPython)('numerics against numpy / scipy / scikit-learn', () 
         close(Math.abs(dotV), 1, 1e-8);
         close(Math.abs(dotU), 1, 1e-8);
       }
+    }
+  });
+
+  it('a tall, narrow view (many models × few selected instances) goes through the column Gram and matches numpy', () => {
+    const view = { data: Float64Array.from(svdX), stride: svdShape.cols, rows: range(svdShape.n), cols: range(40) };
+    const svd = topSvd(view, 5);
+    expect(svd.k).toBe(5);
+    for (let j = 0; j < 4; j++) {
+      close(svd.singularValues[j] as number, ref.svNarrow[j], 1e-9 * ref.svNarrow[0]);
+      let dot = 0;
+      for (let c = 0; c < 40; c++) dot += (svd.v[c * svd.k + j] as number) * ref.VNarrow[c][j];
+      close(Math.abs(dot), 1, 1e-8);
     }
   });
 

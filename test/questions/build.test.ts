@@ -141,6 +141,10 @@ describe('buildQuestions on the fixtures', () => {
         expect(shot.split).toBe('fewshot');
         expect(shot.kind).toBe(q.kind);
         expect(shot.provenance.traj_id).not.toBe(q.provenance.traj_id);
+        // No example shows this question's answer, not even as one of its wrong options.
+        const answer = normaliseChoice(q.format === 'mcq' ? q.choices[q.gold]! : q.targets[0]!);
+        const shown = shot.format === 'mcq' ? shot.choices : shot.targets;
+        expect(shown.map(normaliseChoice)).not.toContain(answer);
       }
     }
     expect(withShots).toBeGreaterThan(0);
@@ -159,6 +163,17 @@ describe('buildQuestions on the fixtures', () => {
     expect(JSON.stringify(again.questions)).toBe(JSON.stringify(result.questions));
     const other = await buildQuestions(all, { seed: 'other' });
     expect(JSON.stringify(other.questions)).not.toBe(JSON.stringify(result.questions));
+  });
+
+  it('does not ask about a step that repeats an earlier one (its gold would be in the prompt)', async () => {
+    const t = byId(all, 'fixture:acme__textstats-12:0');
+    // Step 5 re-runs step 3's `cd /testbed && python reproduce.py`.
+    expect(t.steps[5]!.action.text).toBe(t.steps[3]!.action.text);
+    const r = await buildQuestions([t, ...loadCanonical('swe-basic')], { kinds: ['next_action_mcq'], maxPerTrajectory: 100, shots: 0, tokenizer: 'chars' });
+    const steps = r.questions.filter((q) => q.provenance.traj_id === t.traj_id).map((q) => q.provenance.step);
+    expect(steps).toContain(3);
+    expect(steps).not.toContain(5);
+    expect(r.skipped['next_action_mcq:repeated-step']).toBeGreaterThanOrEqual(1);
   });
 
   it('uses unproven trajectories only when asked', async () => {

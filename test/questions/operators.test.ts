@@ -121,6 +121,14 @@ describe('step operators', () => {
     }
   });
 
+  it('borrowed_step never borrows from another run on the same task', () => {
+    const twin = { ...structuredClone(textstats), traj_id: 'fixture:acme__textstats-12:1' };
+    const twins = new CorpusIndex([textstats, twin]);
+    for (const seed of ['1', '2', '3']) {
+      expect(STEP_OPERATORS.borrowed_step.propose({ rng: new Rng(seed), trajectory: textstats, position: 3, gold: goldAt(textstats, 3), corpus: twins })).toEqual([]);
+    }
+  });
+
   it('borrowed_step takes real steps of other trajectories of the same domain', () => {
     const own = new Set(textstats.steps.map((s) => s.action));
     const others = new Set(proven.filter((t) => t.traj_id !== textstats.traj_id && t.domain === 'swe').flatMap((t) => t.steps.map((s) => s.action)));

@@ -5,6 +5,7 @@ import { findingFactory, type Finding } from '../../core/kernel/findings.js';
 import { OutputFolder } from '../../core/kernel/output.js';
 import { sha256, stableStringify } from '../../core/kernel/stable-json.js';
 import { renderTally } from '../../core/kernel/render.js';
+import type { HistoryEntry } from '../../core/report/history.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 const REPORT_FILES = ['report.html', 'summary.md', 'result.json'] as const;
@@ -34,6 +35,7 @@ const check: CommandSpec = {
       .option('--store <dir>', 'score store holding the checkpoint (from `aptpace ingest`)')
       .option('--sources <paths...>', 'score tables holding the checkpoint')
       .option('--mapping <file>', 'model-name mapping JSON')
+      .option('--duplicates <policy>', 'score tables: an id repeated with a different score → error | first | last', 'error')
       .requiredOption('--out <dir>', 'report folder: report.html, summary.md, result.json')
       .option('--min-score <target=value>', 'fail (exit 1) when a predicted target score is below value (target scale); repeatable', collect)
       .option('--max-missing <fraction>', 'fail (exit 1) when a target misses more than this fraction of its proxy instances')
@@ -50,7 +52,7 @@ const check: CommandSpec = {
     const { evaluateCheck, buildCheckResult } = await import('../../core/report/check-result.js');
     const history = await import('../../core/report/history.js');
     const { checkFindings } = await import('../../core/report/check-findings.js');
-    const { renderCheckReport } = await import('../../core/report/checkpoint-report.js');
+    const { renderCheckReport, checkVerdict } = await import('../../core/report/checkpoint-report.js');
     let thresholds: Record<string, number>;
     try {
       thresholds = settings.parseThresholds(opts.minScore as string[] | undefined);
@@ -59,6 +61,8 @@ const check: CommandSpec = {
     }
     const maxMissing = fraction(opts.maxMissing as string | undefined);
     const checkpointStep = step(opts.step as string | undefined);
+    const duplicates = opts.duplicates as string;
+    if (duplicates !== 'error' && duplicates !== 'first' && duplicates !== 'last') throw new UsageError(`--duplicates must be error, first or last (got ${duplicates})`);
     const sources = [
       opts.logs ? ({ kind: 'logs', paths: opts.logs as string[] } as const) : null,
       opts.store ? ({ kind: 'store', paths: [opts.store as string] as [string] } as const) : null,
@@ -73,13 +77,19 @@ const check: CommandSpec = {
     // Refuse before any work, so a wrong --out costs nothing and nothing is half-written.
     for (const f of REPORT_FILES) await out.check(f);
 
-    const modelFileText = await ctx.vfs.readText(opts.modelFile as string);
+    let modelFileText: string;
+    try {
+      modelFileText = await ctx.vfs.readText(opts.modelFile as string);
+    } catch (e) {
+      // A CI step pointed at a fit that did not run should fail like a bad file, not crash.
+      return { findings: [findingFactory(paceFindings)('pace-model-file-invalid', { file: opts.modelFile }, { reason: `cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` })] };
+    }
     const parsed = parseModelFile(modelFileText);
     if (!parsed.model) return { findings: [findingFactory(paceFindings)('pace-model-file-invalid', { file: opts.modelFile }, { reason: parsed.reason })] };
     const model = parsed.model;
     const checkpoint = opts.model as string;
 
-    const inputs = await loadCheckpointMatrix(ctx.vfs, source, opts.mapping as string | undefined);
+    const inputs = await loadCheckpointMatrix(ctx.vfs, source, { ...(opts.mapping ? { mapping: opts.mapping as string } : {}), duplicates });
     for (const [label, tally] of Object.entries(inputs.tallies)) ctx.progress(renderTally(label, tally));
     const findings: Finding[] = [...inputs.findings];
     const scores = inputs.matrix ? checkpointScores(inputs.matrix, checkpoint) : null;
@@ -95,7 +105,7 @@ const check: CommandSpec = {
     findings.push(...evaluation.findings);
 
     const modelFileSha = sha256(modelFileText);
-    let entries: import('../../core/report/history.js').HistoryEntry[] = [];
+    let entries: HistoryEntry[] = [];
     let writeHistory = false;
     if (historyFile) {
       const read = await history.readHistory(ctx.vfs, historyFile, { force });
@@ -138,7 +148,8 @@ const check: CommandSpec = {
       const missing = t.missingInstances && result.found ? ` (${t.missingInstances}/${t.proxyInstances} proxy instances missing)` : '';
       return `${t.target}: ${value}${interval}${missing} — ${t.status}`;
     });
-    const text = [`${result.passed ? 'PASS' : 'FAIL'} ${checkpoint}`, ...lines, `report: ${path.join(opts.out as string, 'report.html')}`].join('\n');
+    const verdict = checkVerdict(result);
+    const text = [`${verdict.ok ? 'PASS' : 'FAIL'} ${checkpoint}: ${verdict.text}`, ...lines, `report: ${path.join(opts.out as string, 'report.html')}`].join('\n');
     return { findings, data: result, text, thresholdFailed: evaluation.thresholdFailed };
   },
 };

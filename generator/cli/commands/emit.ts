@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import type { Command } from 'commander';
 import { UsageError, type CommandSpec } from '../command.js';
 import { finding, type Finding } from '../../core/kernel/findings.js';
@@ -12,7 +13,7 @@ const emit: CommandSpec = {
   summary: 'Compile questions into an lm-evaluation-harness task suite (--out DIR) or install it into a harness checkout (--harness CHECKOUT)',
   configure(cmd: Command) {
     cmd
-      .argument('<questions...>', 'question JSONL files (or glob patterns)')
+      .argument('<questions...>', 'question JSONL files, folders of them, or glob patterns')
       .option('--out <dir>', 'write the suite into this folder')
       .option('--harness <checkout>', 'install the suite as lm_eval/tasks/<suite>/ of this lm-evaluation-harness checkout')
       .option('--suite <name>', 'suite (group) name, [A-Za-z0-9_-]', 'aptpace')
@@ -89,10 +90,12 @@ function renderResult(r: EmitResult): string {
   return lines.join('\n');
 }
 
+/** Files as given, globs expanded, folders read as every `*.jsonl` below them (sorted). */
 async function expandInputs(vfs: Vfs, patterns: string[], cwd: string): Promise<string[]> {
   const out: string[] = [];
   for (const p of patterns) {
     if (/[*?[\]{}]/.test(p)) out.push(...(await vfs.glob([p], { cwd, absolute: true })));
+    else if ((await vfs.stat(p).catch(() => undefined))?.isDirectory) out.push(...(await vfs.glob(['**/*.jsonl'], { cwd: path.resolve(cwd, p), absolute: true })));
     else out.push(p);
   }
   return [...new Set(out)];

@@ -1,11 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { open, mkdir, rename, rm } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Command } from 'commander';
 import { UsageError, type CommandSpec } from '../command.js';
 import type { Finding } from '../../core/kernel/findings.js';
-import { OutputError } from '../../core/kernel/output.js';
-import { stableStringify } from '../../core/kernel/stable-json.js';
+import { writeLinesAtomic } from '../../core/kernel/vfs.js';
+import { trajectoryJson } from '../../core/trajectories/canonical-json.js';
 import { streamTrajectories, tallyOf, type FileSummary } from '../../core/trajectories/read.js';
 import { renderFileTable, totalsOf } from '../../core/trajectories/summary.js';
 import { isProvenSuccess } from '../../core/trajectories/types.js';
@@ -38,12 +36,13 @@ const normalize: CommandSpec = {
         } else if (opts.onlyProven && !isProvenSuccess(ev.trajectory)) dropped++;
         else {
           written++;
-          // Sorted keys: the same input gives byte-identical output.
-          yield `${stableStringify(ev.trajectory)}\n`;
+          // Sorted keys (same bytes as stableStringify, built faster): the same input gives byte-identical output.
+          yield trajectoryJson(ev.trajectory);
         }
       }
     }
-    await writeStreamAtomic(out, lines(), Boolean(opts.force));
+    // Atomic and streamed: an existing --out is refused (before any input is read) unless --force.
+    await writeLinesAtomic(ctx.vfs, out, lines(), { force: Boolean(opts.force) });
     const tally = tallyOf(files, findings);
     ctx.progress(`wrote ${written} trajectories to ${opts.out}${dropped ? ` (${dropped} without proven success left out)` : ''}`);
     return {
@@ -54,39 +53,3 @@ const normalize: CommandSpec = {
   },
 };
 export default normalize;
-
-/**
- * Streams lines to a sibling temp file and renames it over the target at the end, so the
- * output is never half-written and memory stays bounded by one batch. (The kernel Vfs only
- * writes whole buffers; a 200 MB corpus should not have to fit in memory twice.)
- */
-async function writeStreamAtomic(target: string, lines: AsyncIterable<string>, force: boolean): Promise<void> {
-  const exists = await open(target, 'r').then(
-    async (h) => {
-      await h.close();
-      return true;
-    },
-    () => false,
-  );
-  if (exists && !force) throw new OutputError('output-exists', target);
-  await mkdir(path.dirname(target), { recursive: true });
-  const tmp = path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(tmp, 'w');
-  try {
-    let batch = '';
-    for await (const line of lines) {
-      batch += line;
-      if (batch.length >= 1 << 20) {
-        await handle.write(batch);
-        batch = '';
-      }
-    }
-    if (batch) await handle.write(batch);
-    await handle.close();
-    await rename(tmp, target);
-  } catch (err) {
-    await handle.close().catch(() => undefined);
-    await rm(tmp, { force: true });
-    throw err;
-  }
-}

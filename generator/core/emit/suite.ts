@@ -61,7 +61,8 @@ export async function installIntoHarness(vfs: Vfs, questions: Question[], option
   if (!stat?.isDirectory) {
     return { files: [], findings: [make('emit-harness-checkout-invalid', { file: options.checkout }, { checkout: options.checkout })], lmEvalCommand: '', suiteDir, tasks: [] };
   }
-  // The suite name becomes a folder name under lm_eval/tasks: validate it before joining paths.
+  // The suite name becomes a folder under lm_eval/tasks; planSuite rejects a name such as
+  // `../x` before anything is written, so the joined path never reaches the disk.
   return compileAndWrite(vfs, questions, { ...options, outDir: suiteDir }, suiteDir, runCommand(options.suite));
 }
 

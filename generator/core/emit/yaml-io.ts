@@ -11,7 +11,20 @@ import { FunctionRef, SCHEMAS, toPlain, type SchemaName } from './task-config.js
  */
 export function toHarnessYaml(config: object): string {
   const doc = new Document(withTaggedFunctions(config), { version: '1.1' });
-  return doc.toString({ lineWidth: 0, minContentWidth: 0, defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN' });
+  const text = doc.toString({ lineWidth: 0, minContentWidth: 0, defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN' });
+  return text.replace(NOT_PYYAML_PRINTABLE, escapeForPyYaml);
+}
+
+/**
+ * `yaml` writes NEL, LS and PS raw inside double quotes, but YAML 1.1 treats them as line
+ * breaks (PyYAML folds them to a space), and PyYAML rejects U+FFFE/U+FFFF outright. Every
+ * string is double-quoted, so these characters only occur inside quotes: escape them there.
+ */
+const NOT_PYYAML_PRINTABLE = /[\u0085\u2028\u2029]|[^\x09\x0A\x0D\x20-\x7E\xA0-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
+function escapeForPyYaml(c: string): string {
+  const named: Record<string, string> = { '\u0085': '\\N', '\u2028': '\\L', '\u2029': '\\P' };
+  return named[c] ?? `\\u${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
 function withTaggedFunctions(value: unknown): unknown {

@@ -1,9 +1,11 @@
 import * as path from 'node:path';
-import type { FileStat, Vfs } from './vfs.js';
+import { OutputError } from './output.js';
+import type { AtomicWriter, AtomicWriterOptions, FileStat, Vfs } from './vfs.js';
 
 /** An in-memory Vfs for unit tests of pure core code. Paths are POSIX-normalised. */
 export class MemoryVfs implements Vfs {
   readonly files = new Map<string, Uint8Array>();
+  private tempCounter = 0;
 
   constructor(initial: Record<string, string | Uint8Array> = {}) {
     for (const [p, data] of Object.entries(initial)) this.files.set(norm(p), toBytes(data));
@@ -41,6 +43,53 @@ export class MemoryVfs implements Vfs {
   }
   async writeFileAtomic(p: string, data: string | Uint8Array) {
     this.files.set(norm(p), toBytes(data));
+  }
+  /**
+   * Same contract as the node implementation: the temp file is visible in `files` while the
+   * writer is open (so tests can see it), and only commit makes the target appear.
+   */
+  async openAtomicWriter(p: string, options: AtomicWriterOptions = {}): Promise<AtomicWriter> {
+    const target = norm(p);
+    const force = options.force ?? false;
+    if (!force && this.files.has(target)) throw new OutputError('output-exists', p);
+    const tmp = path.posix.join(path.posix.dirname(target), `.${path.posix.basename(target)}.${++this.tempCounter}.tmp`);
+    // Grows by doubling so many small writes stay linear.
+    let buffer = new Uint8Array(1024);
+    let length = 0;
+    this.files.set(tmp, buffer.subarray(0, 0));
+    let state: 'open' | 'committed' | 'aborted' = 'open';
+    const refuse = (what: string) => new Error(`${what} of ${p} after ${state === 'aborted' ? 'abort' : 'commit'}`);
+    const abort = async () => {
+      if (state !== 'open') return;
+      state = 'aborted';
+      this.files.delete(tmp);
+    };
+    return {
+      path: p,
+      write: async (chunk) => {
+        if (state !== 'open') throw refuse('write');
+        const bytes = toBytes(chunk);
+        if (length + bytes.length > buffer.length) {
+          const grown = new Uint8Array(Math.max(buffer.length * 2, length + bytes.length));
+          grown.set(buffer.subarray(0, length));
+          buffer = grown;
+        }
+        buffer.set(bytes, length);
+        length += bytes.length;
+        this.files.set(tmp, buffer.subarray(0, length));
+      },
+      commit: async () => {
+        if (state !== 'open') throw refuse('commit');
+        if (!force && this.files.has(target)) {
+          await abort();
+          throw new OutputError('output-exists', p);
+        }
+        this.files.delete(tmp);
+        this.files.set(target, buffer.slice(0, length));
+        state = 'committed';
+      },
+      abort,
+    };
   }
   async mkdirp() {}
   async remove(p: string) {

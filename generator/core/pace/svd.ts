@@ -5,7 +5,7 @@
  *  - many rows: a randomized range finder with power iterations (Halko, Martinsson & Tropp
  *    2011), which touches X only through X·Ω and Xᵀ·Q products.
  */
-import { gramRows, mulLeftT, mulRight, orthonormalizeColumns, viewCols, type MatrixView } from './kernels.js';
+import { gatherRow, gramRows, mulLeftT, mulRight, orthonormalizeColumns, viewCols, type MatrixView } from './kernels.js';
 import { symmetricEigen } from './linalg.js';
 import type { Rng } from '../kernel/rng.js';
 
@@ -31,6 +31,10 @@ export interface SvdOptions {
 export function topSvd(view: MatrixView, k: number, options: SvdOptions = {}): TopSvd {
   const n = view.rows.length;
   const gramMaxRows = options.gramMaxRows ?? 128;
+  const nc = viewCols(view);
+  // A tall, narrow view (e.g. 500 models × 50 selected instances) decomposes through its small
+  // cols × cols Gram matrix instead.
+  if (nc < n && nc <= Math.max(gramMaxRows, 128)) return columnGramSvd(view, k);
   if (n <= gramMaxRows || !options.rng) return gramSvd(view, k);
   return randomizedSvd(view, k, options.rng, options.oversample ?? 10, options.powerIterations ?? 3);
 }
@@ -39,6 +43,34 @@ function gramSvd(view: MatrixView, k: number): TopSvd {
   const n = view.rows.length;
   const { values, vectors } = symmetricEigen(gramRows(view), n);
   return finish(view, values, vectors, n, k, 'gram', null);
+}
+
+function columnGramSvd(view: MatrixView, k: number): TopSvd {
+  const n = view.rows.length;
+  const nc = viewCols(view);
+  const g = new Float64Array(nc * nc);
+  const row = new Float64Array(nc);
+  for (let r = 0; r < n; r++) {
+    gatherRow(view, r, row);
+    for (let i = 0; i < nc; i++) {
+      const xi = row[i] as number;
+      if (xi === 0) continue;
+      for (let j = 0; j <= i; j++) g[i * nc + j] = (g[i * nc + j] as number) + xi * (row[j] as number);
+    }
+  }
+  for (let i = 0; i < nc; i++) for (let j = 0; j < i; j++) g[j * nc + i] = g[i * nc + j] as number;
+  const { values, vectors } = symmetricEigen(g, nc);
+  const top = Math.sqrt(Math.max(0, values[0] ?? 0));
+  let keep = 0;
+  while (keep < Math.min(k, nc) && Math.sqrt(Math.max(0, values[keep] as number)) > 1e-9 * Math.max(1, top)) keep++;
+  const sv = new Float64Array(keep);
+  const v = new Float64Array(nc * keep);
+  for (let j = 0; j < keep; j++) sv[j] = Math.sqrt(values[j] as number);
+  for (let c = 0; c < nc; c++) for (let j = 0; j < keep; j++) v[c * keep + j] = vectors[c * nc + j] as number;
+  const u = mulRight(view, v, keep);
+  for (let r = 0; r < n; r++) for (let j = 0; j < keep; j++) u[r * keep + j] = (u[r * keep + j] as number) / (sv[j] as number);
+  canonicalSigns(u, v, n, nc, keep);
+  return { k: keep, singularValues: sv, u, v, method: 'gram' };
 }
 
 function randomizedSvd(view: MatrixView, k: number, rng: Rng, oversample: number, iterations: number): TopSvd {

@@ -5,10 +5,11 @@ import { contentId, sha256 } from '../kernel/stable-json.js';
 import type { Vfs } from '../kernel/vfs.js';
 import { type Trajectory, isProvenSuccess } from '../trajectories/types.js';
 import { lengthBucket } from './buckets.js';
-import { CorpusIndex } from './corpus.js';
+import { CorpusIndex, sameTask } from './corpus.js';
 import { questionFindings } from './findings.js';
 import { QUESTION_KIND_INFO, QUESTION_KINDS } from './kinds.js';
 import { modelDistractor, rewritePlans, type LlmAssist } from './llm-assist.js';
+import { normaliseChoice } from './normalise.js';
 import { planOf } from './plans.js';
 import { validateQuestion } from './read-questions.js';
 import { type TemplateSet, loadTemplates, renderWithinBudget } from './render.js';
@@ -199,7 +200,7 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
       .sort((a, b) => (a.rank < b.rank ? -1 : 1))
       .map((x) => x.e);
     for (const { draft, t, id } of list) {
-      const shots = shotsWanted > 0 ? chooseShots(pool, t.traj_id, shotsWanted) : [];
+      const shots = shotsWanted > 0 ? chooseShots(pool, t, draft, shotsWanted) : [];
       let rendered;
       try {
         rendered = renderWithinBudget(render, draft, shots.map((s) => s.draft), counter, budget);
@@ -297,8 +298,12 @@ export function balanceGoldPositions(list: Array<{ id: string; draft: QuestionDr
  * The first `count` examples of the ranked pool that are not from the question's own
  * trajectory, taking one per trajectory before taking a second, so examples vary.
  */
-function chooseShots<E extends { t: Trajectory }>(pool: readonly E[], ownTrajectory: string, count: number): E[] {
-  const others = pool.filter((e) => e.t.traj_id !== ownTrajectory);
+function chooseShots<E extends { t: Trajectory; draft: QuestionDraft }>(pool: readonly E[], own: Trajectory, question: QuestionDraft, count: number): E[] {
+  // Another run on the same task may take the very same steps, and a borrowed distractor may be
+  // this question's gold: either way the example would show the answer in the prompt.
+  const answer = normaliseChoice(answerOf(question));
+  const shows = (d: QuestionDraft) => (d.mcq ? d.mcq.choices : (d.completion?.targets ?? [])).some((c) => normaliseChoice(c) === answer);
+  const others = pool.filter((e) => !sameTask(e.t, own) && !shows(e.draft));
   const first: E[] = [];
   const rest: E[] = [];
   const used = new Set<string>();
@@ -310,4 +315,8 @@ function chooseShots<E extends { t: Trajectory }>(pool: readonly E[], ownTraject
     }
   }
   return [...first, ...rest].slice(0, count);
+}
+
+function answerOf(d: QuestionDraft): string {
+  return d.mcq ? d.mcq.choices[d.mcq.gold]! : (d.completion?.targets[0] ?? '');
 }

@@ -26,6 +26,11 @@ export function testPatchOf(t: Trajectory): string | null {
   return p && /^@@/m.test(p) ? p : null;
 }
 
+/** The same trajectory, or another run on the same task (same instance or the same goal text). */
+export function sameTask(a: Trajectory, b: Trajectory): boolean {
+  return a.traj_id === b.traj_id || a.task.instance_id === b.task.instance_id || (a.task.goal.trim() !== '' && a.task.goal.trim() === b.task.goal.trim());
+}
+
 function repoOf(t: Trajectory): string | null {
   return t.environment.repo ?? t.source.repo ?? null;
 }

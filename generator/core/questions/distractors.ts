@@ -20,21 +20,28 @@ export function pickDistinct<T>(
   goldKey: string,
   excluded: ReadonlySet<string>,
   count: number,
+  weights: Readonly<Record<string, number>> = {},
 ): Array<Chosen<T>> {
   const used = new Set<string>([goldKey, ...excluded]);
-  const queues = rng.shuffle(proposals.filter((p) => p.values.length > 0)).map((p) => ({ operator: p.operator, values: [...p.values] }));
+  // An operator of weight w enters the draw w times (as w tickets), so it supplies about w
+  // times as many distractors as a weight-1 operator when both have candidates.
+  const tickets = proposals
+    .filter((p) => p.values.length > 0)
+    .flatMap((p) => Array.from({ length: Math.max(1, weights[p.operator] ?? 1) }, () => p));
+  const queues = new Map(proposals.map((p) => [p.operator, [...p.values]]));
   const out: Array<Chosen<T>> = [];
   let progressed = true;
   while (out.length < count && progressed) {
     progressed = false;
-    for (const q of queues) {
+    for (const ticket of rng.shuffle(tickets)) {
       if (out.length >= count) break;
-      while (q.values.length > 0) {
-        const value = q.values.shift() as T;
+      const queue = queues.get(ticket.operator)!;
+      while (queue.length > 0) {
+        const value = queue.shift() as T;
         const key = keyOf(value);
         if (!key || used.has(key)) continue;
         used.add(key);
-        out.push({ value, operator: q.operator });
+        out.push({ value, operator: ticket.operator });
         progressed = true;
         break;
       }

@@ -12,6 +12,8 @@ import { barChartSvg, groupedBarChartSvg, trendChartSvg, type BarDatum } from '.
 import type { CheckResult, CheckTargetResult } from './check-result.js';
 import { trendPositions, type HistoryEntry } from './history.js';
 
+/** History rows in summary.md (PR comments are capped at 65,536 characters); report.html lists them all. */
+const MARKDOWN_HISTORY_ROWS = 20;
 /** Missing keys listed per target before "… N more" (result.json always has them all). */
 const MISSING_SHOWN = 20;
 
@@ -26,7 +28,8 @@ function formatInterval(t: Pick<CheckTargetResult, 'interval' | 'scale'>): strin
 
 const scaleLabel = (scale: CheckTargetResult['scale']) => (scale === 'percent' ? 'score (%)' : scale === 'fraction' ? 'score (fraction)' : 'score');
 
-function verdict(result: CheckResult): { ok: boolean; text: string } {
+/** PASS / FAIL and its reasons in one line. */
+export function checkVerdict(result: CheckResult): { ok: boolean; text: string } {
   if (!result.found) return { ok: false, text: `checkpoint ${result.model} is not in the inputs; nothing was predicted` };
   const problems: string[] = [];
   for (const t of result.targets) {
@@ -35,17 +38,35 @@ function verdict(result: CheckResult): { ok: boolean; text: string } {
     if (t.checks.maxMissing === 'fail') problems.push(`${t.target}: ${(100 * t.missingFraction).toFixed(1)}% of proxy instances missing > ${(100 * (result.maxMissing ?? 0)).toFixed(1)}%`);
   }
   for (const u of result.unknownThresholds) problems.push(`threshold for unknown target ${u}`);
-  const errors = result.findings.filter((f) => f.severity === 'error').length;
+  const other = result.findings.filter((f) => f.severity === 'error' && !VERDICT_CODES.has(f.code)).length;
   if (result.passed) {
     const checked = result.targets.filter((t) => t.status === 'pass').length;
-    return { ok: true, text: `PASS: ${result.targets.length} target(s) predicted${checked ? `; ${checked} checked, all thresholds met` : '; no thresholds set'}` };
+    return { ok: true, text: `${result.targets.length} target(s) predicted${checked ? `; ${checked} checked, all thresholds met` : '; no thresholds set'}` };
   }
-  if (!problems.length) problems.push(`${errors} error(s) while reading the inputs`);
-  return { ok: false, text: `FAIL: ${problems.join('; ')}` };
+  if (other) problems.push(`${other} other error(s) while reading the inputs or the history (see the notices)`);
+  return { ok: false, text: problems.join('; ') };
 }
 
+/** Findings the verdict line already spells out per target. */
+const VERDICT_CODES = new Set(['pace-threshold-failed', 'pace-threshold-unknown-target', 'check-missing-too-high', 'pace-proxy-too-few-instances', 'pace-model-not-in-logs']);
+/** Notices shown per finding code before "… N more" (result.json keeps every finding). */
+const NOTICES_PER_CODE = 10;
+
 function notices(findings: Finding[]): ReportPage['notices'] {
-  return findings.filter((f) => f.severity !== 'info' || f.code.startsWith('check-history')).map((f) => ({ level: f.severity, text: renderFinding(f) }));
+  const rank = (f: Finding) => (f.severity === 'error' ? 0 : f.severity === 'warning' ? 2 : 4) + (/^(pace-|check-)/.test(f.code) ? 0 : 1);
+  // Most severe first, and the checkpoint's own problems before those met while reading other rows.
+  const shown = findings.filter((f) => f.severity !== 'info' || f.code.startsWith('check-history')).map((f, i) => ({ f, i })).sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i).map(({ f }) => f);
+  const perCode = new Map<string, number>();
+  const out: NonNullable<ReportPage['notices']> = [];
+  for (const f of shown) {
+    const n = (perCode.get(f.code) ?? 0) + 1;
+    perCode.set(f.code, n);
+    if (n <= NOTICES_PER_CODE) out.push({ level: f.severity, text: renderFinding(f) });
+  }
+  for (const [code, n] of [...perCode.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    if (n > NOTICES_PER_CODE) out.push({ level: shown.find((f) => f.code === code)!.severity, text: `… and ${n - NOTICES_PER_CODE} more ${code} finding(s); result.json lists them all` });
+  }
+  return out;
 }
 
 function predictionSection(result: CheckResult): ReportSection {
@@ -106,7 +127,7 @@ function skillSection(model: PaceModelFile): ReportSection {
   const svg = [
     groupedBarChartSvg(tasks, [
       { name: 'instance share', values: overall.map((s) => s.instanceShare) },
-      { name: '|weight| share', values: overall.map((s) => s.weightShare) },
+      { name: 'weight share', values: overall.map((s) => s.weightShare) },
     ], { title: 'Proxy set: share per source benchmark', yLabel: 'share', domain: [0, 1] }),
   ];
   const targetNames = model.targets.map((t) => t.target);
@@ -123,9 +144,9 @@ function skillSection(model: PaceModelFile): ReportSection {
   ]);
   return {
     heading: 'Skill map of the proxy set',
-    text: `${model.proxy.length} proxy instances across ${tasks.length} source benchmark(s): where the proxy set draws its instances and how much of the predictor’s |weight| each benchmark carries.`,
+    text: `${model.proxy.length} proxy instances across ${tasks.length} source benchmark(s): where the proxy set draws its instances and what share of the predictor’s absolute weight each benchmark carries (overall and per target).`,
     svg,
-    table: { columns: ['source benchmark', 'instances', 'instance share', '|weight| share', ...targetNames.map((t) => `${t} |weight|`)], rows },
+    table: { columns: ['source benchmark', 'instances', 'instance share', 'weight share', ...targetNames.map((t) => `${t} weight share`)], rows },
   };
 }
 
@@ -145,21 +166,23 @@ function missingSection(result: CheckResult): ReportSection | null {
   };
 }
 
-function historySection(result: CheckResult, history: HistoryEntry[]): ReportSection | null {
+function historySection(result: CheckResult, history: HistoryEntry[], maxRows: number): ReportSection | null {
   if (!history.length) return null;
   const { axis, points } = trendPositions(history);
   const svg = result.targets.flatMap((t) => {
     const trend = points.flatMap(({ x, entry }) => {
       const h = entry.targets.find((e) => e.target === t.target);
       if (!h || h.predicted === null) return [];
-      return [{ x, y: h.predicted, label: entry.model, highlight: entry.model === result.model, ...(h.interval ? { low: h.interval[0], high: h.interval[1] } : {}) }];
+      return [{ x, y: h.predicted, label: axis === 'step' ? `${x} · ${entry.model}` : entry.model, highlight: entry.model === result.model, ...(h.interval ? { low: h.interval[0], high: h.interval[1] } : {}) }];
     });
     if (!trend.length) return [];
     return [trendChartSvg(trend, { title: `${t.target} over checkpoints`, xLabel: axis === 'step' ? 'training step' : 'checkpoint (history order)', yLabel: scaleLabel(t.scale), ...(t.minScore !== null ? { threshold: t.minScore, thresholdLabel: 'min score' } : {}) })];
   });
   const targetNames = result.targets.map((t) => t.target);
   const scales = new Map(result.targets.map((t) => [t.target, t.scale]));
-  const rows = points.map(({ entry }) => [
+  // The most recent rows in trend order, and the current checkpoint wherever it falls.
+  const kept = points.filter(({ entry }, i) => i >= points.length - maxRows || entry.model === result.model);
+  const rows = kept.map(({ entry }) => [
     entry.model,
     entry.step,
     entry.passed ? 'pass' : 'fail',
@@ -171,14 +194,14 @@ function historySection(result: CheckResult, history: HistoryEntry[]): ReportSec
   ]);
   return {
     heading: 'Trend over checkpoints',
-    text: `${history.length} checkpoint(s) in the history, ordered by ${axis === 'step' ? 'training step' : 'the order they were first checked'}; the shaded band is the 95% interval.`,
+    text: `${history.length} checkpoint(s) in the history, ordered by ${axis === 'step' ? 'training step' : 'the order they were first checked'}${kept.length < points.length ? `; the table shows the last ${kept.length} (report.html has all)` : ''}; the shaded band is the 95% interval.`,
     svg,
-    table: { columns: ['checkpoint', 'step', 'verdict', ...targetNames, 'model file'], rows, emphasise: points.flatMap(({ entry }, i) => (entry.model === result.model ? [i] : [])) },
+    table: { columns: ['checkpoint', 'step', 'verdict', ...targetNames, 'model file'], rows, emphasise: kept.flatMap(({ entry }, i) => (entry.model === result.model ? [i] : [])) },
   };
 }
 
-export function checkReportPage(result: CheckResult, model: PaceModelFile, history: HistoryEntry[]): ReportPage {
-  const sections = [predictionSection(result), winSection(result), missingSection(result), skillSection(model), historySection(result, history)].filter((s): s is ReportSection => s !== null);
+export function checkReportPage(result: CheckResult, model: PaceModelFile, history: HistoryEntry[], options: { historyRows?: number } = {}): ReportPage {
+  const sections = [predictionSection(result), winSection(result), missingSection(result), skillSection(model), historySection(result, history, options.historyRows ?? Infinity)].filter((s): s is ReportSection => s !== null);
   const footer: Array<[string, string]> = [
     ['checkpoint', result.model + (result.step !== null ? ` (step ${result.step})` : '')],
     ['model file', result.modelFile.path],
@@ -188,12 +211,13 @@ export function checkReportPage(result: CheckResult, model: PaceModelFile, histo
     ['inputs', `${result.inputs.kind}: ${result.inputs.paths.join(', ')}${result.inputs.mapping ? ` (mapping ${result.inputs.mapping})` : ''}`],
     ['fitted with', Object.entries(result.modelFile.versions).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => `${k} ${v}`).join(', ')],
   ];
-  return { title: `aptpace check: ${result.model}`, verdict: verdict(result), notices: notices(result.findings), sections, footer };
+  return { title: `aptpace check: ${result.model}`, verdict: checkVerdict(result), notices: notices(result.findings), sections, footer };
 }
 
 export function renderCheckReport(result: CheckResult, model: PaceModelFile, history: HistoryEntry[]): { html: string; markdown: string } {
   const page = checkReportPage(result, model, history);
-  const markdown = renderReportMarkdown(page);
+  const markdown = renderReportMarkdown(checkReportPage(result, model, history, { historyRows: MARKDOWN_HISTORY_ROWS }));
   const facts = page.footer!.map(([k, v]) => `- ${k}: \`${v}\``).join('\n');
-  return { html: renderReportHtml(page), markdown: `${markdown}${markdown.endsWith('\n') ? '' : '\n'}Plots: report.html beside this file.\n\n${facts}\n` };
+  // A blank line first: a text line right after a Markdown table would be read as one more row.
+  return { html: renderReportHtml(page), markdown: `${markdown.trimEnd()}\n\nPlots: report.html beside this file.\n\n${facts}\n` };
 }

@@ -15,7 +15,15 @@ export interface CheckpointInputs {
   tallies: Record<string, Tally>;
 }
 
-export async function loadCheckpointMatrix(vfs: Vfs, source: CheckpointSource, mappingFile?: string): Promise<CheckpointInputs> {
+export interface CheckpointReadOptions {
+  /** Model-name mapping JSON applied to what is read. */
+  mapping?: string;
+  /** Score tables: policy for an id repeated with a different score (as in `fit`). */
+  duplicates?: 'error' | 'first' | 'last';
+}
+
+export async function loadCheckpointMatrix(vfs: Vfs, source: CheckpointSource, options: CheckpointReadOptions = {}): Promise<CheckpointInputs> {
+  const mappingFile = options.mapping;
   if (source.kind === 'logs') {
     const logs = await import('../logs/index.js');
     const findings: Finding[] = [];
@@ -32,6 +40,7 @@ export async function loadCheckpointMatrix(vfs: Vfs, source: CheckpointSource, m
   const inputs = await loadPaceInputs(vfs, {
     ...(source.kind === 'store' ? { store: source.paths[0] } : { sources: source.paths }),
     ...(mappingFile ? { mapping: mappingFile } : {}),
+    ...(options.duplicates ? { duplicates: options.duplicates } : {}),
   });
   return { matrix: inputs.matrix, findings: inputs.findings, tallies: inputs.tallies };
 }

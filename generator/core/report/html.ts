@@ -17,7 +17,7 @@ export interface ReportSection {
 
 export interface ReportPage {
   title: string;
-  /** One-line verdict shown at the top, e.g. "PASS: all thresholds met". */
+  /** One-line verdict shown at the top after PASS / FAIL, e.g. "all thresholds met". */
   verdict?: { ok: boolean; text: string };
   /** Warnings the reader must not miss (e.g. rendered findings), shown right under the verdict. */
   notices?: Array<{ level: 'error' | 'warning' | 'info'; text: string }>;
@@ -46,8 +46,8 @@ th{background:#f6f6f6}tr.em td{background:#fff4e5;font-weight:600}.na{color:#999
 footer{margin-top:2rem;font-size:.8rem;color:#666}footer dt{font-weight:600;float:left;clear:left;width:11rem}footer dd{margin-left:11.5rem}
 </style>`);
   out.push('</head>', '<body>', `<h1>${escapeXml(page.title)}</h1>`);
-  if (page.verdict) out.push(`<p class="verdict ${page.verdict.ok ? 'ok' : 'fail'}">${escapeXml(page.verdict.text)}</p>`);
-  for (const n of page.notices ?? []) out.push(`<p class="notice ${n.level}"><strong>${n.level}:</strong> ${escapeXml(n.text)}</p>`);
+  if (page.verdict) out.push(`<p class="verdict ${page.verdict.ok ? 'ok' : 'fail'}"><strong>${page.verdict.ok ? 'PASS' : 'FAIL'}</strong> — ${escapeXml(page.verdict.text)}</p>`);
+  for (const n of page.notices ?? []) out.push(`<p class="notice ${n.level}">${escapeXml(n.text)}</p>`);
   for (const s of page.sections) {
     out.push(`<h2>${escapeXml(s.heading)}</h2>`);
     if (s.text) out.push(`<p>${escapeXml(s.text)}</p>`);
@@ -72,7 +72,7 @@ footer{margin-top:2rem;font-size:.8rem;color:#666}footer dt{font-weight:600;floa
 export function renderReportMarkdown(page: ReportPage): string {
   const out: string[] = [`# ${page.title}`, ''];
   if (page.verdict) out.push(`**${page.verdict.ok ? 'PASS' : 'FAIL'}** — ${page.verdict.text}`, '');
-  for (const n of page.notices ?? []) out.push(`> **${n.level === 'error' ? 'Error' : n.level === 'warning' ? 'Warning' : 'Note'}:** ${n.text}`, '');
+  for (const n of page.notices ?? []) out.push(`> ${n.text}`, '');
   for (const s of page.sections) {
     if (!s.text && !s.table) continue;
     out.push(`## ${s.heading}`, '');

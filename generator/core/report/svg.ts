@@ -244,7 +244,8 @@ export interface TrendPoint {
  */
 export function trendChartSvg(points: TrendPoint[], f: ChartFrame & { threshold?: number; thresholdLabel?: string }): string {
   const sorted = [...points].sort((a, b) => a.x - b.x || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
-  const w = f.width ?? Math.max(480, 120 + sorted.length * 40);
+  // Wide enough to separate a few points, never wider than the report page.
+  const w = f.width ?? Math.min(1060, Math.max(480, 120 + sorted.length * 40));
   const h = f.height ?? 320;
   const values = sorted.flatMap((p) => [p.y, p.low ?? p.y, p.high ?? p.y]);
   if (f.threshold !== undefined) values.push(f.threshold);

@@ -189,7 +189,7 @@ class FileReader {
   }
 
   /** One parsed JSON value: a whole document (which may be an array of records) or a JSONL record. */
-  handle(value: unknown, container: 'document' | 'record', where: { line?: number; record?: number }, rawText: string): TrajectoryEvent[] {
+  handle(value: unknown, container: 'document' | 'record', where: { line?: number; record?: number }, rawText: string | (() => string)): TrajectoryEvent[] {
     const pathAt: FindingPath = { file: this.file, ...where };
     const name = this.pick(value, container);
     if (!name) {
@@ -200,7 +200,7 @@ class FileReader {
         // one unknown document rather than N unknown records.
         if (value.some((element) => this.pick(element, 'record') !== null)) {
           const out: TrajectoryEvent[] = [];
-          value.forEach((element, record) => out.push(...this.handle(element, 'record', { record }, JSON.stringify(element))));
+          value.forEach((element, record) => out.push(...this.handle(element, 'record', { record }, () => JSON.stringify(element))));
           return out;
         }
       }
@@ -216,11 +216,16 @@ class FileReader {
     }
     this.lastFormat = name;
     this.noteFormat(name);
+    let contentHash: string | undefined;
     const ctx: RecordContext = {
       file: this.file,
       ...where,
       fileStem: fileStem(this.file),
-      contentHash: sha256(rawText).slice(0, 10),
+      // Hashing a record costs about as much as parsing it, and only records without a run id
+      // of their own need the hash: computed on first use.
+      get contentHash() {
+        return (contentHash ??= sha256(typeof rawText === 'string' ? rawText : rawText()).slice(0, 10));
+      },
       license: this.options.license ?? 'unknown',
       findings: [],
     };

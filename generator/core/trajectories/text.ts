@@ -91,13 +91,25 @@ export function derivePlan(thought: string | null, kind: ActionKind, tool: strin
   }
 }
 
-const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]/g;
+const CJK_CHAR = /^[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]$/;
+const LETTER = /^\p{L}$/u;
 
 /** `zh` / `ja` / `ko` when a noticeable share of the letters are in those scripts, else `en`. */
 export function detectLanguage(text: string): string {
   const sample = text.slice(0, 4000);
-  const cjk = sample.match(CJK)?.length ?? 0;
-  const letters = sample.match(/\p{L}/gu)?.length ?? 0;
+  let cjk = 0;
+  let letters = 0;
+  // Counted per code point, as /\p{L}/gu would; ASCII is decided without a regex (most goals
+  // are English, and matching builds an array of every letter).
+  for (const ch of sample) {
+    const code = ch.charCodeAt(0);
+    if (code < 0x80) {
+      if ((code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a) letters++;
+    } else {
+      if (LETTER.test(ch)) letters++;
+      if (CJK_CHAR.test(ch)) cjk++;
+    }
+  }
   if (letters === 0 || cjk / letters < 0.2) return 'en';
   if (/[\u3040-\u30ff]/.test(sample)) return 'ja';
   if (/[\uac00-\ud7af]/.test(sample)) return 'ko';

@@ -1,3 +1,4 @@
+import { sameTask } from '../corpus.js';
 import { planOf } from '../plans.js';
 import type { StepCandidate, StepOperator } from './types.js';
 
@@ -11,7 +12,8 @@ export const borrowedStep: StepOperator = {
     for (const pool of pools) {
       for (let attempt = 0; attempt < 6 && out.length < 2 && pool.length > 0; attempt++) {
         const ref = pool[rng.int(pool.length)]!;
-        if (ref.trajectory.traj_id === trajectory.traj_id) continue;
+        // Another run on the same task may have taken an equally valid step here.
+        if (sameTask(ref.trajectory, trajectory)) continue;
         const step = ref.trajectory.steps[ref.step];
         if (!step || step.action.kind === 'finish') continue;
         out.push({ plan: planOf(step), planGiven: Boolean(step.plan), action: step.action });

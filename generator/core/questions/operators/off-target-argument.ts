@@ -12,11 +12,17 @@ export const offTargetArgument: StepOperator = {
   propose({ rng, trajectory, gold }) {
     const text = gold.action.text;
     const pathChars = new Set(pathsIn(text).flatMap((p) => identifiersIn(p)));
-    const own = identifiersIn(text).filter((w) => !pathChars.has(w) && w !== gold.action.tool && !/^(grep|find|python|python3|pytest|cat|sed|echo|view|create|str_replace|insert|command|path)$/.test(w));
+    // Argument names are structure, not values: replacing `text` in `{"text": …}` is no perturbation.
+    const keys = new Set(Object.keys(gold.action.args));
+    const own = identifiersIn(text).filter(
+      (w) => !pathChars.has(w) && !keys.has(w) && w !== gold.action.tool && !/^(grep|find|python|python3|pytest|cat|sed|echo|view|create|str_replace|insert|command|path)$/.test(w),
+    );
     const out: StepCandidate[] = [];
-    if (own.length > 0) {
-      const target = rng.pick(own);
-      const choices = factsOf(trajectory).vocabulary.filter((w) => w !== target && !text.includes(w) && Math.abs(w.length - target.length) <= 8).sort();
+    // Up to three different words, each replaced by a word of the trajectory's own vocabulary.
+    for (const target of rng.shuffle(own).slice(0, 3)) {
+      // Of the same length, so that a perturbed option is not systematically longer (the audit's
+      // longest-option baseline catches that).
+      const choices = factsOf(trajectory).vocabulary.filter((w) => w !== target && !text.includes(w) && w.length === target.length);
       if (choices.length > 0) out.push(replaceInCandidate(gold, target, rng.pick(choices)));
     }
     const numbers = [...text.matchAll(/(?<![\w.])(\d{1,5})(?![\w.])/g)].map((m) => m[1]!);

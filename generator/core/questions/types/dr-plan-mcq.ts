@@ -5,6 +5,13 @@ import { nextStepChoices } from './step-mcq.js';
 import { type QuestionDraft, type QuestionTypeModule, type SkipReason, chooseAnchors } from './module.js';
 
 const OPERATORS: StepOperatorName[] = ['off_target_argument', 'wrong_tool', 'premature_submit', 'other_position', 'borrowed_step'];
+/**
+ * Operator weights. APTBench's released deep-research distractors are ~75% off-target queries,
+ * but weighting off_target_argument 2–3× made the audit's longest-option and context-overlap
+ * baselines significantly *below* chance on the 120 real trajectories (the gold became
+ * recognisable as the option least like the others), so operators stay equally weighted.
+ */
+const WEIGHTS: Record<string, number> = {};
 
 /**
  * A step as APTBench's deep-research choices show it: `{"planning": …, "execution": {"name": …, "args": …}}`,
@@ -27,9 +34,9 @@ export const drPlanMcq: QuestionTypeModule = {
     const eligible = t.steps.map((_, i) => i).filter((i) => i >= 1);
     const drafts: QuestionDraft[] = [];
     for (const i of chooseAnchors(ctx, eligible)) {
-      const mcq = nextStepChoices(t, i, ctx, OPERATORS, drStepJson);
-      if (!mcq) {
-        skipped.push('too-few-distractors');
+      const mcq = nextStepChoices(t, i, ctx, OPERATORS, drStepJson, WEIGHTS);
+      if (typeof mcq === 'string') {
+        skipped.push(mcq);
         continue;
       }
       drafts.push({

@@ -14,7 +14,8 @@ export type SkipReason =
   | 'no-answer'
   | 'no-commands'
   | 'too-few-distractors'
-  | 'too-few-files';
+  | 'too-few-files'
+  | 'repeated-step';
 
 export const SKIP_REASONS = {
   'too-short': 'fewer steps than the question type needs',
@@ -26,6 +27,7 @@ export const SKIP_REASONS = {
   'no-commands': 'no command step to predict',
   'too-few-distractors': 'fewer distinct distractors than choices - 1 after filtering',
   'too-few-files': 'too few candidate files for the choices',
+  'repeated-step': 'the step repeats an earlier one, so the gold could be copied from the context',
 } as const satisfies Record<SkipReason, string>;
 
 export interface KindContext {

@@ -20,8 +20,8 @@ export const nextActionMcq: QuestionTypeModule = {
     const drafts: QuestionDraft[] = [];
     for (const i of chooseAnchors(ctx, eligible)) {
       const mcq = nextStepChoices(t, i, ctx, OPERATORS, (c) => c.action.text.replace(/\s*\n\s*/g, ' ').trim());
-      if (!mcq) {
-        skipped.push('too-few-distractors');
+      if (typeof mcq === 'string') {
+        skipped.push(mcq);
         continue;
       }
       drafts.push({

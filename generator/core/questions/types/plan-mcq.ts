@@ -21,8 +21,8 @@ export const planMcq: QuestionTypeModule = {
     const drafts: QuestionDraft[] = [];
     for (const i of chooseAnchors(ctx, eligible)) {
       const mcq = nextStepChoices(t, i, ctx, OPERATORS, (c) => c.plan);
-      if (!mcq) {
-        skipped.push('too-few-distractors');
+      if (typeof mcq === 'string') {
+        skipped.push(mcq);
         continue;
       }
       drafts.push({

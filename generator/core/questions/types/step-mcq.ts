@@ -16,9 +16,16 @@ export function nextStepChoices(
   ctx: KindContext,
   operators: readonly StepOperatorName[],
   render: (c: StepCandidate) => string,
-): { choices: string[]; gold: number; sources: string[] } | null {
+  weights: Readonly<Record<string, number>> = {},
+): { choices: string[]; gold: number; sources: string[] } | 'too-few-distractors' | 'repeated-step' {
   const step = t.steps[position]!;
   const gold: StepCandidate = { plan: planOf(step), planGiven: Boolean(step.plan), action: step.action };
+  const goldKey = normaliseChoice(render(gold));
+  // A step that repeats an earlier one is in the prompt already: the gold could be copied.
+  for (let j = 0; j < position; j++) {
+    const s = t.steps[j]!;
+    if (normaliseChoice(render({ plan: planOf(s), planGiven: Boolean(s.plan), action: s.action })) === goldKey) return 'repeated-step';
+  }
   const rng = ctx.rng.fork(`step${position}`);
   const proposals = proposeSteps({ rng, trajectory: t, position, gold, corpus: ctx.corpus }, operators);
   const goldText = render(gold);
@@ -33,7 +40,8 @@ export function nextStepChoices(
     normaliseChoice(goldText),
     excluded,
     ctx.choices - 1,
+    weights,
   );
-  if (picked.length < ctx.choices - 1) return null;
+  if (picked.length < ctx.choices - 1) return 'too-few-distractors';
   return arrange(rng.fork('arrange'), goldText, picked as Array<Chosen<string>>);
 }

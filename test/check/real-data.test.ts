@@ -1,0 +1,105 @@
+/**
+ * `aptpace check` on real public data: PACE's published source scores and the OpenHands Index
+ * targets (../shared/data), and real lm-evaluation-harness output for the --logs path.
+ * Skips cleanly when the shared data is absent.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
+import { fixtures, hasSharedData, shared } from '../helpers/env.js';
+import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
+import { saveStore } from '../../generator/core/logs/store.js';
+import { ingestLogs } from '../../generator/core/logs/index.js';
+import { syntheticPace } from '../../generator/core/pace/synthetic.js';
+
+const dir = tempDir('aptpace-check-real-');
+
+describe.skipIf(!hasSharedData)('check on PACE sources × OpenHands Index targets', () => {
+  const fitDir = path.join(dir, 'fit');
+  const sources = () => shared('pace', 'results', 'standardized_results');
+  const common = () => ['--sources', sources(), '--mapping', fixtures('logs', 'openhands-to-pace-mapping.json'), '--duplicates', 'first'];
+  let model: any;
+
+  beforeAll(async () => {
+    const res = await cli('fit', ...common(), '--targets', shared('openhands-index', 'results'), '--config', fixtures('pace', 'pace-frozen-c100.json'), '--bootstrap', '40', '--seed', '42', '--target', 'swe-bench', '--target', 'gaia', '--out', fitDir, '--quiet');
+    expect(res.code, res.stderr).toBe(0);
+    model = JSON.parse(readFileSync(path.join(fitDir, 'model.json'), 'utf8'));
+  }, 60_000);
+
+  /** Proxy keys of one target that GLM-5's own CSV files score, read straight from the CSVs. */
+  function observedInCsv(target: any, name: string): Set<string> {
+    const byKey = new Map<string, { task: string; doc_id: string }>(model.proxy.map((p: any) => [p.key, p]));
+    const keys = [...new Set<string>([...(target.local?.instances ?? []), ...(target.global?.instances ?? [])])];
+    const seen = new Set<string>();
+    const cache = new Map<string, Set<string>>();
+    for (const key of keys) {
+      const ref = byKey.get(key)!;
+      if (!cache.has(ref.task)) {
+        const file = path.join(sources(), ref.task, `${name}.csv`);
+        const ids = new Set<string>();
+        if (existsSync(file)) {
+          for (const line of readFileSync(file, 'utf8').split('\n').slice(1)) {
+            const [id, score] = line.split(',');
+            if (id && score !== undefined && score !== '' && Number.isFinite(Number(score))) ids.add(id);
+          }
+        }
+        cache.set(ref.task, ids);
+      }
+      if (cache.get(ref.task)!.has(ref.doc_id)) seen.add(key);
+    }
+    return seen;
+  }
+
+  it('GLM-5 (left out of the fit for low coverage) misses proxy instances: counted exactly, warned, and gated by --max-missing', async () => {
+    expect(model.data.poolModels).not.toContain('GLM-5');
+    const out = path.join(dir, 'glm-5');
+    const res = await cli('check', '--model-file', path.join(fitDir, 'model.json'), '--model', 'GLM-5', ...common(), '--out', out, '--max-missing', '0.1', '--json');
+    expect(res.code).toBe(1);
+    const result = JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8'));
+    for (const [i, t] of result.targets.entries()) {
+      const spec = model.targets[i];
+      const observed = observedInCsv(spec, 'GLM-5');
+      expect(t.missingInstances).toBe(t.proxyInstances - observed.size);
+      expect(t.missing.every((k: string) => !observed.has(k))).toBe(true);
+    }
+    const missingTargets = result.targets.filter((t: any) => t.missingFraction > 0.1).map((t: any) => t.target);
+    expect(missingTargets.length).toBeGreaterThan(0);
+    expect(res.json.findings.filter((f: any) => f.code === 'check-missing-too-high').map((f: any) => f.args.target)).toEqual(missingTargets);
+    expect(readFileSync(path.join(out, 'summary.md'), 'utf8')).toContain('warning[pace-proxy-missing-instances]');
+  }, 60_000);
+
+  it('Kimi-K2 (source scores, no agentic run) gets a full prediction with intervals', async () => {
+    const out = path.join(dir, 'kimi-k2');
+    const res = await cli('check', '--model-file', path.join(fitDir, 'model.json'), '--model', 'Kimi-K2', ...common(), '--out', out, '--json');
+    expect(res.code, res.stderr).toBe(0);
+    for (const t of res.json.data.targets) {
+      expect(t.missingInstances).toBe(0);
+      expect(t.interval[0]).toBeLessThanOrEqual(t.predicted);
+      expect(t.interval[1]).toBeGreaterThanOrEqual(t.predicted);
+      expect(t.winProbabilities).toHaveLength(model.targets[0].trainingModels.length);
+    }
+  }, 60_000);
+});
+
+describe.skipIf(!hasSharedData)('check --logs on real lm-evaluation-harness output', () => {
+  it('reads the checkpoint through the harness-log reader and reports the same prediction as predict', async () => {
+    const logsDir = shared('harness-logs', 'output_0.4.13.dev0');
+    const { matrix: logged } = await ingestLogs(nodeVfs, [logsDir]);
+    const syn = syntheticPace({ models: 10, instances: logged.instances.length, dims: 1, targets: 1, targetInstances: 50, seed: 'check-logs' });
+    const store = path.join(dir, 'logs-train');
+    await saveStore(nodeVfs, store, { matrix: { ...syn.matrix, instances: logged.instances.map((i) => ({ key: i.key, task: i.task, doc_id: i.doc_id, metric: i.metric })) }, targets: syn.targets });
+    const fitDir = path.join(dir, 'logs-fit');
+    const fitted = await cli('fit', '--store', store, '--out', fitDir, '--budget', '6', '--nc-h', '1', '--nc-d', '1', '--bootstrap', '20', '--quiet');
+    expect(fitted.code, fitted.stderr).toBe(0);
+    const name = logged.models[0]!.name;
+    const args = ['--model-file', path.join(fitDir, 'model.json'), '--model', name, '--logs', logsDir];
+    const res = await cli('check', ...args, '--out', path.join(dir, 'logs-report'), '--json');
+    expect(res.code, res.stderr).toBe(0);
+    const predicted = await cli('predict', ...args, '--json');
+    expect(res.json.data.inputs).toEqual({ kind: 'logs', paths: [logsDir], mapping: null });
+    expect(res.json.data.targets.map((t: any) => t.predicted)).toEqual(predicted.json.data.forecasts.map((f: any) => f.predicted));
+    expect(res.json.data.targets[0].missingInstances).toBe(0);
+  }, 60_000);
+});
