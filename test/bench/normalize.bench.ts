@@ -1,7 +1,8 @@
 /**
  * Normalize throughput and peak memory on a generated ~200 MB corpus mixing the supported
- * formats (JSONL streams and whole-document .traj files). Reference, measured in the same run:
- * parsing the same bytes with JSON.parse (per line for JSONL) and with Python's json.loads.
+ * formats (JSONL streams and whole-document .traj files). References, measured in the same run:
+ * parsing the same bytes with JSON.parse (per line for JSONL), parsing and re-serialising them
+ * (JSON.parse + JSON.stringify, the floor for a converter), and Python's json.loads.
  */
 import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, openSync, writeSync, closeSync } from 'node:fs';
 import * as path from 'node:path';
@@ -126,6 +127,16 @@ async function main() {
     }
     return values;
   });
+  // The floor for any converter in JS: parse every record and serialise it again.
+  const roundTrip = await timed(() => {
+    let chars = 0;
+    for (const f of files) {
+      const text = readFileSync(f, 'utf8');
+      const values = f.endsWith('.jsonl') ? text.split('\n').filter(Boolean) : [text];
+      for (const v of values) chars += JSON.stringify(JSON.parse(v)).length;
+    }
+    return chars;
+  });
   const py = runPythonReference(
     `import json, sys, time, os
 files = sys.argv[1:]
@@ -150,9 +161,12 @@ print(json.dumps({"seconds": time.perf_counter() - t}))`,
     out_mib: outMiB,
     json_parse_s: parse.seconds,
     json_parse_mib_per_s: mib / parse.seconds,
+    json_roundtrip_s: roundTrip.seconds,
+    json_roundtrip_mib_per_s: mib / roundTrip.seconds,
     python_json_s: py.seconds!,
     python_json_mib_per_s: mib / py.seconds!,
     ratio_vs_json_parse: run.seconds / parse.seconds,
+    ratio_vs_json_roundtrip: run.seconds / roundTrip.seconds,
     ratio_vs_python_json: run.seconds / py.seconds!,
   });
   if (!process.env.BENCH_KEEP) rmSync(root, { recursive: true, force: true });

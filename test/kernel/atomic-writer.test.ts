@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { MemoryVfs } from '../../generator/core/kernel/memory-vfs.js';
 import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
 import { OutputError } from '../../generator/core/kernel/output.js';
-import type { Vfs } from '../../generator/core/kernel/vfs.js';
+import { writeLinesAtomic, type Vfs } from '../../generator/core/kernel/vfs.js';
 import { cli } from '../helpers/cli.js';
 import { fixtures } from '../helpers/env.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -144,6 +144,46 @@ describe('openAtomicWriter on disk', () => {
     // The parent "directory" is a file: mkdir fails before any temp file exists.
     await expect(nodeVfs.openAtomicWriter(path.join(blocker, 'out.txt'))).rejects.toThrow();
     expect(readdirSync(dir)).toEqual(['file']);
+  });
+});
+
+describe('writeLinesAtomic', () => {
+  it('writes each line with a newline, across batch boundaries and lines larger than a batch', async () => {
+    const vfs = new MemoryVfs();
+    const lines = ['{"a":"é中😀"}', '', 'x'.repeat(3 * 1024 * 1024 + 7), ...Array.from({ length: 5000 }, (_, i) => `{"i":${i},"s":"${'ü'.repeat(i % 300)}"}`), '末'];
+    async function* produce() {
+      yield* lines;
+    }
+    expect(await writeLinesAtomic(vfs, '/o/out.jsonl', produce())).toBe(lines.length);
+    const bytes = vfs.files.get('/o/out.jsonl')!;
+    expect(Buffer.from(bytes).equals(Buffer.from(`${lines.join('\n')}\n`, 'utf8'))).toBe(true);
+    expect([...vfs.files.keys()]).toEqual(['/o/out.jsonl']);
+  });
+
+  it('no lines give an empty file; an existing target is refused before the producer runs', async () => {
+    const vfs = new MemoryVfs({ '/o/taken.jsonl': 'mine' });
+    expect(await writeLinesAtomic(vfs, '/o/empty.jsonl', [])).toBe(0);
+    expect(vfs.files.get('/o/empty.jsonl')).toEqual(new Uint8Array());
+    let started = false;
+    async function* produce() {
+      started = true;
+      yield 'x';
+    }
+    await expect(writeLinesAtomic(vfs, '/o/taken.jsonl', produce())).rejects.toBeInstanceOf(OutputError);
+    expect(started).toBe(false);
+    expect(await vfs.readText('/o/taken.jsonl')).toBe('mine');
+    await writeLinesAtomic(vfs, '/o/taken.jsonl', produce(), { force: true });
+    expect(await vfs.readText('/o/taken.jsonl')).toBe('x\n');
+  });
+
+  it('a producer that throws after a full batch leaves no target and no temp file on disk', async () => {
+    const dir = tempDir('lines-atomic');
+    async function* produce() {
+      for (let i = 0; i < 3000; i++) yield 'y'.repeat(1000);
+      throw new Error('producer failed');
+    }
+    await expect(writeLinesAtomic(nodeVfs, path.join(dir, 'out.jsonl'), produce())).rejects.toThrow('producer failed');
+    expect(readdirSync(dir)).toEqual([]);
   });
 });
 

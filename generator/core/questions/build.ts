@@ -137,8 +137,10 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
   }
 
   interface Entry { draft: QuestionDraft; t: Trajectory; id: string }
-  const entries = new Map<QuestionKind, Entry[]>();
   const seenIds = new Set<string>();
+  const questions: Question[] = [];
+  // One kind at a time: its drafts (histories, candidates) are dropped before the next kind is
+  // generated, which keeps peak memory near the size of the output itself.
   for (const kind of kinds) {
     const module = QUESTION_TYPES[kind];
     const list: Entry[] = [];
@@ -183,12 +185,7 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
     if (list.length === 0 && options.kinds) {
       findings.push(make('build-kind-empty', {}, { kind, reasons: Object.entries(reasons).map(([r, n]) => `${r}=${n}`).join(', ') }));
     }
-    entries.set(kind, list);
-  }
 
-  const questions: Question[] = [];
-  for (const kind of kinds) {
-    const list = entries.get(kind) ?? [];
     const render = templates.render.get(QUESTION_TYPES[kind].template);
     if (!render) continue;
     const templateLabel = templates.label.get(QUESTION_TYPES[kind].template) ?? QUESTION_TYPES[kind].template;

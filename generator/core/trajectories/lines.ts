@@ -59,7 +59,12 @@ export async function* readBoundedLines(vfs: Vfs, file: string, maxLineBytes: nu
   for await (const chunk of vfs.readChunks(file)) {
     let from = 0;
     for (let nl = chunk.indexOf(0x0a, from); nl !== -1; nl = chunk.indexOf(0x0a, from)) {
-      append(chunk.subarray(from, nl));
+      // A line wholly inside this chunk is decoded in place by take() below, before the next
+      // chunk arrives, so it needs no copy; only lines spanning chunks are gathered.
+      if (parts.length === 0 && !oversized && nl - from <= maxLineBytes) {
+        parts.push(chunk.subarray(from, nl));
+        length = nl - from;
+      } else append(chunk.subarray(from, nl));
       offset += nl - from + 1;
       yield take(true);
       from = nl + 1;

@@ -14,9 +14,13 @@ export function isShellTool(tool: string | null | undefined): boolean {
 
 /** First non-blank line, trimmed; `\r` and tabs never survive into a canonical line. */
 export function firstLine(text: string): string {
-  for (const raw of text.split('\n')) {
-    const line = raw.replace(/\r/g, '').replace(/\t/g, ' ').trim();
+  // Walks line by line instead of splitting: the text can be a whole file, the answer is near the top.
+  for (let start = 0; start <= text.length; ) {
+    let end = text.indexOf('\n', start);
+    if (end === -1) end = text.length;
+    const line = text.slice(start, end).replace(/\r/g, '').replace(/\t/g, ' ').trim();
     if (line) return line.length > MAX_LINE ? `${line.slice(0, MAX_LINE)}…` : line;
+    start = end + 1;
   }
   return '';
 }
