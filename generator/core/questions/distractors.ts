@@ -16,13 +16,15 @@ export interface Chosen<T> {
 export function pickDistinct<T>(
   rng: Rng,
   proposals: Array<{ operator: string; values: T[] }>,
-  keyOf: (value: T) => string,
-  goldKey: string,
+  keyOf: (value: T) => string | readonly string[],
+  goldKey: string | readonly string[],
   excluded: ReadonlySet<string>,
   count: number,
   weights: Readonly<Record<string, number>> = {},
 ): Array<Chosen<T>> {
-  const used = new Set<string>([goldKey, ...excluded]);
+  // Several keys per value: a value is a duplicate when any one of them was seen before.
+  const keysOf = (k: string | readonly string[]) => (typeof k === 'string' ? [`0:${k}`] : k.map((x, i) => `${i}:${x}`));
+  const used = new Set<string>([...keysOf(goldKey), ...[...excluded].map((k) => `0:${k}`)]);
   // An operator of weight w enters the draw w times (as w tickets), so it supplies about w
   // times as many distractors as a weight-1 operator when both have candidates.
   const tickets = proposals
@@ -38,9 +40,10 @@ export function pickDistinct<T>(
       const queue = queues.get(ticket.operator)!;
       while (queue.length > 0) {
         const value = queue.shift() as T;
-        const key = keyOf(value);
-        if (!key || used.has(key)) continue;
-        used.add(key);
+        const raw = keyOf(value);
+        const keys = keysOf(raw);
+        if ((typeof raw === 'string' ? !raw : raw.some((k) => !k)) || keys.some((k) => used.has(k))) continue;
+        for (const k of keys) used.add(k);
         out.push({ value, operator: ticket.operator });
         progressed = true;
         break;

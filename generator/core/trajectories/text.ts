@@ -59,10 +59,15 @@ export function canonicalActionText(kind: ActionKind, tool: string | null, args:
 
 /** Collapses whitespace; the plan and goal summaries are single lines. */
 export function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  // Text whose only whitespace is single spaces needs no replace (which copies the string).
+  return NEEDS_COLLAPSE.test(text) ? text.replace(/\s+/g, ' ').trim() : text.trim();
 }
+/** Whitespace other than a space, or two spaces in a row. */
+const NEEDS_COLLAPSE = /[^\S ]| {2}/;
 
 const PLAN_LIMIT = 200;
+/** Characters of a thought read for its plan (see derivePlan). */
+const PLAN_SCAN = 4 * PLAN_LIMIT;
 
 function clip(text: string, limit: number): string {
   if (text.length <= limit) return text;
@@ -76,7 +81,13 @@ function clip(text: string, limit: number): string {
  * description of the action when there is no thought. Same input, same plan.
  */
 export function derivePlan(thought: string | null, kind: ActionKind, tool: string | null, actionText: string): string {
-  const cleaned = thought ? oneLine(thought.replace(/^\s*(THOUGHT|Thought|DISCUSSION)\s*:\s*/, '')) : '';
+  const stripped = thought ? thought.replace(/^\s*(THOUGHT|Thought|DISCUSSION)\s*:\s*/, '') : '';
+  // Only the first sentence, clipped to PLAN_LIMIT, survives, so a long thought is collapsed
+  // from a prefix. The plan comes out the same whenever the collapsed prefix is longer than
+  // PLAN_LIMIT + 1: a sentence ending inside it ends there in the whole text too, and any
+  // longer result is clipped to its first PLAN_LIMIT characters, which the prefix holds.
+  let cleaned = oneLine(stripped.length > PLAN_SCAN ? stripped.slice(0, PLAN_SCAN) : stripped);
+  if (stripped.length > PLAN_SCAN && cleaned.length <= PLAN_LIMIT + 1) cleaned = oneLine(stripped);
   if (cleaned) {
     // A sentence ends at . ! ? followed by space or end, or at a CJK full stop; "e.g." style
     // abbreviations are rare enough in agent thoughts that a simple rule is the honest one.

@@ -1,6 +1,7 @@
 import type { Trajectory } from '../../trajectories/types.js';
 import { parseDiff, normalisePatch } from '../diff.js';
 import { arrange, pickDistinct } from '../distractors.js';
+import { normaliseChoice } from '../normalise.js';
 import { PATCH_OPERATORS, type PatchOperatorName } from '../operators/index.js';
 import { factsOf } from '../operators/facts.js';
 import { repoRelative } from './bug-locate-mcq.js';
@@ -17,7 +18,10 @@ export function patchChoices(t: Trajectory, goldText: string, ctx: KindContext, 
     operator: name,
     values: PATCH_OPERATORS[name].propose({ rng: rng.fork(name), trajectory: t, gold, goldText, otherPaths, corpus: ctx.corpus, patchOf }),
   }));
-  const picked = pickDistinct(rng.fork('pick'), proposals, normalisePatch, normalisePatch(goldText), new Set(), ctx.choices - 1);
+  // Distinct as patches (line structure kept) and as displayed options (what the question
+  // validator compares): options that differ only in whitespace or hunk headers look identical.
+  const keys = (patch: string) => [normalisePatch(patch), normaliseChoice(patch.endsWith('\n') ? patch : `${patch}\n`)];
+  const picked = pickDistinct(rng.fork('pick'), proposals, keys, keys(goldText), new Set(), ctx.choices - 1);
   if (picked.length < ctx.choices - 1) return null;
   return arrange(rng.fork('arrange'), goldText.endsWith('\n') ? goldText : `${goldText}\n`, picked);
 }

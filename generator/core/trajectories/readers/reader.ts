@@ -4,7 +4,7 @@
  */
 import type { Finding, FindingPath } from '../../kernel/findings.js';
 import { trajFinding } from '../findings.js';
-import { canonicalActionText, derivePlan, detectLanguage, firstLine, isShellTool } from '../text.js';
+import { canonicalActionText, derivePlan, detectLanguage, firstLine, isShellTool, oneLine } from '../text.js';
 import { TRAJECTORY_SCHEMA_VERSION, type ActionKind, type Domain, type Step, type ToolSpec, type Trajectory } from '../types.js';
 
 export interface RecordContext {
@@ -74,7 +74,7 @@ export function buildSteps(drafts: StepDraft[]): Step[] {
     const step: Step = {
       index,
       thought,
-      plan: d.plan && d.plan.trim() ? d.plan.replace(/\s+/g, ' ').trim() : derivePlan(thought, d.kind, d.tool, text),
+      plan: d.plan && d.plan.trim() ? oneLine(d.plan) : derivePlan(thought, d.kind, d.tool, text),
       action: { kind: d.kind, tool: d.tool, args: d.args, text, raw: d.raw ?? null },
       observation: d.observation,
     };
