@@ -69,6 +69,9 @@ export function run(command: string, args: string[], options: { cwd?: string; in
     const child = spawn(command, args, { cwd: options.cwd ?? repoRoot, env: { ...harnessEnv, PYTHONDONTWRITEBYTECODE: '1', ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
+    // Decode as a stream: a UTF-8 character split across two chunks must not become U+FFFD.
+    child.stdout.setEncoding('utf8');
+    child.stderr.setEncoding('utf8');
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
     child.on('error', reject);

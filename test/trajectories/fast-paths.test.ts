@@ -14,7 +14,7 @@ import { readBoundedLines, type BoundedLineEvent } from '../../generator/core/tr
 import { readTrajectories } from '../../generator/core/trajectories/read.js';
 import { schemaValidator, trajectorySchema, validateTrajectory } from '../../generator/core/trajectories/schema.js';
 import { isCertainlyValidTrajectory } from '../../generator/core/trajectories/schema-fast.js';
-import { detectLanguage, firstLine } from '../../generator/core/trajectories/text.js';
+import { derivePlan, detectLanguage, firstLine, oneLine } from '../../generator/core/trajectories/text.js';
 import type { Trajectory } from '../../generator/core/trajectories/types.js';
 import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
 import { fixtures, hasSharedData, shared } from '../helpers/env.js';
@@ -209,6 +209,39 @@ describe('text helpers match their plain definitions', () => {
     expect(detectLanguage(long)).toBe(referenceDetect(long));
   });
 
+  const referenceOneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
+  const referenceClip = (text: string, limit: number) => {
+    if (text.length <= limit) return text;
+    const cut = text.slice(0, limit);
+    const space = cut.lastIndexOf(' ');
+    return `${(space > limit / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+  };
+  /** derivePlan as first written: collapse the whole thought, then take its first sentence. */
+  const referencePlan = (thought: string | null, actionText: string) => {
+    const cleaned = thought ? referenceOneLine(thought.replace(/^\s*(THOUGHT|Thought|DISCUSSION)\s*:\s*/, '')) : '';
+    if (cleaned) {
+      const match = /^(.+?(?:[.!?](?=\s|$)|[。！？]))/u.exec(cleaned);
+      return referenceClip(match ? match[1]! : cleaned, 200);
+    }
+    return referenceClip(`Run \`${actionText}\``, 200);
+  };
+
+  it('oneLine and derivePlan give what collapsing the whole text gave, for short and very long thoughts', () => {
+    const rng = new Rng('derive-plan');
+    const pieces = ['word', 'x', ' ', ' ', '  ', '\n', '\n\n', '\t', '\u3000', '.', '. ', '!', '?x', '。', '😀', '\ud83d', 'e.g.', 'THOUGHT: ', 'é'];
+    for (let i = 0; i < 4000; i++) {
+      // Lengths around the 800-character scan window and the 200-character plan limit.
+      const size = rng.pick([5, 60, 150, 400, 700, 790, 810, 1200]);
+      let text = '';
+      const sparse = rng.int(3) === 0; // long runs without any sentence end
+      while (text.length < size) text += sparse ? rng.pick(['word', ' ', '    ', '\n\n\n', 'x']) : rng.pick(pieces);
+      if (rng.int(4) === 0) text = `${' '.repeat(rng.int(900))}${text}`; // whitespace swallowing the window
+      expect(oneLine(text)).toBe(referenceOneLine(text));
+      expect(derivePlan(text, 'shell', 'bash', 'ls -la'), JSON.stringify(text)).toBe(referencePlan(text, 'ls -la'));
+    }
+    expect(derivePlan(null, 'shell', 'bash', 'ls')).toBe('Run `ls`');
+  });
+
   it('firstLine walks lines as split did', () => {
     const rng = new Rng('first-line');
     for (let i = 0; i < 3000; i++) {
@@ -230,7 +263,7 @@ describe('readBoundedLines with lines inside and across chunks', () => {
     }
   }
 
-  it('gives the lines, numbers, offsets and flags of a plain split, for every chunk size', async () => {
+  it('gives the lines (text and bytes), numbers, offsets and flags of a plain split, for every chunk size', async () => {
     const rng = new Rng('bounded-lines');
     const pieces = ['{"a":1}', 'é中😀', '', '\r', 'xxxxxxxxxxxxxxxxxxxxxxx', '\uFEFF'];
     for (let round = 0; round < 40; round++) {
@@ -250,13 +283,14 @@ describe('readBoundedLines with lines inside and across chunks', () => {
         // TextDecoder drops a leading BOM on every decode call (each line here), and the first line loses one more.
         if (body.startsWith('\uFEFF')) body = body.slice(1);
         if (i === 0 && body.startsWith('\uFEFF')) body = body.slice(1);
-        expected.push(size > max ? { kind: 'too-long', line: i + 1, offset, bytes: size } : { kind: 'line', line: i + 1, text: body, offset, terminated });
+        expected.push(size > max ? { kind: 'too-long', line: i + 1, offset, bytes: size } : { kind: 'line', line: i + 1, text: body, bytes: new TextEncoder().encode(body), offset, terminated });
         offset += size + 1;
       });
       for (const size of [1, 2, 3, 5, 8, 64 * 1024]) {
         const got: BoundedLineEvent[] = [];
         const vfs: Vfs = new ChunkedVfs({ '/f.jsonl': bytes }, size);
-        for await (const ev of readBoundedLines(vfs, '/f.jsonl', max)) got.push(ev);
+        // Copied at once: a line's bytes are a view valid only until the next event.
+        for await (const ev of readBoundedLines(vfs, '/f.jsonl', max)) got.push(ev.kind === 'line' ? { ...ev, bytes: ev.bytes.slice() } : ev);
         expect(got, `round ${round}, chunk ${size}`).toEqual(expected);
       }
     }

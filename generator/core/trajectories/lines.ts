@@ -6,7 +6,8 @@
 import type { Vfs } from '../kernel/vfs.js';
 
 export type BoundedLineEvent =
-  | { kind: 'line'; line: number; text: string; offset: number; terminated: boolean }
+  /** `bytes` are exactly the UTF-8 of `text`, a view that is only valid until the next event is requested. */
+  | { kind: 'line'; line: number; text: string; bytes: Uint8Array; offset: number; terminated: boolean }
   | { kind: 'invalid-utf8'; line: number; offset: number }
   | { kind: 'too-long'; line: number; offset: number; bytes: number };
 
@@ -37,8 +38,13 @@ export async function* readBoundedLines(vfs: Vfs, file: string, maxLineBytes: nu
     if (end > 0 && joined[end - 1] === 0x0d) end--;
     try {
       let text = decoder.decode(joined.subarray(0, end));
-      if (lineNo === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-      return { kind: 'line', line: lineNo, text, offset: start, terminated };
+      // The decoder drops a leading BOM on every call; the first line may lose a second one.
+      let from = end >= 3 && joined[0] === 0xef && joined[1] === 0xbb && joined[2] === 0xbf ? 3 : 0;
+      if (lineNo === 1 && text.charCodeAt(0) === 0xfeff) {
+        text = text.slice(1);
+        from += 3;
+      }
+      return { kind: 'line', line: lineNo, text, bytes: joined.subarray(from, end), offset: start, terminated };
     } catch {
       return { kind: 'invalid-utf8', line: lineNo, offset: start };
     }

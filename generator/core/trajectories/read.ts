@@ -189,7 +189,8 @@ class FileReader {
   }
 
   /** One parsed JSON value: a whole document (which may be an array of records) or a JSONL record. */
-  handle(value: unknown, container: 'document' | 'record', where: { line?: number; record?: number }, rawText: string | (() => string)): TrajectoryEvent[] {
+  /** `raw` is the record's source text, its UTF-8 bytes (hashed as they are: same digest, no re-encoding), or a function giving it. */
+  handle(value: unknown, container: 'document' | 'record', where: { line?: number; record?: number }, raw: string | Uint8Array | (() => string)): TrajectoryEvent[] {
     const pathAt: FindingPath = { file: this.file, ...where };
     const name = this.pick(value, container);
     if (!name) {
@@ -224,7 +225,7 @@ class FileReader {
       // Hashing a record costs about as much as parsing it, and only records without a run id
       // of their own need the hash: computed on first use.
       get contentHash() {
-        return (contentHash ??= sha256(typeof rawText === 'string' ? rawText : rawText()).slice(0, 10));
+        return (contentHash ??= sha256(typeof raw === 'function' ? raw() : raw).slice(0, 10));
       },
       license: this.options.license ?? 'unknown',
       findings: [],
@@ -378,7 +379,7 @@ async function* readJsonlStream(vfs: Vfs, reader: FileReader, maxLineBytes: numb
       }
       continue;
     }
-    yield* reader.handle(value, 'record', { line: ev.line }, ev.text);
+    yield* reader.handle(value, 'record', { line: ev.line }, ev.bytes);
   }
   if (!any) yield* reader.reject(trajFinding('traj-empty-file', { file: reader.file }));
 }
