@@ -120,6 +120,21 @@ describe('aptpace predict', () => {
     expect(broken.code).toBe(1);
     expect(broken.json.findings.map((f: any) => f.code)).toEqual(['pace-model-file-invalid']);
     expect((await cli('predict', '--model-file', bad, '--model', 'x')).code).toBe(2);
+    // A fit that never ran is a finding (exit 1), not a crash (exit 3).
+    const absent = await cli('predict', '--model-file', path.join(dir, 'no-such-model.json'), '--model', 'model-0012', '--store', newStore, '--json');
+    expect(absent.code).toBe(1);
+    expect(absent.json.findings.map((f: any) => f.code)).toEqual(['pace-model-file-invalid']);
+    expect((await cli('predict', '--model-file', bad, '--model', 'x', '--store', newStore, '--duplicates', 'sometimes')).code).toBe(2);
+  });
+
+  it('predict and check give the same numbers for the same inputs', async () => {
+    const model = path.join(out, 'model.json');
+    const predicted = await cli('predict', '--model-file', model, '--model', 'model-0012', '--store', newStore, '--min-score', 'agentic-0=0', '--json');
+    const checked = await cli('check', '--model-file', model, '--model', 'model-0012', '--store', newStore, '--min-score', 'agentic-0=0', '--out', path.join(dir, 'check-report'), '--json');
+    expect(predicted.code).toBe(0);
+    expect(checked.code).toBe(0);
+    const byTarget = (rows: any[]) => Object.fromEntries(rows.map((r) => [r.target, [r.predicted, r.interval]]));
+    expect(byTarget(checked.json.data.targets)).toEqual(byTarget(predicted.json.data.forecasts));
   });
 });
 

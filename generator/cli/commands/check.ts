@@ -45,10 +45,9 @@ const check: CommandSpec = {
   },
   async run(_args, opts, ctx) {
     const settings = await import('../../core/pace/settings.js');
-    const { parseModelFile } = await import('../../core/pace/model-file.js');
     const { predictPace, checkpointScores } = await import('../../core/pace/predict.js');
     const { paceFindings } = await import('../../core/pace/findings.js');
-    const { loadCheckpointMatrix } = await import('../../core/report/checkpoint-scores.js');
+    const { loadCheckpointMatrix, checkpointSourceFromOptions, readModelFile } = await import('../../core/pace/checkpoint-inputs.js');
     const { evaluateCheck, buildCheckResult } = await import('../../core/report/check-result.js');
     const history = await import('../../core/report/history.js');
     const { checkFindings } = await import('../../core/report/check-findings.js');
@@ -63,13 +62,8 @@ const check: CommandSpec = {
     const checkpointStep = step(opts.step as string | undefined);
     const duplicates = opts.duplicates as string;
     if (duplicates !== 'error' && duplicates !== 'first' && duplicates !== 'last') throw new UsageError(`--duplicates must be error, first or last (got ${duplicates})`);
-    const sources = [
-      opts.logs ? ({ kind: 'logs', paths: opts.logs as string[] } as const) : null,
-      opts.store ? ({ kind: 'store', paths: [opts.store as string] as [string] } as const) : null,
-      opts.sources ? ({ kind: 'sources', paths: opts.sources as string[] } as const) : null,
-    ].filter((s) => s !== null);
-    const source = sources[0];
-    if (sources.length !== 1 || !source) throw new UsageError('give the checkpoint scores with exactly one of --logs DIR…, --store DIR or --sources PATH…');
+    const source = checkpointSourceFromOptions(opts);
+    if (typeof source === 'string') throw new UsageError(source);
     const force = Boolean(opts.force);
     const out = new OutputFolder(ctx.vfs, opts.out as string, { force });
     const historyFile = opts.history ? path.resolve(opts.history as string) : null;
@@ -77,16 +71,9 @@ const check: CommandSpec = {
     // Refuse before any work, so a wrong --out costs nothing and nothing is half-written.
     for (const f of REPORT_FILES) await out.check(f);
 
-    let modelFileText: string;
-    try {
-      modelFileText = await ctx.vfs.readText(opts.modelFile as string);
-    } catch (e) {
-      // A CI step pointed at a fit that did not run should fail like a bad file, not crash.
-      return { findings: [findingFactory(paceFindings)('pace-model-file-invalid', { file: opts.modelFile }, { reason: `cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` })] };
-    }
-    const parsed = parseModelFile(modelFileText);
-    if (!parsed.model) return { findings: [findingFactory(paceFindings)('pace-model-file-invalid', { file: opts.modelFile }, { reason: parsed.reason })] };
-    const model = parsed.model;
+    const read = await readModelFile(ctx.vfs, opts.modelFile as string);
+    if ('finding' in read) return { findings: [read.finding] };
+    const { model, text: modelFileText } = read;
     const checkpoint = opts.model as string;
 
     const inputs = await loadCheckpointMatrix(ctx.vfs, source, { ...(opts.mapping ? { mapping: opts.mapping as string } : {}), duplicates });

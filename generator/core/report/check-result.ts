@@ -8,7 +8,7 @@ import { paceFindings } from '../pace/findings.js';
 import type { PaceModelFile, SerializedTarget } from '../pace/model-file.js';
 import type { TargetForecast } from '../pace/predict.js';
 import { checkFindings } from './check-findings.js';
-import type { CheckpointSource } from './checkpoint-scores.js';
+import type { CheckpointSource } from '../pace/checkpoint-inputs.js';
 
 export const CHECK_RESULT_FORMAT = 'aptpace-check-result';
 export const CHECK_RESULT_VERSION = 1;

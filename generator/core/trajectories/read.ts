@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import type { Finding, FindingPath, Tally } from '../kernel/findings.js';
 import { countSkip, emptyTally } from '../kernel/findings.js';
 import { sha256 } from '../kernel/stable-json.js';
-import type { Vfs } from '../kernel/vfs.js';
+import type { FileStat, Vfs } from '../kernel/vfs.js';
 import { kernelFindings } from '../catalog.js';
 import { finding } from '../kernel/findings.js';
 import { classifyEvaluation, loadEvidence, type EvidenceIndex } from './evidence.js';
@@ -488,6 +488,45 @@ async function* readFile(vfs: Vfs, reader: FileReader, maxBytes: number): AsyncG
   yield* reader.handle(value, 'document', {}, text);
 }
 
+/**
+ * With many small files (a folder of SWE-agent `.traj` runs) waiting for each stat and read in
+ * turn is a large share of the time. `warm(file)` starts the stat, and the read of a document
+ * small enough to be loaded whole, for the file after the current one; `vfs` serves them from
+ * there once (later calls go to the real Vfs). At most one file is held ahead.
+ */
+function readAhead(vfs: Vfs, maxBytes: number): { vfs: Vfs; warm: (file: string) => void } {
+  const stats = new Map<string, Promise<FileStat | undefined>>();
+  const bytes = new Map<string, Promise<Uint8Array>>();
+  const served: Vfs = Object.create(vfs) as Vfs;
+  served.stat = (file) => take(stats, file) ?? vfs.stat(file);
+  served.readBytes = (file) => take(bytes, file) ?? vfs.readBytes(file);
+  return {
+    vfs: served,
+    warm(file) {
+      stats.clear();
+      bytes.clear();
+      const stat = vfs.stat(file);
+      stats.set(file, stat);
+      stat.then(
+        (s) => {
+          // JSONL is streamed, and oversized documents are refused unread: neither is loaded here.
+          if (!s?.isFile || s.size > maxBytes || JSONL_EXTENSIONS.test(file) || !stats.has(file)) return;
+          const read = vfs.readBytes(file);
+          read.catch(() => undefined); // reported when (if) readFile asks for it
+          bytes.set(file, read);
+        },
+        () => undefined,
+      );
+    },
+  };
+}
+
+function take<T>(cache: Map<string, Promise<T>>, file: string): Promise<T> | undefined {
+  const hit = cache.get(file);
+  cache.delete(file);
+  return hit;
+}
+
 // ---------------------------------------------------------------------------------------
 // Public API
 
@@ -504,15 +543,21 @@ export async function* streamTrajectories(vfs: Vfs, inputs: string[], options: R
   const countTokens = await tokenCounter(options.exactTokens ?? false);
   const seenIds = new Map<string, string>();
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-  for await (const item of expandInputs(vfs, inputs, options.exclude)) {
-    if ('finding' in item) {
-      yield { kind: 'finding', finding: item.finding };
-      continue;
+  const ahead = readAhead(vfs, maxBytes);
+  const items = expandInputs(vfs, inputs, options.exclude)[Symbol.asyncIterator]();
+  for (let current = await items.next(); !current.done; ) {
+    const item = current.value;
+    // Find the next file, and start reading it, while this one is converted (see readAhead).
+    const upcoming = items.next();
+    upcoming.then((next) => !next.done && 'file' in next.value && ahead.warm(next.value.file), () => undefined);
+    if ('finding' in item) yield { kind: 'finding', finding: item.finding };
+    else {
+      const reader = new FileReader(item.file, options, evidence, seenIds, countTokens);
+      yield* readFile(ahead.vfs, reader, maxBytes);
+      yield* reader.finish();
+      yield { kind: 'file', summary: reader.summary };
     }
-    const reader = new FileReader(item.file, options, evidence, seenIds, countTokens);
-    yield* readFile(vfs, reader, maxBytes);
-    yield* reader.finish();
-    yield { kind: 'file', summary: reader.summary };
+    current = await upcoming;
   }
   for (const f of evidence?.unmatched() ?? []) yield { kind: 'finding', finding: f };
 }

@@ -1,0 +1,10 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { streamTrajectories } from './generator/core/trajectories/read.js';
+import { nodeVfs } from './generator/core/kernel/node-vfs.js';
+const dir = process.argv[2]!;
+let t0 = performance.now();
+for (const f of readdirSync(dir)) JSON.parse(readFileSync(`${dir}/${f}`, 'utf8'));
+console.log('sync read+parse', (performance.now() - t0).toFixed(0));
+t0 = performance.now(); let n = 0;
+for await (const ev of streamTrajectories(nodeVfs, [dir])) if (ev.kind === 'trajectory') n++;
+console.log('stream', n, (performance.now() - t0).toFixed(0));
