@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryVfs } from '../../generator/core/kernel/memory-vfs.js';
 import { Rng } from '../../generator/core/kernel/rng.js';
-import { stableStringify } from '../../generator/core/kernel/stable-json.js';
+import { sha256, stableStringify } from '../../generator/core/kernel/stable-json.js';
 import type { Vfs } from '../../generator/core/kernel/vfs.js';
 import { trajectoryJson } from '../../generator/core/trajectories/canonical-json.js';
 import { readBoundedLines, type BoundedLineEvent } from '../../generator/core/trajectories/lines.js';
@@ -17,6 +17,7 @@ import { isCertainlyValidTrajectory } from '../../generator/core/trajectories/sc
 import { derivePlan, detectLanguage, firstLine, oneLine } from '../../generator/core/trajectories/text.js';
 import type { Trajectory } from '../../generator/core/trajectories/types.js';
 import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
+import { readFileSync } from 'node:fs';
 import { fixtures, hasSharedData, shared } from '../helpers/env.js';
 
 async function fixtureTrajectories(): Promise<Trajectory[]> {
@@ -294,5 +295,49 @@ describe('readBoundedLines with lines inside and across chunks', () => {
         expect(got, `round ${round}, chunk ${size}`).toEqual(expected);
       }
     }
+  });
+});
+
+describe('content hashes and read-ahead', () => {
+  const BOM = '\uFEFF';
+  it('hashing the raw bytes gives the digest of the text, with BOMs and CRLF stripped as before', async () => {
+    const doc = readFileSync(fixtures('trajectories', 'good', 'acme__widgets-12.traj'), 'utf8');
+    const row = readFileSync(fixtures('trajectories', 'good', 'chat-messages.jsonl'), 'utf8').trim().split('\n')[0]!.replace(/"run_id": "[^"]*", /, '');
+    const vfs = new MemoryVfs({
+      '/h/a/acme__widgets-12.traj': doc,
+      '/h/b/acme__widgets-12.traj': BOM + doc,
+      '/h/c/acme__widgets-12.traj': BOM + BOM + doc,
+      '/h/rows.jsonl': `${BOM}${BOM}${row}\r\n${row}\n${BOM}${row}\r\n`,
+    });
+    const r = await readTrajectories(vfs, ['/h']);
+    expect(r.findings.filter((f) => f.severity === 'error')).toEqual([]);
+    const runs = r.trajectories.map((t) => t.traj_id.split(':').pop());
+    expect(runs).toEqual([...Array(3).fill(sha256(doc).slice(0, 10)), ...Array(3).fill(sha256(row).slice(0, 10))]);
+  });
+
+  it('reading ahead keeps the order of events and reports an unreadable file where it stands', async () => {
+    const doc = readFileSync(fixtures('trajectories', 'good', 'acme__widgets-12.traj'), 'utf8');
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 30; i++) files[`/d/${String(i).padStart(2, '0')}/acme__widgets-12.traj`] = doc;
+    files['/d/15/notes.txt'] = 'skipped';
+    files['/d/07/rows.jsonl'] = readFileSync(fixtures('trajectories', 'good', 'chat-messages.jsonl'), 'utf8');
+    class FlakyVfs extends MemoryVfs {
+      override async readBytes(p: string) {
+        if (p.startsWith('/d/20/')) throw new Error('EIO: bad sector');
+        return super.readBytes(p);
+      }
+    }
+    const events: string[] = [];
+    const { streamTrajectories } = await import('../../generator/core/trajectories/read.js');
+    for await (const ev of streamTrajectories(new FlakyVfs(files), ['/d'])) {
+      events.push(ev.kind === 'file' ? `file ${ev.summary.file}` : ev.kind === 'finding' ? `${ev.finding.code} ${ev.finding.path.file}` : 'trajectory');
+    }
+    const fileOrder = events.filter((e) => e.startsWith('file ')).map((e) => e.slice(5));
+    expect(fileOrder).toEqual(Object.keys(files).filter((f) => !f.endsWith('.txt')).sort());
+    // The failure is reported right before its own file's summary, not at the file read ahead of it.
+    const failed = events.indexOf('traj-file-unreadable /d/20/acme__widgets-12.traj');
+    expect(failed).toBeGreaterThan(0);
+    expect(events[failed + 1]).toBe('file /d/20/acme__widgets-12.traj');
+    expect(events.filter((e) => e === 'trajectory').length).toBe(29 + 3);
   });
 });

@@ -460,7 +460,12 @@ async function* readFile(vfs: Vfs, reader: FileReader, maxBytes: number): AsyncG
     yield* reader.reject(trajFinding('traj-invalid-utf8', { file, line: lineOfOffset(bytes, Math.max(offset, 0)) }, { offset, scope: 'file' }));
     return;
   }
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  // The decoder drops one leading BOM and we drop a second: `source` stays the UTF-8 of `text`.
+  let source = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
+  if (text.charCodeAt(0) === 0xfeff) {
+    text = text.slice(1);
+    source = source.subarray(3);
+  }
   if (!text.trim()) {
     yield* reader.reject(trajFinding('traj-empty-file', { file }));
     return;
@@ -485,7 +490,7 @@ async function* readFile(vfs: Vfs, reader: FileReader, maxBytes: number): AsyncG
     else yield* reader.reject(trajFinding('traj-malformed-json', { file, line: where.line }, { column: where.column, detail: shortDetail(err as Error) }));
     return;
   }
-  yield* reader.handle(value, 'document', {}, text);
+  yield* reader.handle(value, 'document', {}, source);
 }
 
 /**
@@ -503,14 +508,13 @@ function readAhead(vfs: Vfs, maxBytes: number): { vfs: Vfs; warm: (file: string)
   return {
     vfs: served,
     warm(file) {
-      stats.clear();
-      bytes.clear();
       const stat = vfs.stat(file);
       stats.set(file, stat);
       stat.then(
         (s) => {
-          // JSONL is streamed, and oversized documents are refused unread: neither is loaded here.
-          if (!s?.isFile || s.size > maxBytes || JSONL_EXTENSIONS.test(file) || !stats.has(file)) return;
+          // JSONL is streamed, and oversized documents are refused unread: neither is loaded
+          // here. Any other file readFile goes on to read, so nothing is left in the map.
+          if (!s?.isFile || s.size > maxBytes || JSONL_EXTENSIONS.test(file)) return;
           const read = vfs.readBytes(file);
           read.catch(() => undefined); // reported when (if) readFile asks for it
           bytes.set(file, read);
