@@ -10,7 +10,7 @@ import { Rng } from '../../generator/core/kernel/rng.js';
 import { sha256, stableStringify } from '../../generator/core/kernel/stable-json.js';
 import type { Vfs } from '../../generator/core/kernel/vfs.js';
 import { trajectoryJson } from '../../generator/core/trajectories/canonical-json.js';
-import { readBoundedLines, type BoundedLineEvent } from '../../generator/core/trajectories/lines.js';
+import { readBoundedLines, type BoundedLineEvent } from '../../generator/core/kernel/jsonl.js';
 import { readTrajectories } from '../../generator/core/trajectories/read.js';
 import { schemaValidator, trajectorySchema, validateTrajectory } from '../../generator/core/trajectories/schema.js';
 import { isCertainlyValidTrajectory } from '../../generator/core/trajectories/schema-fast.js';

@@ -13,7 +13,7 @@ import { kernelFindings } from '../catalog.js';
 import { finding } from '../kernel/findings.js';
 import { classifyEvaluation, loadEvidence, type EvidenceIndex } from './evidence.js';
 import { trajFinding } from './findings.js';
-import { readBoundedLines } from './lines.js';
+import { readBoundedLines } from '../kernel/jsonl.js';
 import { at, type RecordContext } from './readers/reader.js';
 import { detectFormat, formatOrder, formatReaders, isFormatName, type FormatName } from './readers/registry.js';
 import { validateTrajectory } from './schema.js';
