@@ -1,13 +1,13 @@
 import * as path from 'node:path';
 import type { Command } from 'commander';
 import { UsageError, type CommandSpec } from '../command.js';
+import { checkpointInputOptions } from '../options.js';
 import { findingFactory, type Finding } from '../../core/kernel/findings.js';
 import { OutputFolder } from '../../core/kernel/output.js';
 import { sha256, stableStringify } from '../../core/kernel/stable-json.js';
 import { renderTally } from '../../core/kernel/render.js';
 import type { HistoryEntry } from '../../core/report/history.js';
 
-const collect = (value: string, previous: string[] = []) => [...previous, value];
 const REPORT_FILES = ['report.html', 'summary.md', 'result.json'] as const;
 
 function fraction(raw: string | undefined): number | null {
@@ -28,16 +28,8 @@ const check: CommandSpec = {
   name: 'check',
   summary: 'CI step per checkpoint: predict agentic scores, apply thresholds, write report.html (plots), summary.md and result.json',
   configure(cmd: Command) {
-    cmd
-      .requiredOption('--model-file <file>', 'model.json written by `aptpace fit`')
-      .requiredOption('--model <name>', 'the checkpoint, as named in its logs / score rows')
-      .option('--logs <dirs...>', 'lm-evaluation-harness output folders of the checkpoint (run with --log_samples)')
-      .option('--store <dir>', 'score store holding the checkpoint (from `aptpace ingest`)')
-      .option('--sources <paths...>', 'score tables holding the checkpoint')
-      .option('--mapping <file>', 'model-name mapping JSON')
-      .option('--duplicates <policy>', 'score tables: an id repeated with a different score → error | first | last', 'error')
+    checkpointInputOptions(cmd)
       .requiredOption('--out <dir>', 'report folder: report.html, summary.md, result.json')
-      .option('--min-score <target=value>', 'fail (exit 1) when a predicted target score is below value (target scale); repeatable', collect)
       .option('--max-missing <fraction>', 'fail (exit 1) when a target misses more than this fraction of its proxy instances')
       .option('--history <file>', 'JSONL history of earlier checks: adds a trend plot; this checkpoint’s line is appended or replaced')
       .option('--step <number>', 'training step of the checkpoint (orders the trend plot)')
@@ -60,8 +52,7 @@ const check: CommandSpec = {
     }
     const maxMissing = fraction(opts.maxMissing as string | undefined);
     const checkpointStep = step(opts.step as string | undefined);
-    const duplicates = opts.duplicates as string;
-    if (duplicates !== 'error' && duplicates !== 'first' && duplicates !== 'last') throw new UsageError(`--duplicates must be error, first or last (got ${duplicates})`);
+    const duplicates = opts.duplicates as 'error' | 'first' | 'last';
     const source = checkpointSourceFromOptions(opts);
     if (typeof source === 'string') throw new UsageError(source);
     const force = Boolean(opts.force);

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { UsageError, type CommandSpec } from '../command.js';
+import { duplicatesOption } from '../options.js';
 import { OutputFolder } from '../../core/kernel/output.js';
 import { stableStringify } from '../../core/kernel/stable-json.js';
 import { findingFactory } from '../../core/kernel/findings.js';
@@ -14,7 +15,7 @@ export function configurePaceInputs(cmd: Command): Command {
     .option('--targets <paths...>', 'agentic target results (OpenHands Index folders, aggregate JSON/CSV)')
     .option('--mapping <file>', 'model-name mapping JSON {name in a file: canonical name}')
     .option('--target-names <file>', 'target-name mapping JSON {name in a file: canonical target name}')
-    .option('--duplicates <policy>', 'score tables: an id repeated with a different score → error | first | last', 'error')
+    .addOption(duplicatesOption())
     .option('--target <names...>', 'only these targets')
     .option('--config <file>', 'frozen settings per target, JSON {target: {budget, q, m, ncH, ncD}} (PACE names count/nc_h/nc_d accepted)')
     .option('--budget <C>', 'strict budget C for every target (overrides --config)')

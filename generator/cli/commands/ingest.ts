@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { UsageError, type CommandSpec } from '../command.js';
+import { collect } from '../options.js';
 import type { Finding, Tally } from '../../core/kernel/findings.js';
 import { renderTally } from '../../core/kernel/render.js';
 import {
@@ -20,7 +21,6 @@ import {
   type TargetTable,
 } from '../../core/logs/index.js';
 
-const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 const ingest: CommandSpec = {
   name: 'ingest',

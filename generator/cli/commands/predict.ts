@@ -1,25 +1,17 @@
 import type { Command } from 'commander';
 import { UsageError, type CommandSpec } from '../command.js';
+import { checkpointInputOptions } from '../options.js';
 import { findingFactory, type Finding } from '../../core/kernel/findings.js';
 import { writeOutputFile } from '../../core/kernel/output.js';
 import { stableStringify } from '../../core/kernel/stable-json.js';
 import { renderTally } from '../../core/kernel/render.js';
 
-const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 const predict: CommandSpec = {
   name: 'predict',
   summary: 'Predict agentic target scores of a checkpoint from its proxy-instance results, with bootstrap intervals and win probabilities',
   configure(cmd: Command) {
-    cmd
-      .requiredOption('--model-file <file>', 'model.json written by `aptpace fit`')
-      .requiredOption('--model <name>', 'the checkpoint, as named in its logs / score rows')
-      .option('--logs <dirs...>', 'lm-evaluation-harness output folders of the checkpoint (run with --log_samples)')
-      .option('--store <dir>', 'score store holding the checkpoint (from `aptpace ingest`)')
-      .option('--sources <paths...>', 'score tables holding the checkpoint')
-      .option('--mapping <file>', 'model-name mapping JSON')
-      .option('--duplicates <policy>', 'score tables: an id repeated with a different score → error | first | last', 'error')
-      .option('--min-score <target=value>', 'fail (exit 1) when a predicted target score is below value (target scale); repeatable', collect)
+    checkpointInputOptions(cmd)
       .option('--out <file>', 'also write the predictions as JSON to this file')
       .option('--force', 'overwrite --out');
   },
@@ -36,8 +28,7 @@ const predict: CommandSpec = {
     } catch (e) {
       throw new UsageError((e as Error).message);
     }
-    const duplicates = opts.duplicates as string;
-    if (duplicates !== 'error' && duplicates !== 'first' && duplicates !== 'last') throw new UsageError(`--duplicates must be error, first or last (got ${duplicates})`);
+    const duplicates = opts.duplicates as 'error' | 'first' | 'last';
     const source = checkpointSourceFromOptions(opts);
     if (typeof source === 'string') throw new UsageError(source);
     const read = await readModelFile(ctx.vfs, opts.modelFile as string);
