@@ -43,7 +43,7 @@ describe('aptpace build', () => {
   });
 
   it('rejects bad flags with exit code 2', async () => {
-    for (const flags of [['--kinds', 'plan_mcq,nope'], ['--tokenizer', 'gpt5'], ['--choices', '1'], ['--budget-tokens', 'many'], ['--llm-endpoint', 'http://x']]) {
+    for (const flags of [['--kinds', 'plan_mcq,nope'], ['--tokenizer', 'gpt5'], ['--choices', '1'], ['--budget-tokens', 'many'], ['--llm-endpoint', 'http://x'], ['--format', 'nope']]) {
       const r = await cli('build', fixtures('canonical'), '--out', out('bad.jsonl'), ...flags);
       expect(r.code, flags.join(' ')).toBe(2);
     }

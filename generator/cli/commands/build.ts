@@ -11,7 +11,7 @@ import { questionFindings } from '../../core/questions/findings.js';
 import { QUESTION_KINDS, isQuestionKind } from '../../core/questions/kinds.js';
 import { TOKENIZERS, isTokenizerName } from '../../core/questions/tokenizer.js';
 import type { Question } from '../../core/questions/types.js';
-import { readTrajectories } from '../../core/trajectories/read.js';
+import { formatNames, readTrajectories } from '../../core/trajectories/read.js';
 
 const make = findingFactory(questionFindings);
 
@@ -93,6 +93,7 @@ const build: CommandSpec = {
       templatesDir: opts.templates ? path.resolve(ctx.cwd, String(opts.templates)) : undefined,
     };
     if (options.templatesDir && !(await ctx.vfs.stat(options.templatesDir))?.isDirectory) throw new UsageError(`--templates ${opts.templates} is not a folder`);
+    if (opts.format !== undefined && !formatNames().includes(opts.format)) throw new UsageError(`unknown --format ${opts.format}; expected one of ${formatNames().join(', ')}`);
     // Fail before the (possibly long) build if the output cannot be written.
     if (!opts.force && (await ctx.vfs.stat(out))) return { findings: [findingFor('output-exists', out)], data: null };
 
