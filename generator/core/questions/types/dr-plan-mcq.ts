@@ -1,8 +1,8 @@
 import type { StepOperatorName } from '../operators/index.js';
 import { pyJson } from '../pyjson.js';
-import { historyBefore, toolsText } from '../views.js';
-import { nextStepChoices } from './step-mcq.js';
-import { type QuestionDraft, type QuestionTypeModule, type SkipReason, chooseAnchors } from './module.js';
+import { toolsText } from '../views.js';
+import { nextStepDrafts } from './step-mcq.js';
+import type { QuestionTypeModule } from './module.js';
 
 const OPERATORS: StepOperatorName[] = ['off_target_argument', 'wrong_tool', 'premature_submit', 'other_position', 'borrowed_step'];
 /**
@@ -28,27 +28,16 @@ export const drPlanMcq: QuestionTypeModule = {
   domains: ['deep_research'],
   template: 'dr_plan_mcq',
   generate(t, ctx) {
-    const skipped: SkipReason[] = [];
     if (!t.task.goal.trim()) return { drafts: [], skipped: ['no-goal'] };
     if (t.steps.length < 2) return { drafts: [], skipped: ['too-short'] };
-    const eligible = t.steps.map((_, i) => i).filter((i) => i >= 1);
-    const drafts: QuestionDraft[] = [];
-    for (const i of chooseAnchors(ctx, eligible)) {
-      const mcq = nextStepChoices(t, i, ctx, OPERATORS, drStepJson, WEIGHTS);
-      if (typeof mcq === 'string') {
-        skipped.push(mcq);
-        continue;
-      }
-      drafts.push({
-        kind: 'dr_plan_mcq',
-        step: i,
-        fields: { goal: t.task.goal, tools: toolsText(t) },
-        history: historyBefore(t, i, ctx.observationChars),
-        answerStem: 'The correct next step should be (',
-        answerSuffix: ')',
-        mcq,
-      });
-    }
-    return { drafts, skipped };
+    return nextStepDrafts(t, ctx, {
+      kind: 'dr_plan_mcq',
+      eligible: t.steps.map((_, i) => i).filter((i) => i >= 1),
+      operators: OPERATORS,
+      render: drStepJson,
+      weights: WEIGHTS,
+      fields: { goal: t.task.goal, tools: toolsText(t) },
+      answerStem: 'The correct next step should be (',
+    });
   },
 };

@@ -4,7 +4,9 @@ import { normaliseChoice } from '../normalise.js';
 import type { StepOperatorName } from '../operators/index.js';
 import type { StepCandidate } from '../operators/types.js';
 import { planOf } from '../plans.js';
-import type { KindContext } from './module.js';
+import type { QuestionKind } from '../types.js';
+import { type KindContext, type QuestionDraft, type SkipReason, chooseAnchors } from './module.js';
+import { historyBefore } from '../views.js';
 
 /**
  * Shared machinery of the "pick the next step" kinds: the gold is step `position`, the
@@ -44,4 +46,42 @@ export function nextStepChoices(
   );
   if (picked.length < ctx.choices - 1) return 'too-few-distractors';
   return arrange(rng.fork('arrange'), goldText, picked as Array<Chosen<string>>);
+}
+
+/**
+ * Drafts of a "pick the next step" kind: one question per chosen anchor among `eligible`
+ * step positions, skipping anchors whose choices cannot be built (counted by reason).
+ */
+export function nextStepDrafts(
+  t: Trajectory,
+  ctx: KindContext,
+  spec: {
+    kind: QuestionKind;
+    eligible: number[];
+    operators: readonly StepOperatorName[];
+    render: (c: StepCandidate) => string;
+    weights?: Readonly<Record<string, number>>;
+    fields: Record<string, unknown>;
+    answerStem: string;
+  },
+): { drafts: QuestionDraft[]; skipped: SkipReason[] } {
+  const drafts: QuestionDraft[] = [];
+  const skipped: SkipReason[] = [];
+  for (const i of chooseAnchors(ctx, spec.eligible)) {
+    const mcq = nextStepChoices(t, i, ctx, spec.operators, spec.render, spec.weights);
+    if (typeof mcq === 'string') {
+      skipped.push(mcq);
+      continue;
+    }
+    drafts.push({
+      kind: spec.kind,
+      step: i,
+      fields: { ...spec.fields },
+      history: historyBefore(t, i, ctx.observationChars),
+      answerStem: spec.answerStem,
+      answerSuffix: ')',
+      mcq,
+    });
+  }
+  return { drafts, skipped };
 }
