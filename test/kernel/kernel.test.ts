@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../generator/core/kernel/rng.js';
 import { exitCodeFor } from '../../generator/core/kernel/exit-codes.js';
-import { readLines } from '../../generator/core/kernel/jsonl.js';
+import { readJsonlValues, readLines } from '../../generator/core/kernel/jsonl.js';
 import { MemoryVfs } from '../../generator/core/kernel/memory-vfs.js';
 import { OutputFolder, OutputError } from '../../generator/core/kernel/output.js';
 import { stableStringify, contentId } from '../../generator/core/kernel/stable-json.js';
@@ -61,6 +61,20 @@ describe('readLines', () => {
     const lines = [];
     for await (const e of readLines(vfs, '/f')) if (e.kind === 'line') lines.push(e.text.length);
     expect(lines).toEqual([70000, 2]);
+  });
+});
+
+describe('readJsonlValues', () => {
+  it('parses non-blank lines and reports bad ones as events with their line numbers', async () => {
+    const bytes = new Uint8Array([...new TextEncoder().encode('{"a":1}\n\n{oops\n'), 0xff, 0x0a, ...new TextEncoder().encode('[2]')]);
+    const events = [];
+    for await (const e of readJsonlValues(new MemoryVfs({ '/f.jsonl': bytes }), '/f.jsonl')) events.push(e.kind === 'invalid-json' ? { ...e, message: 'x' } : e);
+    expect(events).toEqual([
+      { kind: 'value', line: 1, value: { a: 1 }, terminated: true },
+      { kind: 'invalid-json', line: 3, message: 'x' },
+      { kind: 'invalid-utf8', line: 4 },
+      { kind: 'value', line: 5, value: [2], terminated: false },
+    ]);
   });
 });
 

@@ -125,3 +125,30 @@ export function toJsonl(records: Iterable<unknown>): string {
   for (const r of records) out += `${JSON.stringify(r)}\n`;
   return out;
 }
+
+export type JsonlEvent =
+  | { kind: 'value'; line: number; value: unknown; terminated: boolean }
+  | { kind: 'invalid-utf8'; line: number }
+  | { kind: 'invalid-json'; line: number; message: string };
+
+/**
+ * One parsed JSON value per non-blank line. Bad lines come back as events rather than
+ * exceptions, so each reader can report them with its own finding codes and carry on.
+ */
+export async function* readJsonlValues(vfs: Vfs, file: string): AsyncGenerator<JsonlEvent> {
+  for await (const ev of readLines(vfs, file)) {
+    if (ev.kind === 'invalid-utf8') {
+      yield { kind: 'invalid-utf8', line: ev.line };
+      continue;
+    }
+    if (ev.text.trim() === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(ev.text);
+    } catch (err) {
+      yield { kind: 'invalid-json', line: ev.line, message: (err as Error).message };
+      continue;
+    }
+    yield { kind: 'value', line: ev.line, value, terminated: ev.terminated };
+  }
+}

@@ -1,7 +1,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { type Finding, type FindingPath, type Tally, emptyTally, findingFactory } from '../kernel/findings.js';
-import { readLines } from '../kernel/jsonl.js';
+import { readJsonlValues } from '../kernel/jsonl.js';
 import type { Vfs } from '../kernel/vfs.js';
 import { questionFindings } from './findings.js';
 import { QUESTION_KIND_INFO, isQuestionKind } from './kinds.js';
@@ -123,24 +123,15 @@ export async function readQuestions(vfs: Vfs, files: string[]): Promise<{ questi
       findings.push(make('question-missing-file', { file }, { reason: stat ? 'not a file' : 'no such file' }));
       continue;
     }
-    for await (const ev of readLines(vfs, file)) {
-      if (ev.kind === 'invalid-utf8') {
-        tally.read++;
-        tally.rejected++;
-        findings.push(make('question-invalid-utf8', { file, line: ev.line }));
-        continue;
-      }
-      if (ev.text.trim() === '') continue;
+    for await (const ev of readJsonlValues(vfs, file)) {
       tally.read++;
-      if (!ev.terminated) findings.push(make('question-unterminated-line', { file, line: ev.line }));
-      let value: unknown;
-      try {
-        value = JSON.parse(ev.text);
-      } catch (err) {
+      if (ev.kind === 'invalid-utf8' || ev.kind === 'invalid-json') {
         tally.rejected++;
-        findings.push(make('question-invalid-json', { file, line: ev.line }, { reason: (err as Error).message }));
+        findings.push(ev.kind === 'invalid-utf8' ? make('question-invalid-utf8', { file, line: ev.line }) : make('question-invalid-json', { file, line: ev.line }, { reason: ev.message }));
         continue;
       }
+      if (!ev.terminated) findings.push(make('question-unterminated-line', { file, line: ev.line }));
+      const value = ev.value;
       const problems = validateQuestion(value, { file, line: ev.line });
       findings.push(...problems);
       if (problems.some((p) => p.severity === 'error')) {

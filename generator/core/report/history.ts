@@ -4,7 +4,7 @@
  * The whole file is rewritten atomically, so a killed run leaves the previous version intact.
  */
 import { findingFactory, type Finding } from '../kernel/findings.js';
-import { readLines } from '../kernel/jsonl.js';
+import { readJsonlValues } from '../kernel/jsonl.js';
 import { stableStringify } from '../kernel/stable-json.js';
 import type { Vfs } from '../kernel/vfs.js';
 import { checkFindings } from './check-findings.js';
@@ -98,19 +98,12 @@ export async function readHistory(vfs: Vfs, file: string, options: { force?: boo
       writable = false;
     }
   };
-  for await (const ev of readLines(vfs, file)) {
-    if (ev.kind === 'invalid-utf8') {
-      reject(ev.line, 'invalid UTF-8');
+  for await (const ev of readJsonlValues(vfs, file)) {
+    if (ev.kind === 'invalid-utf8' || ev.kind === 'invalid-json') {
+      reject(ev.line, ev.kind === 'invalid-utf8' ? 'invalid UTF-8' : `not JSON: ${ev.message}`);
       continue;
     }
-    if (!ev.text.trim()) continue;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(ev.text);
-    } catch (e) {
-      reject(ev.line, `not JSON: ${(e as Error).message}`);
-      continue;
-    }
+    const raw = ev.value;
     const problem = problemWith(raw);
     if (problem) {
       reject(ev.line, problem);

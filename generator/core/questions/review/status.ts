@@ -5,7 +5,7 @@
  * and kept, never dropped silently. Decisions exported by the review page use the same format.
  */
 import { type Finding, type Tally, emptyTally, findingFactory } from '../../kernel/findings.js';
-import { readLines } from '../../kernel/jsonl.js';
+import { readJsonlValues } from '../../kernel/jsonl.js';
 import { contentId } from '../../kernel/stable-json.js';
 import type { Vfs } from '../../kernel/vfs.js';
 import type { Question } from '../types.js';
@@ -60,25 +60,15 @@ export async function loadReviewStatus(vfs: Vfs, file: string, options: { mustEx
     if (options.mustExist) findings.push(make('review-status-missing', { file }, { file }));
     return { statuses, findings, tally, lines };
   }
-  for await (const ev of readLines(vfs, file)) {
-    if (ev.kind === 'invalid-utf8') {
-      tally.read++;
-      tally.rejected++;
-      findings.push(make('review-status-invalid-utf8', { file, line: ev.line }));
-      continue;
-    }
-    if (ev.text.trim() === '') continue;
+  for await (const ev of readJsonlValues(vfs, file)) {
     tally.read++;
-    if (!ev.terminated) findings.push(make('review-status-unterminated-line', { file, line: ev.line }));
-    let value: unknown;
-    try {
-      value = JSON.parse(ev.text);
-    } catch (err) {
+    if (ev.kind === 'invalid-utf8' || ev.kind === 'invalid-json') {
       tally.rejected++;
-      findings.push(make('review-status-invalid-json', { file, line: ev.line }, { reason: (err as Error).message }));
+      findings.push(ev.kind === 'invalid-utf8' ? make('review-status-invalid-utf8', { file, line: ev.line }) : make('review-status-invalid-json', { file, line: ev.line }, { reason: ev.message }));
       continue;
     }
-    const parsed = parseEntry(value);
+    if (!ev.terminated) findings.push(make('review-status-unterminated-line', { file, line: ev.line }));
+    const parsed = parseEntry(ev.value);
     if ('problem' in parsed) {
       tally.rejected++;
       findings.push(make('review-status-invalid-entry', { file, line: ev.line, field: parsed.field }, { problem: parsed.problem }));
