@@ -122,10 +122,7 @@ export function barChartSvg(data: BarDatum[], f: ChartFrame & { threshold?: numb
   const [lo, hi] = f.domain ?? [Math.min(0, ...values), Math.max(...values, 0)];
   const y = linearScale(lo, hi, h - MARGIN.bottom, MARGIN.top);
   const band = (w - MARGIN.left - MARGIN.right) / Math.max(1, data.length);
-  // Bars grow from zero when zero is in the domain, else from the nearest domain edge.
-  const d0 = y.ticks[0]!;
-  const d1 = y.ticks[y.ticks.length - 1]!;
-  const zero = y(Math.min(Math.max(0, d0), d1));
+  const zero = barBaseline(y);
   const body: string[] = [];
   data.forEach((d, i) => {
     const x0 = MARGIN.left + i * band + band * 0.15;
@@ -183,10 +180,8 @@ export function lineChartSvg(series: Series[], f: ChartFrame): string {
     const sorted = [...s.points].sort((a, b) => a.x - b.x);
     body.push(`<polyline fill="none" stroke="${colour}" stroke-width="2" points="${sorted.map((p) => `${fmt(x(p.x))},${fmt(y(p.y))}`).join(' ')}"/>`);
     for (const p of sorted) body.push(`<circle cx="${fmt(x(p.x))}" cy="${fmt(y(p.y))}" r="3" fill="${colour}"><title>${escapeXml(`${s.name}: (${fmt(p.x)}, ${fmt(p.y)})`)}</title></circle>`);
-    const ly = MARGIN.top + 10 + i * 16;
-    body.push(`<rect x="${w - MARGIN.right - 100}" y="${ly - 8}" width="10" height="10" fill="${colour}"/>`);
-    body.push(`<text x="${w - MARGIN.right - 86}" y="${ly}" fill="#333">${escapeXml(truncateLabel(s.name, 16))}</text>`);
   });
+  body.push(...legend(series.map((s) => s.name), w));
   return frame(f, body, x, y, w, h);
 }
 
@@ -204,9 +199,7 @@ export function groupedBarChartSvg(categories: string[], series: GroupedSeries[]
   const [lo, hi] = f.domain ?? [Math.min(0, ...values), Math.max(0, ...values)];
   const plotRight = w - MARGIN.right - 110;
   const y = linearScale(lo, hi, h - MARGIN.bottom, MARGIN.top);
-  const d0 = y.ticks[0]!;
-  const d1 = y.ticks[y.ticks.length - 1]!;
-  const zero = y(Math.min(Math.max(0, d0), d1));
+  const zero = barBaseline(y);
   const band = (plotRight - MARGIN.left) / Math.max(1, categories.length);
   const barWidth = (band * 0.8) / Math.max(1, series.length);
   const body: string[] = [];
@@ -219,11 +212,7 @@ export function groupedBarChartSvg(categories: string[], series: GroupedSeries[]
     });
     body.push(`<text transform="translate(${fmt(x0 + band * 0.4)} ${h - MARGIN.bottom + 12}) rotate(30)" font-size="10" fill="#333">${escapeXml(truncateLabel(category))}</text>`);
   });
-  series.forEach((s, j) => {
-    const ly = MARGIN.top + 10 + j * 16;
-    body.push(`<rect x="${w - MARGIN.right - 100}" y="${ly - 8}" width="10" height="10" fill="${PALETTE[j % PALETTE.length]!}"/>`);
-    body.push(`<text x="${w - MARGIN.right - 86}" y="${ly}" fill="#333">${escapeXml(truncateLabel(s.name, 16))}</text>`);
-  });
+  body.push(...legend(series.map((s) => s.name), w));
   return frame(f, body, null, y, w, h);
 }
 
@@ -279,6 +268,24 @@ export function trendChartSvg(points: TrendPoint[], f: ChartFrame & { threshold?
     if (p.highlight || i % every === 0) body.push(`<text transform="translate(${cx} ${h - MARGIN.bottom + 12}) rotate(30)" font-size="10" fill="${p.highlight ? ACCENT : '#333'}">${escapeXml(truncateLabel(p.label))}</text>`);
   });
   return frame(f, body, null, y, w, h);
+}
+
+/** Bars grow from zero when zero is in the domain, else from the nearest domain edge. */
+function barBaseline(y: Scale): number {
+  const d0 = y.ticks[0]!;
+  const d1 = y.ticks[y.ticks.length - 1]!;
+  return y(Math.min(Math.max(0, d0), d1));
+}
+
+/** A colour key in the right margin, one row per series in palette order. */
+function legend(names: string[], width: number): string[] {
+  return names.flatMap((name, i) => {
+    const ly = MARGIN.top + 10 + i * 16;
+    return [
+      `<rect x="${width - MARGIN.right - 100}" y="${ly - 8}" width="10" height="10" fill="${PALETTE[i % PALETTE.length]!}"/>`,
+      `<text x="${width - MARGIN.right - 86}" y="${ly}" fill="#333">${escapeXml(truncateLabel(name, 16))}</text>`,
+    ];
+  });
 }
 
 function truncateLabel(label: string, max = 22): string {
