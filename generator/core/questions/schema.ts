@@ -44,9 +44,22 @@ const base = {
       budget_tokens: { type: 'integer', minimum: 1 },
       fewshot_ids: { type: 'array', items: { type: 'string' } },
       llm_model: { type: 'string' },
+      // Tool names the prompt offers the agent (declared tools, or tools seen before the anchor).
+      offered_tools: { type: 'array', items: { type: 'string' } },
+      // Aligned with `choices`: a one-line reason each distractor is wrong ('' for the gold).
+      choice_reasons: { type: 'array', items: { type: 'string' } },
+      // Content hash of the corpus the distractors were drawn from: distractors may change when
+      // the corpus changes, ids do not.
+      corpus: { type: 'string' },
     },
   },
   answer_stem: { type: 'string' },
+  // Language of the question's own text (instructions, trajectory, options).
+  language: { enum: ['en', 'zh'] },
+  // Offset (UTF-16 code units) into `prompt` where the scored question segment begins: after
+  // the instructions, the shared tool list and every few-shot example. Audits read options
+  // against this segment only, so shots cannot saturate overlap rules.
+  question_start: { type: 'integer', minimum: 0 },
 } as const;
 
 const commonRequired = [

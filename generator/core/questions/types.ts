@@ -48,6 +48,13 @@ export interface QuestionBase {
     framework: string;
     instance_id?: string;
   };
+  /** Language of the question's own text; absent = 'en'. */
+  language?: 'en' | 'zh';
+  /**
+   * Offset (UTF-16 code units) into `prompt` where the scored question segment begins, after
+   * instructions, the shared tool list and few-shot examples. Absent = 0 (whole prompt).
+   */
+  question_start?: number;
   /** Seed and operator names that produced distractors, for audit. */
   build: {
     seed: string;
@@ -60,6 +67,12 @@ export interface QuestionBase {
     /** Ids of the questions whose solved forms appear as in-prompt few-shot examples. */
     fewshot_ids?: string[];
     llm_model?: string;
+    /** Tool names the prompt offers the agent (declared, or seen before the anchor step). */
+    offered_tools?: string[];
+    /** Aligned with `choices`: one line on why each distractor is wrong ('' for the gold). */
+    choice_reasons?: string[];
+    /** Content hash of the corpus distractors were drawn from (provenance, not part of the id). */
+    corpus?: string;
   };
 }
 
