@@ -12,6 +12,7 @@ export const commandRegistry: Array<{ name: string; summary: string; load: () =>
   { name: 'audit', summary: 'Audit questions per task: letter balance, duplicates, leaks, shortcut baselines vs chance', load: async () => (await import('./commands/audit.js')).default },
   { name: 'review', summary: 'HTML review page for questions; apply exported decisions to a status file', load: async () => (await import('./commands/review.js')).default },
   { name: 'emit', summary: 'Compile questions into an lm-evaluation-harness task suite, or install it into a harness checkout', load: async () => (await import('./commands/emit.js')).default },
+  { name: 'plan', summary: 'Check a reference-population file; write harness run plans (shell + Slurm array) for every model and shard', load: async () => (await import('./commands/plan.js')).default },
   { name: 'ingest', summary: 'Read harness logs, score tables and agentic targets into a models × instances score store', load: async () => (await import('./commands/ingest.js')).default },
   { name: 'fit', summary: 'Fit PACE: select a small proxy instance set per agentic target; write the model file and the proxy set (lm_eval --samples)', load: async () => (await import('./commands/fit.js')).default },
   { name: 'predict', summary: 'Predict agentic scores of a checkpoint from its proxy-instance results, with intervals and win probabilities (CI gate: --min-score)', load: async () => (await import('./commands/predict.js')).default },
