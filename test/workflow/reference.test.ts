@@ -15,6 +15,7 @@ describe('reference-population file', () => {
     expect(reference!.references[3]).toEqual({ name: 'm3', model: 'hf', model_args: 'pretrained=org/m3', extra_args: [], scores: { 'swe-bench': 0.3, gaia: 0.6 } });
     expect(reference!.checkpoints).toEqual([{ name: 'step-1', model: 'hf', model_args: 'pretrained=/ckpt/1', extra_args: [], step: 1000 }]);
     expect(reference!.harness).toEqual({ batch_size: 'auto', extra_args: ['--trust_remote_code'] });
+    expect(reference!.slurm).toEqual({ gres: 'gpu:1', cpus_per_task: 8, time: '04:00:00', directives: [] });
   });
 
   it('reports a reference without a target score, out-of-range and non-numeric scores, duplicates and unknown keys, each with its line', () => {

@@ -70,7 +70,7 @@ Examples:
       ...(opts.models !== 'references' ? reference.checkpoints : []),
     ];
     if (models.length === 0) throw new UsageError(`the reference file lists no ${opts.models === 'all' ? 'models' : opts.models}`);
-    const built = buildRunPlan({ models, suite: suiteRead.suite, shards, runsDir: opts.runs, planDir: opts.out, harness: reference.harness });
+    const built = buildRunPlan({ models, suite: suiteRead.suite, shards, runsDir: opts.runs, planDir: opts.out, harness: reference.harness, slurm: reference.slurm });
     findings.push(...built.findings);
     if (!built.plan) return { findings, text: summary };
     const out = new OutputFolder(ctx.vfs, path.resolve(ctx.cwd, opts.out as string), { force: Boolean(opts.force) });

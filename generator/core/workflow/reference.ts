@@ -41,18 +41,32 @@ export interface Checkpoint extends HarnessModel {
   tokens?: number;
 }
 
+/** Resources for the Slurm array job; defaults suit one GPU per harness run. */
+export interface SlurmSettings {
+  partition?: string;
+  /** `--gres`, default gpu:1; `none` for CPU-only runs. */
+  gres: string;
+  cpus_per_task: number;
+  /** `--time`, default 04:00:00. */
+  time: string;
+  /** Further `#SBATCH` lines, e.g. `--account=my-project`. */
+  directives: string[];
+}
+
 export interface ReferenceFile {
   format: typeof REFERENCE_FORMAT;
   scoreScale: 'fraction' | 'percent';
   suite?: { path?: string; tasks?: string };
   harness: { batch_size?: string; device?: string; extra_args: string[] };
+  slurm: SlurmSettings;
   references: ReferenceModel[];
   checkpoints: Checkpoint[];
   /** Every target any reference scores, sorted. */
   targets: string[];
 }
 
-const TOP_KEYS = ['format', 'score_scale', 'suite', 'harness', 'references', 'checkpoints'];
+const TOP_KEYS = ['format', 'score_scale', 'suite', 'harness', 'slurm', 'references', 'checkpoints'];
+const SLURM_KEYS = ['partition', 'gres', 'cpus_per_task', 'time', 'directives'];
 const SUITE_KEYS = ['path', 'tasks'];
 const HARNESS_KEYS = ['batch_size', 'device', 'extra_args'];
 const REFERENCE_KEYS = ['name', 'model', 'model_args', 'extra_args', 'scores'];
@@ -134,6 +148,19 @@ export function parseReferenceFile(text: string, file: string): { reference?: Re
   const batch = str(get(harnessNode, 'batch_size'), 'harness.batch_size', false);
   const device = str(get(harnessNode, 'device'), 'harness.device', false);
   const harness = { ...(batch ? { batch_size: batch } : {}), ...(device ? { device } : {}), extra_args };
+
+  const slurmNode = get(root, 'slurm');
+  keysOf(slurmNode as Node, SLURM_KEYS, 'slurm');
+  const partition = str(get(slurmNode, 'partition'), 'slurm.partition', false);
+  const cpus = num(get(slurmNode, 'cpus_per_task'), 'slurm.cpus_per_task');
+  if (cpus !== undefined && (!Number.isInteger(cpus) || cpus < 1)) findings.push(make('reference-field', at(get(slurmNode, 'cpus_per_task'), 'slurm.cpus_per_task'), { problem: 'slurm.cpus_per_task must be a positive integer' }));
+  const slurm: SlurmSettings = {
+    ...(partition ? { partition } : {}),
+    gres: str(get(slurmNode, 'gres'), 'slurm.gres', false) ?? 'gpu:1',
+    cpus_per_task: cpus !== undefined && Number.isInteger(cpus) && cpus >= 1 ? cpus : 8,
+    time: str(get(slurmNode, 'time'), 'slurm.time', false) ?? '04:00:00',
+    directives: stringList(get(slurmNode, 'directives'), 'slurm.directives'),
+  };
 
   const names = new Set<string>();
   const harnessModel = (node: Node, field: string, allowed: string[]): HarnessModel | undefined => {
@@ -220,7 +247,7 @@ export function parseReferenceFile(text: string, file: string): { reference?: Re
   });
 
   return {
-    reference: { format: REFERENCE_FORMAT, scoreScale, ...(suite ? { suite } : {}), harness, references, checkpoints, targets: sortedTargets },
+    reference: { format: REFERENCE_FORMAT, scoreScale, ...(suite ? { suite } : {}), harness, slurm, references, checkpoints, targets: sortedTargets },
     findings,
   };
 }

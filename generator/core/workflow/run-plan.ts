@@ -10,7 +10,7 @@
 import type { Finding } from '../kernel/findings.js';
 import { findingFactory } from '../kernel/findings.js';
 import { workflowFindings } from './findings.js';
-import type { HarnessModel } from './reference.js';
+import type { HarnessModel, SlurmSettings } from './reference.js';
 
 const make = findingFactory(workflowFindings);
 
@@ -55,6 +55,7 @@ export interface RunPlanOptions {
   /** Where the plan folder will be, as seen from where the scripts run (for the shard files). */
   planDir: string;
   harness: { batch_size?: string; device?: string; extra_args: string[] };
+  slurm?: SlurmSettings;
   lmEval?: string;
 }
 
@@ -136,7 +137,7 @@ export function buildRunPlan(options: RunPlanOptions): { plan?: RunPlan; finding
   }
   files['jobs.tsv'] = `job\tmodel\tshard\toutput_path\n${jobs.map((j) => `${j.job}\t${j.model}\t${j.shard}\t${j.outputPath}`).join('\n')}\n`;
   files['run.sh'] = shellScript(jobs);
-  files['slurm.sbatch'] = slurmScript(jobs, options.planDir);
+  files['slurm.sbatch'] = slurmScript(jobs, options.planDir, options.slurm ?? { gres: 'gpu:1', cpus_per_task: 8, time: '04:00:00', directives: [] });
   return { plan: { shards, jobs, files }, findings };
 }
 
@@ -162,18 +163,24 @@ fi
 `;
 }
 
-function slurmScript(jobs: PlanJob[], planDir: string): string {
+function slurmScript(jobs: PlanJob[], planDir: string, slurm: SlurmSettings): string {
+  const directive = (flag: string) => `#SBATCH ${flag.replace(/[\r\n]/g, ' ')}`;
+  const resources = [
+    ...(slurm.partition ? [`--partition=${slurm.partition}`] : []),
+    ...(slurm.gres !== 'none' ? [`--gres=${slurm.gres}`] : []),
+    `--cpus-per-task=${slurm.cpus_per_task}`,
+    `--time=${slurm.time}`,
+    ...slurm.directives,
+  ].map(directive).join('\n');
   // sbatch runs a spooled copy of this file, so $0 does not point into the plan folder: the
   // plan is found from the submit directory, which is where the plan's paths are relative to.
   return `#!/usr/bin/env bash
 # Written by aptpace plan: one Slurm array task per (model, shard) job in jobs.tsv.
 # Submit from the folder the plan's paths are relative to:  sbatch path/to/slurm.sbatch
-# Adjust the resources to your cluster; the harness does the GPU work.
+# Resources come from the reference file's slurm: block; the harness does the GPU work.
 #SBATCH --job-name=aptpace-suite
 #SBATCH --array=0-${jobs.length - 1}
-#SBATCH --gres=gpu:1
-#SBATCH --cpus-per-task=8
-#SBATCH --time=04:00:00
+${resources}
 #SBATCH --output=slurm-%A_%a.out
 set -euo pipefail
 export HF_HUB_OFFLINE=\${HF_HUB_OFFLINE:-1} HF_DATASETS_OFFLINE=\${HF_DATASETS_OFFLINE:-1}
