@@ -6,6 +6,7 @@ import type { CommandSpec } from './command.js';
  */
 export const commandRegistry: Array<{ name: string; summary: string; load: () => Promise<CommandSpec> }> = [
   { name: 'demo', summary: 'Run the whole pipeline on the built-in example data', load: async () => (await import('./commands/demo.js')).default },
+  { name: 'run', summary: 'Run the pipeline from aptpace.yaml (one section per command, mirroring its flags), skipping up-to-date stages', load: async () => (await import('./commands/run.js')).default },
   { name: 'inspect', summary: 'Per trajectory file: detected format, steps, success and its evidence, token estimate', load: async () => (await import('./commands/inspect.js')).default },
   { name: 'normalize', summary: 'Convert trajectories of any supported format to canonical JSONL (traj/1)', load: async () => (await import('./commands/normalize.js')).default },
   { name: 'build', summary: 'Build APTBench-style questions (MCQ and completion) from successful trajectories', load: async () => (await import('./commands/build.js')).default },

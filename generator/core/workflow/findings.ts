@@ -63,4 +63,9 @@ export const workflowFindings = {
     title: 'More shards than documents',
     message: (a) => `${a.shards} shards for ${a.documents} documents: every shard must hold at least one document`,
   },
+  'run-stage-failed': {
+    severity: 'error',
+    title: 'Pipeline stage failed',
+    message: (a) => `stage ${a.stage} exited with ${a.exitCode}; later stages were not run`,
+  },
 } satisfies FindingCatalog;
