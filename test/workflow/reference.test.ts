@@ -62,3 +62,12 @@ describe('reference-population file', () => {
     expect(closestName('terminal', ['swe-bench', 'gaia'])).toBeUndefined();
   });
 });
+
+describe('targets from the reference file', () => {
+  it('writes the references\' scores as fractions in the long CSV that ingest --targets reads', async () => {
+    const { targetsCsv } = await import('../../generator/core/workflow/reference.js');
+    const text = 'score_scale: percent\nreferences:\n' + ['a', 'b', 'c', 'd'].map((n, i) => ref(n, `swe-bench: ${10 * i + 5}`)).join('\n') + '\n';
+    const { reference } = parseReferenceFile(text, 'r.yaml');
+    expect(targetsCsv(reference!)).toBe('model,target,score\na,swe-bench,0.05\nb,swe-bench,0.15\nc,swe-bench,0.25\nd,swe-bench,0.35\n');
+  });
+});

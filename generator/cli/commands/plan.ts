@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { UsageError, type CommandSpec } from '../command.js';
 import { hasErrors, type Finding } from '../../core/kernel/findings.js';
 import { OutputFolder } from '../../core/kernel/output.js';
-import { budgetFindings, parseReferenceFile } from '../../core/workflow/reference.js';
+import { budgetFindings, parseReferenceFile, targetsCsv } from '../../core/workflow/reference.js';
 import { buildRunPlan } from '../../core/workflow/run-plan.js';
 import { readSuiteTasks } from '../../core/workflow/suite-tasks.js';
 import { workflowFindings } from '../../core/workflow/findings.js';
@@ -74,14 +74,16 @@ Examples:
     findings.push(...built.findings);
     if (!built.plan) return { findings, text: summary };
     const out = new OutputFolder(ctx.vfs, path.resolve(ctx.cwd, opts.out as string), { force: Boolean(opts.force) });
-    const names = Object.keys(built.plan.files).sort();
+    // The references' agentic scores, for `aptpace ingest --targets plans/targets.csv`.
+    const files: Record<string, string> = { ...built.plan.files, 'targets.csv': targetsCsv(reference) };
+    const names = Object.keys(files).sort();
     for (const name of names) await out.check(name);
-    for (const name of names) await out.write(name, built.plan.files[name]!);
+    for (const name of names) await out.write(name, files[name]!);
     const documents = suiteRead.suite.tasks.reduce((n, t) => n + t.documents, 0);
     return {
       findings,
       data: { reference, shards: built.plan.shards.map((s) => ({ index: s.index, documents: s.documents, tasks: Object.keys(s.samples) })), jobs: built.plan.jobs.map(({ argv, ...j }) => ({ ...j, command: argv })) },
-      text: `${summary}\n${built.plan.jobs.length} job(s): ${models.length} model(s) × ${built.plan.shards.length} shard(s) of ${documents} documents\nwrote ${names.length} files to ${opts.out}: run.sh (bash run.sh [JOB]), slurm.sbatch (sbatch), jobs.tsv, shards/`,
+      text: `${summary}\n${built.plan.jobs.length} job(s): ${models.length} model(s) × ${built.plan.shards.length} shard(s) of ${documents} documents\nwrote ${names.length} files to ${opts.out}: run.sh (bash run.sh [JOB]), slurm.sbatch (sbatch), jobs.tsv, shards/, targets.csv (for ingest --targets)`,
     };
   },
 };

@@ -265,3 +265,14 @@ export function budgetFindings(count: number, budget: number, file: string): Fin
   const components = supportedComponents(count);
   return budget > 10 * Math.max(1, components) ? [make('reference-budget-large', { file, field: 'references' }, { budget, count, components })] : [];
 }
+
+/**
+ * The references' agentic scores as a long CSV (`model,target,score`, fractions in [0, 1]) that
+ * `aptpace ingest --targets` reads, so the score store's targets come from this file.
+ */
+export function targetsCsv(reference: ReferenceFile): string {
+  const quote = (s: string) => (/[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+  const scale = reference.scoreScale === 'percent' ? 100 : 1;
+  const rows = reference.references.flatMap((r) => reference.targets.filter((t) => t in r.scores).map((t) => `${quote(r.name)},${quote(t)},${r.scores[t]! / scale}`));
+  return `model,target,score\n${rows.join('\n')}\n`;
+}
