@@ -14,7 +14,7 @@ describe('aptpace audit', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('aptpace_swe_plan_mcq: 48 questions (48 MCQ, 0 completion; scored MCQs K=4×48)');
     expect(r.stdout).toMatch(/gold letters\s+A=12 B=12 C=12 D=12/);
-    for (const name of ['longest_option', 'context_overlap', 'frequent_letter']) expect(r.stdout).toContain(name);
+    for (const name of ['longest_option', 'topic_relevance', 'letter_prior']) expect(r.stdout).toContain(name);
     expect(r.stdout).toContain('questions: read 48, accepted 48, rejected 0');
   });
 

@@ -9,20 +9,32 @@ import { stableStringify } from '../../kernel/stable-json.js';
 import { normaliseChoice } from '../normalise.js';
 import type { CompletionQuestion, McqQuestion, Question } from '../types.js';
 import { auditFindings } from './findings.js';
-import { SHORTCUTS, SHORTCUT_NAMES, type ShortcutName } from './shortcuts/index.js';
+import { GATE_SHORTCUT, SHORTCUTS, SHORTCUT_NAMES, type ShortcutName } from './shortcuts/index.js';
+import { checkDefects, type DefectCounts } from './defects.js';
+import { checkNearDuplicates, type NearDuplicateCounts } from './near-duplicates.js';
+import { questionSegment, type SegmentSource, type ToolsSource } from './segment.js';
 import { chiSquareGoodnessOfFit, lowerTail, poissonBinomialPmf, upperTail, wilsonInterval } from './stats.js';
-import { collapsedContext, collapsedPrompt, collapseWhitespace, letterOf, occurrences } from './text.js';
+import { collapsedPrompt, collapseWhitespace, letterOf, occurrences } from './text.js';
 import { Rng } from '../../kernel/rng.js';
 
 export { auditFindings } from './findings.js';
-export { SHORTCUTS, SHORTCUT_NAMES, type ShortcutName } from './shortcuts/index.js';
+export { SHORTCUTS, SHORTCUT_NAMES, GATE_SHORTCUT, type ShortcutName } from './shortcuts/index.js';
 export { balanceLetters, planBalancedGoldPositions, permuteChoices } from './balance.js';
 
 const make = findingFactory(auditFindings);
 
+/** Default `--max-shortcut-gain`: points above chance a shortcut rule may reach before it fails. */
+export const DEFAULT_MAX_SHORTCUT_GAIN = 10;
+
 export interface AuditOptions {
-  /** Allowed distance from chance, in percentage points (default 5). */
+  /** Allowed deviation of gold-letter shares from their expectation, in percentage points (default 5). */
   tolerancePoints?: number;
+  /**
+   * Points above chance (below, for two-sided rules) a shortcut rule may reach; beyond it a
+   * significant result fails and a non-significant one warns (default 10). The combined rule is
+   * the build gate; the single rules are judged against the same limit.
+   */
+  maxShortcutGain?: number;
   /** Significance level a deviation must reach before it fails the audit (default 0.05). */
   alpha?: number;
   /** Golds/targets shorter than this (after collapsing whitespace) are not leak-checked: `ls` in a trajectory is not a leak. */
@@ -82,6 +94,14 @@ export interface TaskAudit {
   detectablePoints: number | null;
   duplicates: number;
   duplicatePrompts: number;
+  /** Same (trajectory prefix, gold) asked more than once. */
+  nearDuplicates: NearDuplicateCounts;
+  /** Deterministic defects (copied options, tools not offered). */
+  defects: DefectCounts;
+  /** Scored MCQs by how their question segment was found: recorded (`field`) or derived from the prompt. */
+  segmentSources: Record<SegmentSource, number>;
+  /** Scored MCQs by where their offered tool set came from: recorded, a `Tool set:` list in the prompt, or unknown. */
+  toolsSources: Record<ToolsSource, number>;
   /** MCQs whose gold is in the context alone (errors). */
   leaks: number;
   /** MCQs whose gold is in the context along with a distractor (warning, listed once per task). */
@@ -95,6 +115,7 @@ export interface TaskAudit {
 
 export interface AuditReport {
   tolerancePoints: number;
+  maxShortcutGain: number;
   alpha: number;
   questions: number;
   tasks: TaskAudit[];
@@ -103,6 +124,7 @@ export interface AuditReport {
 
 export function auditQuestions(questions: Question[], options: AuditOptions = {}): { findings: Finding[]; report: AuditReport } {
   const tolerancePoints = options.tolerancePoints ?? 5;
+  const maxShortcutGain = options.maxShortcutGain ?? DEFAULT_MAX_SHORTCUT_GAIN;
   const alpha = options.alpha ?? 0.05;
   const minLeakChars = options.minLeakChars ?? 12;
   const findings: Finding[] = [];
@@ -130,6 +152,7 @@ export function auditQuestions(questions: Question[], options: AuditOptions = {}
     const at = (q: Question, field?: string) => ({ record: indexOf.get(q)!, ...(field ? { field } : {}) });
 
     const { duplicates, duplicatePrompts } = checkDuplicates(task, taskQuestions, at, taskFindings);
+    const nearDuplicates = checkNearDuplicates(task, taskQuestions, taskFindings);
 
     // Statistics describe what the harness scores: the test split. Few-shot questions are still
     // checked one by one, and a few-shot question equal to a test question is a duplicate.
@@ -167,11 +190,19 @@ export function auditQuestions(questions: Question[], options: AuditOptions = {}
       const ids = softLeaks.targetInPrompt.sort();
       taskFindings.push(make('audit-target-in-prompt', {}, { task, count: ids.length, total: completionCount, ids }));
     }
+    const defects = checkDefects(task, valid, taskFindings);
+    const segmentSources: Record<SegmentSource, number> = { field: 0, 'after-shots': 0, 'whole-prompt': 0 };
+    const toolsSources: Record<ToolsSource, number> = { field: 0, 'tool-list': 0, none: 0 };
+    for (const q of valid) {
+      const segment = questionSegment(q);
+      segmentSources[segment.source]++;
+      toolsSources[segment.toolsSource]++;
+    }
     const chance = valid.length ? mean(valid.map((q) => 1 / q.choices.length)) : null;
     const letters = valid.length ? letterBalance(task, valid, tolerancePoints, alpha, taskFindings) : null;
-    const shortcuts = valid.length ? SHORTCUT_NAMES.map((name) => runShortcut(task, name, valid, tolerancePoints, alpha, taskFindings)) : [];
-    const detectablePoints = valid.length ? detectableExcess(valid, alpha / 2) : null;
-    if (valid.length && (detectablePoints === null || detectablePoints > 2 * tolerancePoints)) {
+    const shortcuts = valid.length ? SHORTCUT_NAMES.map((name) => runShortcut(task, name, valid, maxShortcutGain, alpha, taskFindings)) : [];
+    const detectablePoints = valid.length ? detectableExcess(valid, alpha) : null;
+    if (valid.length && (detectablePoints === null || detectablePoints > maxShortcutGain)) {
       taskFindings.push(make('audit-low-power', {}, { task, n: valid.length, detectablePoints }));
     }
 
@@ -194,6 +225,10 @@ export function auditQuestions(questions: Question[], options: AuditOptions = {}
       detectablePoints,
       duplicates,
       duplicatePrompts,
+      nearDuplicates,
+      defects,
+      segmentSources,
+      toolsSources,
       leaks,
       identicalChoices,
       invalid,
@@ -203,7 +238,7 @@ export function auditQuestions(questions: Question[], options: AuditOptions = {}
 
   return {
     findings,
-    report: { tolerancePoints, alpha, questions: questions.length, tasks, verdict: verdictOf(findings) },
+    report: { tolerancePoints, maxShortcutGain, alpha, questions: questions.length, tasks, verdict: verdictOf(findings) },
   };
 }
 
@@ -279,7 +314,7 @@ function checkIdenticalChoices(task: string, q: McqQuestion, at: At, out: Findin
 function checkGoldLeak(task: string, q: McqQuestion, minChars: number, at: At, out: Finding[], soft: string[]): number {
   const gold = collapseWhitespace(q.choices[q.gold]!);
   if (gold.length < minChars) return 0;
-  const context = collapsedContext(q);
+  const context = questionSegment(q).context;
   if (occurrences(context, gold) === 0) return 0;
   const distractorsInContext = q.choices.filter((c, i) => i !== q.gold && collapseWhitespace(c).length > 0 && context.includes(collapseWhitespace(c))).length;
   if (distractorsInContext > 0) {
@@ -350,7 +385,7 @@ function letterBalance(task: string, questions: McqQuestion[], tolerancePoints: 
   };
 }
 
-function runShortcut(task: string, name: ShortcutName, questions: McqQuestion[], tolerancePoints: number, alpha: number, out: Finding[]): ShortcutResult {
+function runShortcut(task: string, name: ShortcutName, questions: McqQuestion[], maxShortcutGain: number, alpha: number, out: Finding[]): ShortcutResult {
   const baseline = SHORTCUTS[name];
   const credits = baseline.credits(questions);
   const n = questions.length;
@@ -366,9 +401,12 @@ function runShortcut(task: string, name: ShortcutName, questions: McqQuestion[],
       ? upperTail(nullProbabilities, Math.floor(correct + 1e-9))
       : lowerTail(nullProbabilities, Math.ceil(correct - 1e-9))
     : simulatedPValue(task, name, questions, correct, above);
-  // A two-sided rule spends alpha/2 on each side.
-  const alphaUsed = baseline.sides === 'both' ? alpha / 2 : alpha;
-  const outside = baseline.sides === 'both' ? Math.abs(excessPoints) > tolerancePoints : excessPoints > tolerancePoints;
+  // The combined rule is the one pre-declared gate and gets the whole alpha; the single rules are
+  // diagnostics run side by side, so they share it (Bonferroni) and a clean set does not fail
+  // because one of several tests fired by chance. A two-sided rule spends half on each side.
+  const familyAlpha = name === GATE_SHORTCUT ? alpha : alpha / (SHORTCUT_NAMES.length - 1);
+  const alphaUsed = baseline.sides === 'both' ? familyAlpha / 2 : familyAlpha;
+  const outside = baseline.sides === 'both' ? Math.abs(excessPoints) > maxShortcutGain : excessPoints > maxShortcutGain;
   const interval = wilsonInterval(correct, n);
   let verdict: Verdict = 'pass';
   if (outside) {
@@ -387,7 +425,7 @@ function runShortcut(task: string, name: ShortcutName, questions: McqQuestion[],
         high: interval[1],
         pValue,
         alphaUsed,
-        tolerancePoints,
+        maxShortcutGain,
       }),
     );
   }
