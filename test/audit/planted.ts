@@ -96,7 +96,7 @@ export function plantedSet(plant: Plant, options: PlantedOptions = {}): McqQuest
     const prompt = head + render(question, history, tools, choices);
     out.push(
       mcq({
-        id: `planted-${plant}-${String(i).padStart(4, '0')}`,
+        id: `planted-${plant.replace('+', '_')}-${String(i).padStart(4, '0')}`,
         kind: 'dr_plan_mcq',
         task: `aptpace_dr_plan_mcq`,
         prompt,
