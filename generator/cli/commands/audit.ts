@@ -105,7 +105,7 @@ export function renderReport(report: AuditReport): string {
 export function renderTable(report: AuditReport): string {
   const tasks = report.tasks.filter((t) => t.chance !== null && t.shortcuts.length > 0);
   const names = tasks[0]?.shortcuts.map((s) => s.name) ?? [];
-  const header = ['task', 'n', 'chance', ...names, 'combined 95% CI', 'combined p', 'segment / tools derived', 'verdict'];
+  const header = ['task', 'n', 'chance', ...names, 'combined 95% CI', 'combined p', 'copied · off-tool distractors', 'near-dup groups', 'segment / tools derived', 'verdict'];
   const rows = tasks.map((t) => {
     const combined = t.shortcuts.find((s) => s.name === 'combined');
     const n = t.shortcuts[0]!.n;
@@ -116,6 +116,8 @@ export function renderTable(report: AuditReport): string {
       ...t.shortcuts.map((s) => `${pct(s.accuracy)} (${signed(s.excessPoints)})`),
       combined ? `${pct(combined.interval[0])}–${pct(combined.interval[1])}` : '',
       combined ? formatP(combined.pValue) : '',
+      `${t.defects.copiedOptions} · ${t.defects.undeclaredInvalidTools}`,
+      String(t.nearDuplicates.groups),
       `${n - t.segmentSources.field}/${n} · ${n - t.toolsSources.field - t.toolsSources.none}/${n}`,
       t.verdict,
     ];
