@@ -9,17 +9,20 @@ import { stableStringify } from '../../kernel/stable-json.js';
 import { normaliseChoice } from '../normalise.js';
 import type { CompletionQuestion, McqQuestion, Question } from '../types.js';
 import { auditFindings } from './findings.js';
-import { GATE_SHORTCUT, SHORTCUTS, SHORTCUT_NAMES, type ShortcutName } from './shortcuts/index.js';
+import { SHORTCUT_NAMES } from './shortcuts/index.js';
+import { detectableExcess, runShortcut } from './gate.js';
+import { letterBalance } from './letters.js';
+import type { LetterBalance, ShortcutResult, Verdict } from './verdict.js';
 import { checkDefects, type DefectCounts } from './defects.js';
 import { checkNearDuplicates, type NearDuplicateCounts } from './near-duplicates.js';
 import { questionSegment, type SegmentSource, type ToolsSource } from './segment.js';
-import { chiSquareGoodnessOfFit, lowerTail, poissonBinomialPmf, upperTail, wilsonInterval } from './stats.js';
 import { collapsedPrompt, collapseWhitespace, letterOf, occurrences } from './text.js';
-import { Rng } from '../../kernel/rng.js';
 
 export { auditFindings } from './findings.js';
 export { SHORTCUTS, SHORTCUT_NAMES, GATE_SHORTCUT, type ShortcutName } from './shortcuts/index.js';
 export { balanceLetters, planBalancedGoldPositions, permuteChoices } from './balance.js';
+export { NULL_SIMULATIONS } from './gate.js';
+export type { LetterBalance, ShortcutResult, Verdict } from './verdict.js';
 
 const make = findingFactory(auditFindings);
 
@@ -39,40 +42,6 @@ export interface AuditOptions {
   alpha?: number;
   /** Golds/targets shorter than this (after collapsing whitespace) are not leak-checked: `ls` in a trajectory is not a leak. */
   minLeakChars?: number;
-}
-
-export type Verdict = 'pass' | 'warn' | 'fail';
-
-export interface ShortcutResult {
-  name: ShortcutName;
-  title: string;
-  sides: 'both' | 'above';
-  n: number;
-  /** Expected number right (ties earn fractional credit). */
-  correct: number;
-  accuracy: number;
-  /** Mean of 1/K over the questions. */
-  chance: number;
-  excessPoints: number;
-  /** 95% Wilson interval of the accuracy. */
-  interval: [number, number];
-  /** One-sided p-value in the direction of the deviation, under the Poisson-binomial null of guessing. */
-  pValue: number;
-  verdict: Verdict;
-}
-
-export interface LetterBalance {
-  /** Gold counts by letter, A… up to the largest choice count. */
-  histogram: Record<string, number>;
-  /** Expected counts if every question's gold were uniform over its own choices. */
-  expected: Record<string, number>;
-  /** Largest |observed − expected| share, in points, and its letter. */
-  maxDeviationPoints: number;
-  maxDeviationLetter: string;
-  chiSquare: number;
-  df: number;
-  pValue: number;
-  verdict: Verdict;
 }
 
 export interface TaskAudit {
@@ -328,151 +297,4 @@ function checkGoldLeak(task: string, q: McqQuestion, minChars: number, at: At, o
 function targetInPrompt(q: CompletionQuestion, minChars: number): boolean {
   const target = collapseWhitespace(q.targets[0] ?? '');
   return target.length >= minChars && collapsedPrompt(q).includes(target);
-}
-
-function letterBalance(task: string, questions: McqQuestion[], tolerancePoints: number, alpha: number, out: Finding[]): LetterBalance {
-  const letters = Math.max(...questions.map((q) => q.choices.length));
-  const observed = new Array<number>(letters).fill(0);
-  const expected = new Array<number>(letters).fill(0);
-  for (const q of questions) {
-    observed[q.gold]!++;
-    for (let j = 0; j < q.choices.length; j++) expected[j]! += 1 / q.choices.length;
-  }
-  const n = questions.length;
-  let maxDeviationPoints = 0;
-  let worst = 0;
-  observed.forEach((o, j) => {
-    const deviation = ((o - expected[j]!) / n) * 100;
-    if (Math.abs(deviation) > Math.abs(maxDeviationPoints) + 1e-12) {
-      maxDeviationPoints = deviation;
-      worst = j;
-    }
-  });
-  const test = chiSquareGoodnessOfFit(observed, expected);
-  const histogram: Record<string, number> = {};
-  const expectedOut: Record<string, number> = {};
-  observed.forEach((o, j) => {
-    histogram[letterOf(j)] = o;
-    expectedOut[letterOf(j)] = expected[j]!;
-  });
-  let verdict: Verdict = 'pass';
-  if (Math.abs(maxDeviationPoints) > tolerancePoints) {
-    verdict = test.pValue < alpha ? 'fail' : 'warn';
-    out.push(
-      make(verdict === 'fail' ? 'audit-letter-imbalance' : 'audit-letter-imbalance-not-significant', {}, {
-        task,
-        n,
-        letter: letterOf(worst),
-        observedShare: observed[worst]! / n,
-        expectedShare: expected[worst]! / n,
-        deviationPoints: maxDeviationPoints,
-        chiSquare: test.statistic,
-        df: test.df,
-        pValue: test.pValue,
-        histogram: Object.entries(histogram).map(([l, c]) => `${l}=${c}`).join(' '),
-      }),
-    );
-  }
-  return {
-    histogram,
-    expected: expectedOut,
-    maxDeviationPoints,
-    maxDeviationLetter: letterOf(worst),
-    chiSquare: test.statistic,
-    df: test.df,
-    pValue: test.pValue,
-    verdict,
-  };
-}
-
-function runShortcut(task: string, name: ShortcutName, questions: McqQuestion[], maxShortcutGain: number, alpha: number, out: Finding[]): ShortcutResult {
-  const baseline = SHORTCUTS[name];
-  const credits = baseline.credits(questions);
-  const n = questions.length;
-  const nullProbabilities = questions.map((q) => 1 / q.choices.length);
-  const correct = credits.reduce((s, c) => s + c, 0);
-  const accuracy = correct / n;
-  const chance = mean(nullProbabilities);
-  const excessPoints = (accuracy - chance) * 100;
-  const above = excessPoints >= 0;
-  const pValue = baseline.independent
-    ? // Fractional (tie) credit is rounded towards chance: the test never gets more evidence than the data holds.
-      above
-      ? upperTail(nullProbabilities, Math.floor(correct + 1e-9))
-      : lowerTail(nullProbabilities, Math.ceil(correct - 1e-9))
-    : simulatedPValue(task, name, questions, correct, above);
-  // The combined rule is the one pre-declared gate and gets the whole alpha; the single rules are
-  // diagnostics run side by side, so they share it (Bonferroni) and a clean set does not fail
-  // because one of several tests fired by chance. A two-sided rule spends half on each side.
-  const familyAlpha = name === GATE_SHORTCUT ? alpha : alpha / (SHORTCUT_NAMES.length - 1);
-  const alphaUsed = baseline.sides === 'both' ? familyAlpha / 2 : familyAlpha;
-  const outside = baseline.sides === 'both' ? Math.abs(excessPoints) > maxShortcutGain : excessPoints > maxShortcutGain;
-  const interval = wilsonInterval(correct, n);
-  let verdict: Verdict = 'pass';
-  if (outside) {
-    verdict = pValue < alphaUsed ? 'fail' : 'warn';
-    const code = verdict === 'warn' ? 'audit-shortcut-not-significant' : above ? 'audit-shortcut-above-chance' : 'audit-shortcut-below-chance';
-    out.push(
-      make(code, {}, {
-        task,
-        shortcut: name,
-        n,
-        correct: round(correct, 3),
-        accuracy,
-        chance,
-        excessPoints,
-        low: interval[0],
-        high: interval[1],
-        pValue,
-        alphaUsed,
-        maxShortcutGain,
-      }),
-    );
-  }
-  return { name, title: baseline.title, sides: baseline.sides, n, correct, accuracy, chance, excessPoints, interval, pValue, verdict };
-}
-
-/** Draws of the null per simulated p-value: resolution 1/2000, a fraction of a second per task. */
-export const NULL_SIMULATIONS = 1999;
-
-/**
- * Monte Carlo p-value for a shortcut whose successes are not independent: golds are redrawn
- * uniformly over each question's own options (the guessing null) and the shortcut re-scored.
- * Seeded by task and shortcut so the same set always gets the same p-value.
- */
-function simulatedPValue(task: string, name: ShortcutName, questions: McqQuestion[], observed: number, above: boolean): number {
-  const rng = new Rng(`audit-null/${task}/${name}`);
-  const baseline = SHORTCUTS[name];
-  const choiceCounts = Int32Array.from(questions, (q) => q.choices.length);
-  const golds = new Int32Array(questions.length);
-  let asExtreme = 0;
-  for (let s = 0; s < NULL_SIMULATIONS; s++) {
-    for (let i = 0; i < golds.length; i++) golds[i] = rng.int(choiceCounts[i]!);
-    const total = baseline.totalForGolds
-      ? baseline.totalForGolds(choiceCounts, golds)
-      : baseline.credits(questions.map((q, i) => ({ ...q, gold: golds[i]! }))).reduce((sum, c) => sum + c, 0);
-    if (above ? total >= observed - 1e-9 : total <= observed + 1e-9) asExtreme++;
-  }
-  return (asExtreme + 1) / (NULL_SIMULATIONS + 1);
-}
-
-/**
- * Points above chance at which the guessing-null tail P(X ≥ k) drops below `alpha` for this
- * task's size and choice counts; null if even k = n does not get there.
- */
-function detectableExcess(questions: McqQuestion[], alpha: number): number | null {
-  const probabilities = questions.map((q) => 1 / q.choices.length);
-  const pmf = poissonBinomialPmf(probabilities);
-  const chance = mean(probabilities);
-  let tail = 0;
-  for (let k = pmf.length - 1; k >= 0; k--) {
-    tail += pmf[k]!;
-    if (tail >= alpha) return k + 1 > questions.length ? null : Math.max(0, ((k + 1) / questions.length - chance) * 100);
-  }
-  return 0;
-}
-
-function round(x: number, digits: number): number {
-  const f = 10 ** digits;
-  return Math.round(x * f) / f;
 }
