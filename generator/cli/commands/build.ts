@@ -69,7 +69,7 @@ const build: CommandSpec = {
       .option('--llm-api-key-env <name>', 'environment variable holding the API key')
       .option('--no-audit', 'skip the question audit (letter balance, leaks, shortcut baselines)')
       .option('--max-shortcut-gain <points>', 'fail when the combined shortcut rule beats chance by more than this many points, significantly', '10')
-      .option('--strict', 'audit warnings (shortcut gains not yet significant) fail the build too')
+      .option('--strict', 'warnings (such as shortcut gains not yet significant) fail the build too')
       .option('--force', 'overwrite --out if it exists');
   },
   async run(args, opts, ctx) {

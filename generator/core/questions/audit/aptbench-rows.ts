@@ -1,9 +1,11 @@
 /**
  * APTBench's released MCQ rows (`issue_fix/locate`, `env_setup/error`, `deepresearch/plan_*`)
  * as audit questions, so the same shortcut rules can be applied to the reference benchmark.
- * Prompts follow APTBench's templates (`code/prompts/*`, the zero-shot tail that every shot
- * shares); the rows carry no question offset or declared tool set, so the audit derives both
- * from the prompt and reports them as derived.
+ * Plan rows follow the tail of APTBench's `deepresearch_plan` template (question, raw trajectory
+ * JSON, tool set, choices); locate and error rows get a minimal prompt (the issue or setup text,
+ * then the choices) because only the text the options are read against matters to the rules.
+ * The rows carry no question offset or declared tool set, so the audit derives both from the
+ * prompt and reports them as derived.
  */
 import { type Finding, type Tally, emptyTally, findingFactory } from '../../kernel/findings.js';
 import { readJsonlValues } from '../../kernel/jsonl.js';
