@@ -89,8 +89,6 @@ describe('aptpace audit', () => {
 
 describe('audit on the wrong kind of file', () => {
   it('says once per file that it holds trajectories, with the command to run, instead of a schema error per field', async () => {
-    const { cli } = await import('../helpers/cli.js');
-    const { fixtures } = await import('../helpers/env.js');
     const res = await cli('audit', fixtures('canonical', 'deep-research.jsonl'), '--json');
     expect(res.code).toBe(1);
     const codes = res.json.findings.map((f: { code: string }) => f.code);
