@@ -51,7 +51,7 @@ const evaluate: CommandSpec = {
       const findings = [...inputs.findings];
       if (!inputs.matrix) return { findings, text: 'no source scores read' };
       const names = inputs.targets.map((t) => t.target).filter((t) => !opts.target || (opts.target as string[]).includes(t));
-      const frozen = await settings.targetConfigs(ctx.vfs, opts, names);
+      const frozen = await settings.targetConfigs(ctx.vfs, opts, names, inputs.targets.map((t) => t.target));
       const prepared = prepareData(inputs.matrix, inputs.targets, {
         bootstrap: options.bootstrap,
         seed: options.seed,

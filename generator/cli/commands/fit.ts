@@ -55,7 +55,7 @@ const fit: CommandSpec = {
       const findings = [...inputs.findings];
       if (!inputs.matrix) return { findings, text: 'no source scores read' };
       const names = inputs.targets.map((t) => t.target).filter((t) => !opts.target || (opts.target as string[]).includes(t));
-      const configs = await settings.targetConfigs(ctx.vfs, opts, names);
+      const configs = await settings.targetConfigs(ctx.vfs, opts, names, inputs.targets.map((t) => t.target));
       const { model, findings: fitFindings } = await fitPace(inputs.matrix, inputs.targets, {
         ...options,
         configs,

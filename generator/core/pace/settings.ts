@@ -7,6 +7,7 @@ import { parseConfigs, parseGrid, defaultGrid, validateConfig } from './config.j
 import type { Grid } from './pipeline.js';
 import { defaultOptions, fallbackConfig, type PaceConfig, type PaceOptions } from './types.js';
 import type { PaceInputSpec } from './inputs.js';
+import { didYouMean } from './suggest.js';
 
 export class SettingsError extends Error {}
 
@@ -63,12 +64,21 @@ export function paceOptions(flags: SharedFlags): PaceOptions {
   return { bootstrap, alpha, seed: flags.seed ?? defaultOptions.seed, svdScope: scope };
 }
 
-/** Per-target configs: the config file, then any flag overrides applied to every target. */
-export async function targetConfigs(vfs: Vfs, flags: SharedFlags, targetNames: string[]): Promise<Record<string, PaceConfig>> {
+/**
+ * Per-target configs: the config file, then any flag overrides applied to every target.
+ * `knownTargets` are all targets the inputs hold (not only the selected ones): a config key that
+ * names none of them is a usage error, since its target would silently get the defaults.
+ */
+export async function targetConfigs(vfs: Vfs, flags: SharedFlags, targetNames: string[], knownTargets: string[] = targetNames): Promise<Record<string, PaceConfig>> {
   let fromFile: Record<string, PaceConfig> = {};
   if (flags.config) {
     const { configs, errors } = parseConfigs(await vfs.readText(flags.config));
     if (errors.length) throw new SettingsError(`--config ${flags.config}: ${errors.join('; ')}`);
+    const unknown = Object.keys(configs).filter((k) => !knownTargets.includes(k));
+    if (unknown.length)
+      throw new SettingsError(
+        `--config ${flags.config}: ${unknown.map((k) => `${k} is not a target of the inputs${didYouMean(k, knownTargets)}`).join('; ')} (targets: ${[...knownTargets].sort().join(', ') || 'none'})`,
+      );
     fromFile = configs;
   }
   const overrides: Partial<PaceConfig> = {};
