@@ -108,6 +108,29 @@ export const paceFindings = {
     message: (a) =>
       `${a.count} proxy instances in ${a.tasks} have non-numeric doc ids and cannot go into an lm_eval --samples file; they are listed in proxy-set.json only`,
   },
+  'pace-target-no-skill': {
+    severity: 'warning',
+    title: 'No demonstrated skill',
+    message: (a) =>
+      `target ${a.target}: leave-one-out MAE ${Number(a.mae).toFixed(2)} vs ${Number(a.meanMae).toFixed(2)} for the mean predictor; the 95% interval of the difference [${Number(a.lower).toFixed(2)}, ${Number(a.upper).toFixed(2)}] ${a.verdict === 'worse' ? 'lies above 0 (worse than the mean)' : 'contains 0'}, so the model has no demonstrated skill on this target and \`check\` will not pass it without --allow-unproven`,
+  },
+  'pace-prediction-unproven': {
+    severity: 'warning',
+    title: 'Prediction without demonstrated skill',
+    message: (a) =>
+      `target ${a.target}: the fitted model did not beat the mean predictor in cross-validation (MAE ${Number(a.mae).toFixed(2)} vs ${Number(a.meanMae).toFixed(2)}, difference interval [${Number(a.lower).toFixed(2)}, ${Number(a.upper).toFixed(2)}]); the prediction for ${a.model} is not evidence of anything`,
+  },
+  'pace-prediction-out-of-range': {
+    severity: 'warning',
+    title: 'Checkpoint outside the training range',
+    message: (a) =>
+      `target ${a.target}: ${a.model} lies outside the range the training models span on ${a.count} embedding coordinate(s) (${a.detail}); the prediction is an extrapolation`,
+  },
+  'pace-prediction-not-finite': {
+    severity: 'error',
+    title: 'Prediction is not a finite number',
+    message: (a) => `target ${a.target}: the prediction for ${a.model} is ${a.value} (field ${a.field}); no prediction is reported`,
+  },
   'pace-nested-grid': {
     severity: 'info',
     title: 'Nested search grid',

@@ -7,9 +7,11 @@ import type { InstanceRef } from '../logs/matrix.js';
 import type { GoalAFit } from './goal-a.js';
 import type { PaceConfig, PaceOptions } from './types.js';
 import type { SkillShare } from './skill-map.js';
+import type { CrossValidatedSkill, EmbeddingRange } from './skill.js';
 
 export const MODEL_FORMAT = 'aptpace-pace-model';
-export const MODEL_VERSION = 1;
+/** 2: targets carry their cross-validated skill and embedding range (model files of version 1 must be refitted). */
+export const MODEL_VERSION = 2;
 
 export interface SerializedPart {
   /** Instance keys, in basis row order. */
@@ -37,6 +39,10 @@ export interface SerializedTarget {
   /** The (unguarded) Goal A prediction is exactly intercept + Σ weight·score over these instances. */
   linear: { intercept: number; weights: Array<{ key: string; task: string; weight: number }> };
   skillMap: SkillShare[];
+  /** Leave-one-out skill of this configuration against the mean predictor, and the residuals behind the intervals. */
+  cv: CrossValidatedSkill;
+  /** Box the training models span in each embedding; a checkpoint outside it is an extrapolation. */
+  range: EmbeddingRange;
 }
 
 export interface PaceModelFile {
@@ -79,6 +85,7 @@ export function parseModelFile(text: string): { model: PaceModelFile | null; rea
     }
     if (!t.local && !t.global) return { model: null, reason: `targets[${i}] has no embedding` };
     if (!Array.isArray(t.trainingModels)) return { model: null, reason: `targets[${i}].trainingModels missing` };
+    if (!t.cv || !Array.isArray(t.cv.absResiduals) || !Array.isArray(t.cv.interval) || !t.range) return { model: null, reason: `targets[${i}].cv or .range missing` };
   }
   return { model: m as PaceModelFile };
 }

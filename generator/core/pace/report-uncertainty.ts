@@ -39,7 +39,7 @@ export function renderUncertainty(t: TargetReport, f: number, unit: string): str
     lines.push('');
     lines.push(`Paired difference to the mean predictor (method − mean, ${Math.round(100 * c0.level)}% percentile bootstrap over the ${c0.models} models, B=${c0.bootstrap}):`);
     lines.push('');
-    lines.push(`| method | ΔMAE${unit} | ΔSpearman | ΔR² | Δpair acc. (scores, pp) | conclusion |`);
+    lines.push(`| method | ΔMAE${unit} | Spearman − 0 (a constant has no order) | ΔR² | Δpair acc. (scores, pp) | conclusion |`);
     lines.push('|---|---|---|---|---|---|');
     for (const { method, vsMean: c } of t.comparisons)
       lines.push(`| ${method} | ${cell(c.metrics.mae, f, 2)} | ${cell(c.metrics.spearman, 1, 3)} | ${cell(c.metrics.r2, 1, 3)} | ${cell(c.metrics.pairAccuracy, 100, 1)} | ${verdictWords(c, method)} |`);

@@ -59,9 +59,14 @@ export function pointPairAccuracy(truth: ArrayLike<number>, pred: ArrayLike<numb
   return pairs ? correct / pairs : NaN;
 }
 
-function metricValues(truth: number[], pred: number[]): Record<ComparisonMetric, number> {
+/**
+ * `isBaseline`: the leave-one-out mean's Spearman is −1 by construction (each prediction falls as
+ * its own truth rises), which would flatter every method; a constant carries no order, so the
+ * Spearman floor is 0 and the baseline's Spearman is taken as 0.
+ */
+function metricValues(truth: number[], pred: number[], isBaseline = false): Record<ComparisonMetric, number> {
   const a = absoluteMetrics(truth, pred);
-  return { mae: a.mae, spearman: a.spearman, r2: a.r2, pairAccuracy: pointPairAccuracy(truth, pred) };
+  return { mae: a.mae, spearman: isBaseline ? 0 : a.spearman, r2: a.r2, pairAccuracy: pointPairAccuracy(truth, pred) };
 }
 
 /** B resamples of n model indices, drawn with replacement. */
@@ -74,12 +79,12 @@ export function bootstrapIndices(n: number, replicates: number, rng: Rng): Int32
 /** Paired comparison on explicit resamples (so a test can hand the same ones to numpy). */
 export function pairedComparison(truth: number[], pred: number[], base: number[], resamples: Int32Array[], level = 0.95): PairedComparison {
   const full = metricValues(truth, pred);
-  const fullBase = metricValues(truth, base);
+  const fullBase = metricValues(truth, base, true);
   const reps: Record<ComparisonMetric, number[]> = { mae: [], spearman: [], r2: [], pairAccuracy: [] };
   for (const idx of resamples) {
     const t = Array.from(idx, (i) => truth[i] as number);
     const a = metricValues(t, Array.from(idx, (i) => pred[i] as number));
-    const b = metricValues(t, Array.from(idx, (i) => base[i] as number));
+    const b = metricValues(t, Array.from(idx, (i) => base[i] as number), true);
     for (const k of comparisonMetrics) {
       const d = a[k] - b[k];
       if (Number.isFinite(d)) reps[k].push(d);
