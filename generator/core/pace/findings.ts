@@ -13,6 +13,21 @@ export const paceFindings = {
     message: (a) =>
       `model ${a.model} is observed on ${a.observed} of ${a.instances} source instances (${(100 * a.coverage).toFixed(1)}% < ${(100 * a.minCoverage).toFixed(0)}%); it is left out of the pool rather than shrinking every model to its instances`,
   },
+  'pace-source-score-invalid': {
+    severity: 'error',
+    title: 'Invalid source score',
+    message: (a) => `model ${a.model}, instance ${a.instance} (${a.task}): score ${a.value} is not a number in [0, 1]; the cell is treated as unobserved`,
+  },
+  'pace-source-score-invalid-more': {
+    severity: 'error',
+    title: 'More invalid source scores',
+    message: (a) => `${a.count} more source scores are not numbers in [0, 1] (all treated as unobserved)`,
+  },
+  'pace-target-score-invalid': {
+    severity: 'error',
+    title: 'Target score out of range',
+    message: (a) => `target ${a.target}: model ${a.model} has score ${a.value}, outside the ${a.scale === 'percent' ? '0–100' : '0–1'} range of a ${a.scale} target; the model is not used for this target`,
+  },
   'pace-instances-incomplete': {
     severity: 'info',
     title: 'Instances not observed for every pool model',

@@ -1,0 +1,85 @@
+/** Inputs PACE must refuse or flag rather than fit on silently: invalid scores and mistyped config keys. */
+import { writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
+import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
+import { saveStore } from '../../generator/core/logs/store.js';
+import { prepareData } from '../../generator/core/pace/prepare.js';
+import { syntheticPace } from '../../generator/core/pace/synthetic.js';
+import { closestName } from '../../generator/core/pace/suggest.js';
+
+const dir = tempDir('aptpace-pace-honesty-');
+const store = path.join(dir, 'store');
+const syn = syntheticPace({ models: 8, instances: 120, dims: 2, targets: 2, targetInstances: 40, seed: 'honesty' });
+
+beforeAll(async () => {
+  await saveStore(nodeVfs, store, { matrix: syn.matrix, targets: syn.targets });
+});
+
+describe('invalid scores', () => {
+  it('a NaN, an infinite or an out-of-[0,1] source score is an error naming model and instance; the cell is unobserved, the input untouched', () => {
+    const values = Float64Array.from(syn.matrix.values);
+    const S = syn.matrix.instances.length;
+    values[0] = NaN;
+    values[S + 3] = Infinity;
+    values[2 * S + 5] = 1.5;
+    const matrix = { ...syn.matrix, values };
+    const { data, findings } = prepareData(matrix, syn.targets, { bootstrap: 0, seed: '1' });
+    const bad = findings.filter((f) => f.code === 'pace-source-score-invalid');
+    expect(bad.map((f) => [f.severity, f.args.model, f.path.field, f.args.value])).toEqual([
+      ['error', syn.matrix.models[0]!.name, syn.matrix.instances[0]!.key, 'NaN'],
+      ['error', syn.matrix.models[1]!.name, syn.matrix.instances[3]!.key, 'Infinity'],
+      ['error', syn.matrix.models[2]!.name, syn.matrix.instances[5]!.key, '1.5'],
+    ]);
+    // Those instances are no longer complete over the pool, so none of them is selectable.
+    const keys = new Set(data!.instances.map((i) => i.key));
+    for (const c of [0, 3, 5]) expect(keys.has(syn.matrix.instances[c]!.key)).toBe(false);
+    expect(matrix.observed[0]).toBe(1);
+  });
+
+  it('a percent target score above 100 is an error and the model is left out of that target', () => {
+    const t = { ...syn.targets[0]!, scores: { ...syn.targets[0]!.scores, [syn.matrix.models[0]!.name]: 130 } };
+    const { data, findings } = prepareData(syn.matrix, [t], { bootstrap: 0, seed: '1' });
+    expect(findings.filter((f) => f.code === 'pace-target-score-invalid').map((f) => [f.severity, f.args.model, f.args.value])).toEqual([['error', syn.matrix.models[0]!.name, 130]]);
+    expect(data!.targets[0]!.rows).toHaveLength(7);
+  });
+
+  it('fit exits 1 on a store holding an invalid source score', async () => {
+    const values = Float64Array.from(syn.matrix.values);
+    values[7] = -0.5;
+    const badStore = path.join(dir, 'bad-store');
+    await saveStore(nodeVfs, badStore, { matrix: { ...syn.matrix, values }, targets: syn.targets });
+    const res = await cli('fit', '--store', badStore, '--out', path.join(dir, 'bad-fit'), '--budget', '20', '--nc-h', '1', '--nc-d', '1', '--bootstrap', '0', '--json');
+    expect(res.code).toBe(1);
+    expect(res.json.findings.map((f: any) => f.code)).toContain('pace-source-score-invalid');
+  });
+});
+
+describe('config keys are checked against the targets of the inputs', () => {
+  it('suggests the closest target name, ignoring case and punctuation', () => {
+    expect(closestName('swe-bench', ['gaia', 'swebench', 'swtbench'])).toBe('swebench');
+    expect(closestName('totally-else', ['gaia', 'swebench'])).toBeNull();
+  });
+
+  it('an unknown key or setting is a usage error (exit 2) with "did you mean"; nothing is fitted', async () => {
+    const config = path.join(dir, 'config.json');
+    writeFileSync(config, JSON.stringify({ 'agentic0': { budget: 20 }, 'agentic-1': { budget: 20 } }));
+    const res = await cli('fit', '--store', store, '--config', config, '--out', path.join(dir, 'fit-typo'));
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('agentic0 is not a target of the inputs (did you mean agentic-0?)');
+    writeFileSync(config, JSON.stringify({ 'agentic-0': { budgt: 20 } }));
+    const res2 = await cli('evaluate', '--store', store, '--config', config, '--no-nested');
+    expect(res2.code).toBe(2);
+    expect(res2.stderr).toContain('unknown setting budgt');
+  });
+
+  it('a key for a target of the inputs that --target leaves out is fine', async () => {
+    const config = path.join(dir, 'config-ok.json');
+    writeFileSync(config, JSON.stringify({ 'agentic-0': { budget: 20, nc_h: 1, nc_d: 1 }, 'agentic-1': { budget: 20 } }));
+    const res = await cli('fit', '--store', store, '--config', config, '--target', 'agentic-0', '--bootstrap', '0', '--out', path.join(dir, 'fit-ok'), '--json');
+    expect(res.code, res.stderr).not.toBe(2);
+    expect(res.json.data.targets).toEqual(['agentic-0']);
+  });
+});
