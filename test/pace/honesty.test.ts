@@ -9,6 +9,8 @@ import { saveStore } from '../../generator/core/logs/store.js';
 import { prepareData } from '../../generator/core/pace/prepare.js';
 import { syntheticPace } from '../../generator/core/pace/synthetic.js';
 import { closestName } from '../../generator/core/pace/suggest.js';
+import { fitPace } from '../../generator/core/pace/fit.js';
+import { runLoocv } from '../../generator/core/pace/loocv.js';
 
 const dir = tempDir('aptpace-pace-honesty-');
 const store = path.join(dir, 'store');
@@ -81,5 +83,27 @@ describe('config keys are checked against the targets of the inputs', () => {
     const res = await cli('fit', '--store', store, '--config', config, '--target', 'agentic-0', '--bootstrap', '0', '--out', path.join(dir, 'fit-ok'), '--json');
     expect(res.code, res.stderr).not.toBe(2);
     expect(res.json.data.targets).toEqual(['agentic-0']);
+  });
+});
+
+describe('fit records the cross-validated skill', () => {
+  it('its residuals are those of evaluate’s leave-one-out with the same settings, and its baseline MAE the mean predictor’s', async () => {
+    const config = { budget: 30, q: 0.5, m: 0.5, ncH: 2, ncD: 2 };
+    const configs = { 'agentic-0': config, 'agentic-1': config };
+    const { model } = await fitPace(syn.matrix, syn.targets, { bootstrap: 0, alpha: 0.1, seed: '3', svdScope: 'fold', configs });
+    const { data } = prepareData(syn.matrix, syn.targets, { bootstrap: 0, seed: '3' });
+    const report = await runLoocv(data!, { bootstrap: 0, alpha: 0.1, seed: '3', svdScope: 'fold', frozen: configs, nested: null, baselines: ['mean'], budgetCurve: [], coverage: false });
+    for (const t of model!.targets) {
+      const r = report.targets.find((x) => x.target === t.target)!;
+      const pace = r.methods.find((m) => m.method === 'pace-frozen')!;
+      const abs = r.truth.map((y, k) => Math.abs(y - pace.predictions[k]!)).sort((a, b) => a - b);
+      expect(t.cv.absResiduals).toHaveLength(8);
+      t.cv.absResiduals.forEach((x, i) => expect(x).toBeCloseTo(abs[i]!, 12));
+      expect(t.cv.meanMae).toBeCloseTo(r.methods.find((m) => m.method === 'mean')!.metrics.mae, 12);
+      expect(t.cv.mae).toBeCloseTo(pace.metrics.mae, 12);
+      expect(t.cv.interval[0]).toBeLessThanOrEqual(t.cv.maeDifference);
+      expect(t.cv.interval[1]).toBeGreaterThanOrEqual(t.cv.maeDifference);
+      expect(t.range.local?.min.length ?? t.range.global!.min.length).toBeGreaterThan(0);
+    }
   });
 });
