@@ -107,3 +107,31 @@ describe('fit records the cross-validated skill', () => {
     }
   });
 });
+
+describe('source benchmarks', () => {
+  const tasks = [...new Set(syn.matrix.instances.map((i) => i.task))].sort();
+
+  it('a benchmark on which most pool models score 0 everywhere is flagged by name', () => {
+    const values = Float64Array.from(syn.matrix.values);
+    const S = syn.matrix.instances.length;
+    syn.matrix.instances.forEach((inst, c) => {
+      if (inst.task === tasks[0]) for (let r = 0; r < 5; r++) values[r * S + c] = 0;
+    });
+    const { findings } = prepareData({ ...syn.matrix, values }, syn.targets, { bootstrap: 0, seed: '1' });
+    expect(findings.filter((f) => f.code === 'pace-task-mostly-zero').map((f) => [f.args.task, f.args.zero, f.args.models])).toEqual([[tasks[0], 5, 8]]);
+    expect(prepareData(syn.matrix, syn.targets, { bootstrap: 0, seed: '1' }).findings.some((f) => f.code === 'pace-task-mostly-zero')).toBe(false);
+  });
+
+  it('--exclude-benchmark leaves a benchmark out by task or task prefix; an unknown name is a usage error with a suggestion', async () => {
+    expect(tasks.length).toBeGreaterThan(1);
+    const res = await cli('fit', '--store', store, '--exclude-benchmark', tasks[0]!, '--budget', '20', '--nc-h', '1', '--nc-d', '1', '--bootstrap', '0', '--out', path.join(dir, 'excl'), '--json');
+    expect(res.code).not.toBe(2);
+    const model = JSON.parse((await import('node:fs')).readFileSync(path.join(dir, 'excl', 'model.json'), 'utf8'));
+    expect(model.proxy.length).toBeGreaterThan(0);
+    expect(model.proxy.some((p: any) => p.task === tasks[0])).toBe(false);
+    expect(Object.keys(model.data.instancesByTask)).not.toContain(tasks[0]);
+    const typo = await cli('evaluate', '--store', store, '--exclude-benchmark', `${tasks[0]}x`, '--no-nested');
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain(`did you mean ${tasks[0]}?`);
+  });
+});

@@ -46,7 +46,8 @@ const evaluate: CommandSpec = {
       const maxFolds = opts.maxFolds === undefined ? undefined : Number(opts.maxFolds);
       if (maxFolds !== undefined && !(Number.isInteger(maxFolds) && maxFolds > 0)) throw new settings.SettingsError('--max-folds must be a positive integer');
       const grid = opts.nested === false ? null : await settings.gridFrom(ctx.vfs, opts.grid);
-      const inputs = await loadPaceInputs(ctx.vfs, spec);
+      const inputs = await settings.applyExclusions(await loadPaceInputs(ctx.vfs, spec), opts);
+      if (inputs.excluded) ctx.progress(`--exclude-benchmark: ${inputs.excluded} source instances left out`);
       for (const [label, tally] of Object.entries(inputs.tallies)) ctx.progress(renderTally(label, tally));
       const findings = [...inputs.findings];
       if (!inputs.matrix) return { findings, text: 'no source scores read' };

@@ -28,6 +28,12 @@ export const paceFindings = {
     title: 'Target score out of range',
     message: (a) => `target ${a.target}: model ${a.model} has score ${a.value}, outside the ${a.scale === 'percent' ? '0–100' : '0–1'} range of a ${a.scale} target; the model is not used for this target`,
   },
+  'pace-task-mostly-zero': {
+    severity: 'warning',
+    title: 'Degenerate source benchmark',
+    message: (a) =>
+      `source benchmark ${a.task}: ${a.zero} of ${a.models} pool models score 0 on every instance they have (${a.names}); this looks like a broken block (e.g. the first of two duplicated id blocks kept by --duplicates first) — check the files, or leave it out with --exclude-benchmark ${a.task}`,
+  },
   'pace-instances-incomplete': {
     severity: 'info',
     title: 'Instances not observed for every pool model',

@@ -60,6 +60,7 @@ export function prepareData(input: ScoreMatrix, tables: TargetTable[], options: 
   }
   keptRows.sort((a, b) => cmp((matrix.models[a] as { name: string }).name, (matrix.models[b] as { name: string }).name));
   const models = keptRows.map((r) => (matrix.models[r] as { name: string }).name);
+  findings.push(...degenerateTasks(matrix, keptRows));
 
   const usable: number[] = [];
   const incompleteByTask = new Map<string, number>();
@@ -187,6 +188,40 @@ function withoutBadScores(matrix: ScoreMatrix, findings: Finding[]): ScoreMatrix
     }
   if (bad > MAX_BAD_SCORE_FINDINGS) findings.push(make('pace-source-score-invalid-more', {}, { count: bad - MAX_BAD_SCORE_FINDINGS }));
   return observed ? { ...matrix, observed } : matrix;
+}
+
+/**
+ * A benchmark on which most pool models score 0 on every instance they have is almost surely a
+ * broken block (PACE's gpqa files list every id twice and the first block is mostly zeros, so
+ * `--duplicates first` keeps the zeros; some bfcl files list only failed ids). It is kept, and said.
+ */
+function degenerateTasks(matrix: ScoreMatrix, rows: number[]): Finding[] {
+  const n = matrix.instances.length;
+  const byTask = new Map<string, number[]>();
+  matrix.instances.forEach((inst, c) => {
+    const list = byTask.get(inst.task) ?? [];
+    list.push(c);
+    byTask.set(inst.task, list);
+  });
+  const out: Finding[] = [];
+  for (const [task, cols] of [...byTask.entries()].sort(([a], [b]) => cmp(a, b))) {
+    const zero: string[] = [];
+    let withData = 0;
+    for (const r of rows) {
+      let seen = 0;
+      let nonZero = 0;
+      for (const c of cols)
+        if (matrix.observed[r * n + c]) {
+          seen++;
+          if (matrix.values[r * n + c] !== 0) nonZero++;
+        }
+      if (!seen) continue;
+      withData++;
+      if (nonZero === 0) zero.push((matrix.models[r] as { name: string }).name);
+    }
+    if (withData >= 2 && zero.length > withData / 2) out.push(make('pace-task-mostly-zero', {}, { task, zero: zero.length, models: withData, names: zero.join(', ') }));
+  }
+  return out;
 }
 
 function cmp(a: string, b: string): number {

@@ -3,6 +3,7 @@
  * SettingsError, which the CLI maps to a usage error (exit 2).
  */
 import type { Vfs } from '../kernel/vfs.js';
+import type { ScoreMatrix } from '../logs/matrix.js';
 import { parseConfigs, parseGrid, defaultGrid, validateConfig } from './config.js';
 import type { Grid } from './pipeline.js';
 import { defaultOptions, fallbackConfig, type PaceConfig, type PaceOptions } from './types.js';
@@ -31,6 +32,7 @@ export interface SharedFlags {
   minModelCoverage?: string;
   duplicates?: string;
   pool?: string;
+  excludeBenchmark?: string[];
 }
 
 function number(name: string, raw: string | undefined, integer = false): number | undefined {
@@ -123,6 +125,19 @@ export function parseThresholds(raw: string[] | undefined): Record<string, numbe
     out[item.slice(0, eq)] = value;
   }
   return out;
+}
+
+/**
+ * Applies --exclude-benchmark to the matrix read; a name matching no task is a usage error (a
+ * typo would otherwise keep the benchmark silently).
+ */
+export async function applyExclusions<T extends { matrix: ScoreMatrix | null }>(inputs: T, flags: SharedFlags): Promise<T & { excluded: number }> {
+  const names = flags.excludeBenchmark ?? [];
+  if (!names.length || !inputs.matrix) return { ...inputs, excluded: 0 };
+  const { excludeBenchmarks } = await import('./exclude.js');
+  const res = excludeBenchmarks(inputs.matrix, names);
+  if (res.unknown.length) throw new SettingsError(`--exclude-benchmark: no source task matches ${res.unknown.join(', ')}`);
+  return { ...inputs, matrix: res.matrix, excluded: res.removed };
 }
 
 /** Pool-building settings shared by fit and evaluate. */
