@@ -135,3 +135,16 @@ describe('source benchmarks', () => {
     expect(typo.stderr).toContain(`did you mean ${tasks[0]}?`);
   });
 });
+
+describe('training range', () => {
+  it('flags a coordinate or the mean proxy score more than 10% of the range width outside the training range', async () => {
+    const { rangeExcursions } = await import('../../generator/core/pace/skill.js');
+    const range = { local: { min: [0, -1], max: [1, 1] }, global: null, proxyMean: { min: [0.3], max: [0.7] } };
+    expect(rangeExcursions(range, { local: [0.5, 0], global: null, proxyMean: [0.27] })).toEqual([]);
+    const out = rangeExcursions(range, { local: [1.2, -1.1], global: [5], proxyMean: [0.2] });
+    expect(out.map((e) => [e.side, e.coordinate, +e.excess.toFixed(6)])).toEqual([
+      ['local', 0, 0.2],
+      ['proxyMean', 0, 0.25],
+    ]);
+  });
+});

@@ -13,7 +13,7 @@ import { computeGlobalBasis, fitTarget, prepareFold, type PartFit, type TargetFi
 import { fallbackConfig, type PaceConfig, type PaceData, type PaceOptions, type PreparedTarget } from './types.js';
 import { MODEL_FORMAT, MODEL_VERSION, type PaceModelFile, type SerializedPart, type SerializedTarget } from './model-file.js';
 import { skillMap } from './skill-map.js';
-import { crossValidatedSkill, embeddingRange, type CrossValidatedSkill } from './skill.js';
+import { crossValidatedSkill, embeddingRange, proxyMeans, type CrossValidatedSkill } from './skill.js';
 
 const make = findingFactory(paceFindings);
 
@@ -103,7 +103,7 @@ function serializeTarget(data: PaceData, target: PreparedTarget, fit: TargetFit,
     linear,
     skillMap: skillMap(linear.weights),
     cv,
-    range: embeddingRange(fit),
+    range: embeddingRange(fit, proxyMeans(data, target.rows, fit.selection.union)),
   };
 }
 

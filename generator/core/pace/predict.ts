@@ -118,7 +118,14 @@ export async function predictPace(model: PaceModelFile, modelName: string, score
       return { level, lower: iv.lower * f, upper: iv.upper * f, unbounded: iv.unbounded };
     });
     const i95 = intervals.find((i) => i.level === 0.95)!;
-    const outOfRange = rangeExcursions(t.range, { local: uLocal, global: uGlobal });
+    let sum = 0;
+    let seen = 0;
+    for (const k of keys)
+      if (scores.has(k)) {
+        sum += scores.get(k) as number;
+        seen++;
+      }
+    const outOfRange = rangeExcursions(t.range, { local: uLocal, global: uGlobal, proxyMean: seen ? [sum / seen] : null });
     const skill = { verdict: t.cv.verdict, mae: t.cv.mae * f, meanMae: t.cv.meanMae * f, maeDifference: t.cv.maeDifference * f, interval: [t.cv.interval[0] * f, t.cv.interval[1] * f] as [number, number], folds: t.cv.folds };
     const concerns: TargetForecast['concerns'] = [];
     if (skill.verdict !== 'better') {
@@ -127,7 +134,7 @@ export async function predictPace(model: PaceModelFile, modelName: string, score
     }
     if (outOfRange.length) {
       concerns.push('outside-training-range');
-      const detail = outOfRange.map((e) => `${e.side} ${e.coordinate + 1}: ${e.value.toPrecision(3)} vs [${e.min.toPrecision(3)}, ${e.max.toPrecision(3)}]`).join('; ');
+      const detail = outOfRange.map((e) => `${e.side === 'proxyMean' ? 'mean proxy score' : `${e.side} ${e.coordinate + 1}`}: ${e.value.toPrecision(3)} vs [${e.min.toPrecision(3)}, ${e.max.toPrecision(3)}]`).join('; ');
       findings.push(make('pace-prediction-out-of-range', {}, { model: modelName, target: t.target, count: outOfRange.length, detail }));
     }
     forecasts.push({

@@ -29,6 +29,12 @@ export interface CrossValidatedSkill {
 export interface EmbeddingRange {
   local: { min: number[]; max: number[] } | null;
   global: { min: number[]; max: number[] } | null;
+  /**
+   * Range of the training models' mean score over this target's proxy instances. The embeddings
+   * are uncentred, so a checkpoint far outside the pool (all items wrong) can land at coordinates
+   * that look ordinary; its raw mean cannot.
+   */
+  proxyMean: { min: number[]; max: number[] } | null;
 }
 
 export function crossValidatedSkill(data: PaceData, target: PreparedTarget, config: PaceConfig, options: PaceOptions, shared: GlobalBasis | null): CrossValidatedSkill {
@@ -64,15 +70,27 @@ function sideRange(u: Float64Array | null, k: number): { min: number[]; max: num
   return { min, max };
 }
 
-export function embeddingRange(fit: TargetFit): EmbeddingRange {
+export function embeddingRange(fit: TargetFit, proxyMeans: Float64Array | null): EmbeddingRange {
   return {
     local: fit.local ? sideRange(fit.local.trainU, fit.local.embedding.k) : null,
     global: fit.global ? sideRange(fit.global.trainU, fit.global.embedding.k) : null,
+    proxyMean: proxyMeans && proxyMeans.length ? sideRange(proxyMeans, 1) : null,
   };
 }
 
+/** Mean of each training model's scores over the selected instances (view columns). */
+export function proxyMeans(data: PaceData, poolRows: Int32Array, cols: Int32Array): Float64Array {
+  const v = data.view;
+  return Float64Array.from(poolRows, (r) => {
+    const base = (v.rows[r] as number) * v.stride;
+    let sum = 0;
+    for (const c of cols) sum += v.data[base + (v.cols ? (v.cols[c] as number) : c)] as number;
+    return cols.length ? sum / cols.length : NaN;
+  });
+}
+
 export interface RangeExcursion {
-  side: 'local' | 'global';
+  side: 'local' | 'global' | 'proxyMean';
   coordinate: number;
   value: number;
   min: number;
@@ -92,9 +110,9 @@ export const rangeTolerance = 0.1;
  * Coordinates of a checkpoint outside the box the training models span (widened by
  * `rangeTolerance`). The regression was never fitted there, so its prediction is an extrapolation.
  */
-export function rangeExcursions(range: EmbeddingRange, u: { local: ArrayLike<number> | null; global: ArrayLike<number> | null }): RangeExcursion[] {
+export function rangeExcursions(range: EmbeddingRange, u: { local: ArrayLike<number> | null; global: ArrayLike<number> | null; proxyMean: ArrayLike<number> | null }): RangeExcursion[] {
   const out: RangeExcursion[] = [];
-  for (const side of ['local', 'global'] as const) {
+  for (const side of ['local', 'global', 'proxyMean'] as const) {
     const r = range[side];
     const x = u[side];
     if (!r || !x) continue;
