@@ -148,3 +148,37 @@ describe('training range', () => {
     ]);
   });
 });
+
+describe('non-finite numbers in the model file and in predictions', () => {
+  it('a null (NaN/Infinity in JSON) where the model file needs a number makes it invalid, naming the field; check exits 1', async () => {
+    const { readFileSync } = await import('node:fs');
+    const fitDir = path.join(dir, 'nan-fit');
+    const res = await cli('fit', '--store', store, '--budget', '20', '--nc-h', '1', '--nc-d', '1', '--bootstrap', '0', '--out', fitDir, '--quiet');
+    expect(res.code).not.toBe(2);
+    const model = JSON.parse(readFileSync(path.join(fitDir, 'model.json'), 'utf8'));
+    const side = model.targets[0].local ? 'local' : 'global';
+    model.targets[0][side].goalA.yMean = null;
+    const broken = path.join(dir, 'nan-model.json');
+    writeFileSync(broken, JSON.stringify(model));
+    const check = await cli('check', '--model-file', broken, '--model', syn.matrix.models[0]!.name, '--store', store, '--out', path.join(dir, 'nan-check'), '--allow-unproven', '--json');
+    expect(check.code).toBe(1);
+    const f = check.json.findings.find((x: any) => x.code === 'pace-model-file-invalid');
+    expect(f.args.reason).toBe(`targets[0].${side}.goalA.yMean is not a finite number`);
+  });
+
+  it('a NaN prediction is an error and no number is reported for that target', async () => {
+    const { fitPace } = await import('../../generator/core/pace/fit.js');
+    const { predictPace, checkpointScores } = await import('../../generator/core/pace/predict.js');
+    const config = { budget: 20, q: 0.5, m: 0.5, ncH: 1, ncD: 1 };
+    const { model } = await fitPace(syn.matrix, syn.targets, { bootstrap: 0, alpha: 0.1, seed: '5', svdScope: 'fold', configs: { 'agentic-0': config, 'agentic-1': config } });
+    for (const side of ['local', 'global'] as const) {
+      const g = model!.targets[0]![side]?.goalA;
+      if (g) Object.assign(g, { intercept: NaN, yMean: NaN });
+    }
+    const name = syn.matrix.models[0]!.name;
+    const { forecasts, findings } = await predictPace(model!, name, checkpointScores(syn.matrix, name)!);
+    expect(forecasts.map((f) => f.target)).toEqual(['agentic-1']);
+    const nan = findings.filter((f) => f.code === 'pace-prediction-not-finite');
+    expect(nan.map((f) => [f.severity, f.args.target, f.args.field])).toEqual([['error', 'agentic-0', 'predicted']]);
+  });
+});

@@ -85,7 +85,37 @@ export function parseModelFile(text: string): { model: PaceModelFile | null; rea
     }
     if (!t.local && !t.global) return { model: null, reason: `targets[${i}] has no embedding` };
     if (!Array.isArray(t.trainingModels)) return { model: null, reason: `targets[${i}].trainingModels missing` };
+    const bad = firstNonFinite({ local: t.local, global: t.global, trainingModels: t.trainingModels, cv: t.cv, range: t.range }, `targets[${i}]`);
+    if (bad) return { model: null, reason: `${bad} is not a finite number` };
     if (!t.cv || !Array.isArray(t.cv.absResiduals) || !Array.isArray(t.cv.interval) || !t.range) return { model: null, reason: `targets[${i}].cv or .range missing` };
   }
   return { model: m as PaceModelFile };
+}
+
+/** Keys whose null is meaningful (a side without an embedding, an absent Goal B, a missing range). */
+const NULLABLE = new Set(['local', 'global', 'goalB', 'proxyMean']);
+
+/**
+ * Path of the first value in the numeric parts of a target that is not a finite number (JSON turns
+ * NaN and ±Infinity into null, so a null where a number belongs is how they arrive). A model file
+ * with one would make every prediction that touches it meaningless.
+ */
+function firstNonFinite(v: unknown, at: string, key = ''): string | null {
+  if (typeof v === 'number') return Number.isFinite(v) ? null : at;
+  if (v === null) return NULLABLE.has(key) ? null : at;
+  if (Array.isArray(v)) {
+    for (const [i, x] of v.entries()) {
+      const r = firstNonFinite(x, `${at}[${i}]`, key);
+      if (r) return r;
+    }
+    return null;
+  }
+  if (typeof v === 'object' && v !== undefined) {
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+      if (typeof x === 'string' || typeof x === 'boolean') continue;
+      const r = firstNonFinite(x, `${at}.${k}`, k);
+      if (r) return r;
+    }
+  }
+  return null;
 }
