@@ -82,7 +82,8 @@ describe('recovery on synthetic IRT data', () => {
     expect(findings.filter((f) => f.severity === 'error')).toEqual([]);
     const scores = checkpointScores(syn.matrix, heldOut)!;
     const { forecasts, findings: pf } = await predictPace(model!, heldOut, scores);
-    expect(pf).toEqual([]);
+    // Whether the prediction can be vouched for is flagged separately (test/check, test/pace/honesty).
+    expect(pf.filter((f) => !['pace-prediction-unproven', 'pace-prediction-out-of-range'].includes(f.code))).toEqual([]);
     for (const f of forecasts) {
       const truth = syn.targets.find((t) => t.target === f.target)!.scores[heldOut]!;
       const t = model!.targets.find((x) => x.target === f.target)!;
@@ -115,7 +116,7 @@ describe('recovery on synthetic IRT data', () => {
       if (i % 5 === 0) partial.delete(inst.key);
     });
     const res = await predictPace(model!, heldOut, partial);
-    expect(res.findings.map((f) => f.code)).toEqual(['pace-proxy-missing-instances', 'pace-proxy-missing-instances']);
+    expect(res.findings.map((f) => f.code).filter((c) => c.startsWith('pace-proxy'))).toEqual(['pace-proxy-missing-instances', 'pace-proxy-missing-instances']);
     res.forecasts.forEach((f, i) => {
       expect(f.missingInstances).toBeGreaterThan(0);
       expect(Math.abs(f.predicted - full.forecasts[i]!.predicted)).toBeLessThan(10);

@@ -46,12 +46,13 @@ const evaluate: CommandSpec = {
       const maxFolds = opts.maxFolds === undefined ? undefined : Number(opts.maxFolds);
       if (maxFolds !== undefined && !(Number.isInteger(maxFolds) && maxFolds > 0)) throw new settings.SettingsError('--max-folds must be a positive integer');
       const grid = opts.nested === false ? null : await settings.gridFrom(ctx.vfs, opts.grid);
-      const inputs = await loadPaceInputs(ctx.vfs, spec);
+      const inputs = await settings.applyExclusions(await loadPaceInputs(ctx.vfs, spec), opts);
+      if (inputs.excluded) ctx.progress(`--exclude-benchmark: ${inputs.excluded} source instances left out`);
       for (const [label, tally] of Object.entries(inputs.tallies)) ctx.progress(renderTally(label, tally));
       const findings = [...inputs.findings];
       if (!inputs.matrix) return { findings, text: 'no source scores read' };
       const names = inputs.targets.map((t) => t.target).filter((t) => !opts.target || (opts.target as string[]).includes(t));
-      const frozen = await settings.targetConfigs(ctx.vfs, opts, names);
+      const frozen = await settings.targetConfigs(ctx.vfs, opts, names, inputs.targets.map((t) => t.target));
       const prepared = prepareData(inputs.matrix, inputs.targets, {
         bootstrap: options.bootstrap,
         seed: options.seed,

@@ -16,6 +16,9 @@ export const defaultGrid: Grid = {
 
 export const defaultBudgetCurve = [25, 50, 100, 200, 400];
 
+/** Setting names accepted in a config file (aptpace's and PACE's spellings). */
+export const settingKeys = ['budget', 'count', 'q', 'm', 'ncH', 'nc_h', 'ncD', 'nc_d'];
+
 function num(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
@@ -32,7 +35,17 @@ export function parseConfigs(text: string): { configs: Record<string, PaceConfig
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { configs, errors: ['expected an object {target: settings}'] };
   for (const [target, value] of Object.entries(raw as Record<string, unknown>)) {
     if (target.startsWith('$')) continue;
+    if (!value || typeof value !== 'object' || Array.isArray(value)) {
+      errors.push(`${target}: expected an object of settings`);
+      continue;
+    }
     const v = value as Record<string, unknown>;
+    // A misspelt setting would otherwise fall back to the default without a word.
+    const unknown = Object.keys(v).filter((k) => !settingKeys.includes(k) && !k.startsWith('$'));
+    if (unknown.length) {
+      errors.push(`${target}: unknown setting ${unknown.join(', ')} (known: ${settingKeys.join(', ')})`);
+      continue;
+    }
     const c: PaceConfig = {
       budget: num(v.budget) ?? num(v.count) ?? fallbackConfig.budget,
       q: num(v.q) ?? fallbackConfig.q,

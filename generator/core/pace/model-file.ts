@@ -7,9 +7,11 @@ import type { InstanceRef } from '../logs/matrix.js';
 import type { GoalAFit } from './goal-a.js';
 import type { PaceConfig, PaceOptions } from './types.js';
 import type { SkillShare } from './skill-map.js';
+import type { CrossValidatedSkill, EmbeddingRange } from './skill.js';
 
 export const MODEL_FORMAT = 'aptpace-pace-model';
-export const MODEL_VERSION = 1;
+/** 2: targets carry their cross-validated skill and embedding range (model files of version 1 must be refitted). */
+export const MODEL_VERSION = 2;
 
 export interface SerializedPart {
   /** Instance keys, in basis row order. */
@@ -37,6 +39,10 @@ export interface SerializedTarget {
   /** The (unguarded) Goal A prediction is exactly intercept + Σ weight·score over these instances. */
   linear: { intercept: number; weights: Array<{ key: string; task: string; weight: number }> };
   skillMap: SkillShare[];
+  /** Leave-one-out skill of this configuration against the mean predictor, and the residuals behind the intervals. */
+  cv: CrossValidatedSkill;
+  /** Box the training models span in each embedding; a checkpoint outside it is an extrapolation. */
+  range: EmbeddingRange;
 }
 
 export interface PaceModelFile {
@@ -79,6 +85,37 @@ export function parseModelFile(text: string): { model: PaceModelFile | null; rea
     }
     if (!t.local && !t.global) return { model: null, reason: `targets[${i}] has no embedding` };
     if (!Array.isArray(t.trainingModels)) return { model: null, reason: `targets[${i}].trainingModels missing` };
+    const bad = firstNonFinite({ local: t.local, global: t.global, trainingModels: t.trainingModels, cv: t.cv, range: t.range }, `targets[${i}]`);
+    if (bad) return { model: null, reason: `${bad} is not a finite number` };
+    if (!t.cv || !Array.isArray(t.cv.absResiduals) || !Array.isArray(t.cv.interval) || !t.range) return { model: null, reason: `targets[${i}].cv or .range missing` };
   }
   return { model: m as PaceModelFile };
+}
+
+/** Keys whose null is meaningful (a side without an embedding, an absent Goal B, a missing range). */
+const NULLABLE = new Set(['local', 'global', 'goalB', 'proxyMean']);
+
+/**
+ * Path of the first value in the numeric parts of a target that is not a finite number (JSON turns
+ * NaN and ±Infinity into null, so a null where a number belongs is how they arrive). A model file
+ * with one would make every prediction that touches it meaningless.
+ */
+function firstNonFinite(v: unknown, at: string, key = ''): string | null {
+  if (typeof v === 'number') return Number.isFinite(v) ? null : at;
+  if (v === null) return NULLABLE.has(key) ? null : at;
+  if (Array.isArray(v)) {
+    for (const [i, x] of v.entries()) {
+      const r = firstNonFinite(x, `${at}[${i}]`, key);
+      if (r) return r;
+    }
+    return null;
+  }
+  if (typeof v === 'object' && v !== undefined) {
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+      if (typeof x === 'string' || typeof x === 'boolean') continue;
+      const r = firstNonFinite(x, `${at}.${k}`, k);
+      if (r) return r;
+    }
+  }
+  return null;
 }

@@ -3,10 +3,12 @@
  * SettingsError, which the CLI maps to a usage error (exit 2).
  */
 import type { Vfs } from '../kernel/vfs.js';
+import type { ScoreMatrix } from '../logs/matrix.js';
 import { parseConfigs, parseGrid, defaultGrid, validateConfig } from './config.js';
 import type { Grid } from './pipeline.js';
 import { defaultOptions, fallbackConfig, type PaceConfig, type PaceOptions } from './types.js';
 import type { PaceInputSpec } from './inputs.js';
+import { didYouMean } from './suggest.js';
 
 export class SettingsError extends Error {}
 
@@ -30,6 +32,7 @@ export interface SharedFlags {
   minModelCoverage?: string;
   duplicates?: string;
   pool?: string;
+  excludeBenchmark?: string[];
 }
 
 function number(name: string, raw: string | undefined, integer = false): number | undefined {
@@ -63,12 +66,21 @@ export function paceOptions(flags: SharedFlags): PaceOptions {
   return { bootstrap, alpha, seed: flags.seed ?? defaultOptions.seed, svdScope: scope };
 }
 
-/** Per-target configs: the config file, then any flag overrides applied to every target. */
-export async function targetConfigs(vfs: Vfs, flags: SharedFlags, targetNames: string[]): Promise<Record<string, PaceConfig>> {
+/**
+ * Per-target configs: the config file, then any flag overrides applied to every target.
+ * `knownTargets` are all targets the inputs hold (not only the selected ones): a config key that
+ * names none of them is a usage error, since its target would silently get the defaults.
+ */
+export async function targetConfigs(vfs: Vfs, flags: SharedFlags, targetNames: string[], knownTargets: string[] = targetNames): Promise<Record<string, PaceConfig>> {
   let fromFile: Record<string, PaceConfig> = {};
   if (flags.config) {
     const { configs, errors } = parseConfigs(await vfs.readText(flags.config));
     if (errors.length) throw new SettingsError(`--config ${flags.config}: ${errors.join('; ')}`);
+    const unknown = Object.keys(configs).filter((k) => !knownTargets.includes(k));
+    if (unknown.length)
+      throw new SettingsError(
+        `--config ${flags.config}: ${unknown.map((k) => `${k} is not a target of the inputs${didYouMean(k, knownTargets)}`).join('; ')} (targets: ${[...knownTargets].sort().join(', ') || 'none'})`,
+      );
     fromFile = configs;
   }
   const overrides: Partial<PaceConfig> = {};
@@ -113,6 +125,19 @@ export function parseThresholds(raw: string[] | undefined): Record<string, numbe
     out[item.slice(0, eq)] = value;
   }
   return out;
+}
+
+/**
+ * Applies --exclude-benchmark to the matrix read; a name matching no task is a usage error (a
+ * typo would otherwise keep the benchmark silently).
+ */
+export async function applyExclusions<T extends { matrix: ScoreMatrix | null }>(inputs: T, flags: SharedFlags): Promise<T & { excluded: number }> {
+  const names = flags.excludeBenchmark ?? [];
+  if (!names.length || !inputs.matrix) return { ...inputs, excluded: 0 };
+  const { excludeBenchmarks } = await import('./exclude.js');
+  const res = excludeBenchmarks(inputs.matrix, names);
+  if (res.unknown.length) throw new SettingsError(`--exclude-benchmark: no source task matches ${res.unknown.join(', ')}`);
+  return { ...inputs, matrix: res.matrix, excluded: res.removed };
 }
 
 /** Pool-building settings shared by fit and evaluate. */

@@ -84,7 +84,7 @@ export async function readScoreTables(
   if (options.mapping) {
     const unused = Object.keys(options.mapping).filter((a) => !usedAliases.has(a));
     // Unused aliases are normal when one mapping file serves several sources; only say so.
-    if (unused.length) sink.add('mapping-unused', {}, { count: unused.length, aliases: unused.slice(0, 10).join(', ') });
+    if (unused.length) sink.add('mapping-unused', {}, { count: unused.length, aliases: unused.slice(0, 10).join(', '), unused });
   }
   return { matrix, findings: sink.close(), tally };
 }
