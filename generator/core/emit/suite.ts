@@ -63,10 +63,10 @@ export async function installIntoHarness(vfs: Vfs, questions: Question[], option
   }
   // The suite name becomes a folder under lm_eval/tasks; planSuite rejects a name such as
   // `../x` before anything is written, so the joined path never reaches the disk.
-  return compileAndWrite(vfs, questions, { ...options, outDir: suiteDir }, suiteDir, runCommand(options.suite));
+  return compileAndWrite(vfs, questions, { ...options, outDir: suiteDir }, suiteDir, runCommand(options.suite), true);
 }
 
-async function compileAndWrite(vfs: Vfs, questions: Question[], options: EmitOptions, suiteDir: string, lmEvalCommand: string): Promise<EmitResult> {
+async function compileAndWrite(vfs: Vfs, questions: Question[], options: EmitOptions, suiteDir: string, lmEvalCommand: string, insideHarness = false): Promise<EmitResult> {
   const harnessVersion = options.harnessVersion ?? DEFAULT_HARNESS_VERSION;
   const plan = planSuite(
     questions,
@@ -95,6 +95,7 @@ async function compileAndWrite(vfs: Vfs, questions: Question[], options: EmitOpt
     tasks: plan.tasks.map((t) => t.task),
     harnessVersion,
     force: options.force ?? false,
+    insideHarness,
   });
   const all = [...plan.findings, ...findings];
   if (written.length === 0) return { files: [], findings: all, lmEvalCommand: '', suiteDir, tasks: [] };

@@ -1,3 +1,4 @@
+import { parseJson } from './json.js';
 import type { Vfs } from './vfs.js';
 
 export interface Line {
@@ -144,7 +145,7 @@ export async function* readJsonlValues(vfs: Vfs, file: string): AsyncGenerator<J
     if (ev.text.trim() === '') continue;
     let value: unknown;
     try {
-      value = JSON.parse(ev.text);
+      value = parseJson(ev.text);
     } catch (err) {
       yield { kind: 'invalid-json', line: ev.line, message: (err as Error).message };
       continue;

@@ -3,6 +3,7 @@
  * place a new checkpoint from its scores on the proxy instances, with no access to the
  * training matrix. JSON, keys sorted, so identical inputs give identical bytes.
  */
+import { parseJson } from '../kernel/json.js';
 import type { InstanceRef } from '../logs/matrix.js';
 import type { GoalAFit } from './goal-a.js';
 import type { PaceConfig, PaceOptions } from './types.js';
@@ -61,7 +62,7 @@ export interface PaceModelFile {
 export function parseModelFile(text: string): { model: PaceModelFile | null; reason?: string } {
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    raw = parseJson(text);
   } catch (e) {
     return { model: null, reason: `not JSON (${(e as Error).message})` };
   }

@@ -4,6 +4,8 @@
  * success-evidence joining, and per-file summaries. Bad input becomes findings; the rest of
  * the input is still read.
  */
+import { parseJson } from '../kernel/json.js';
+import { walkTree, fsProblem, describeFsError } from '../kernel/walk.js';
 import * as path from 'node:path';
 import type { Finding, FindingPath, Tally } from '../kernel/findings.js';
 import { countSkip, emptyTally } from '../kernel/findings.js';
@@ -91,24 +93,18 @@ function hasGlobChars(input: string): boolean {
   return /[*?[\]{}]/.test(input);
 }
 
+/** Trajectory files under `dir` (the kernel walker: loops and dangling links become findings); other extensions are tallied per folder. */
 async function* walk(vfs: Vfs, dir: string, skipped: Map<string, number>, problems: Finding[]): AsyncGenerator<string> {
-  let names: string[];
-  try {
-    names = await vfs.list(dir);
-  } catch (err) {
-    problems.push(trajFinding('traj-file-unreadable', { file: dir }, { reason: (err as Error).message }));
-    return;
-  }
-  for (const name of names) {
-    if (name.startsWith('.')) continue;
-    const full = path.join(dir, name);
-    const stat = await vfs.stat(full);
-    if (stat?.isDirectory) yield* walk(vfs, full, skipped, problems);
-    else if (stat?.isFile) {
-      if (TRAJECTORY_EXTENSIONS.test(name)) yield full;
-      else skipped.set(dir, (skipped.get(dir) ?? 0) + 1);
-    }
-  }
+  const found = await walkTree(vfs, dir, {
+    filter: (file) => {
+      if (TRAJECTORY_EXTENSIONS.test(path.basename(file))) return true;
+      const parent = path.dirname(file);
+      skipped.set(parent, (skipped.get(parent) ?? 0) + 1);
+      return false;
+    },
+  });
+  problems.push(...found.findings);
+  yield* found.files;
 }
 
 /** Files named, directories walked (sorted, recursive), globs expanded; each file once. */
@@ -121,7 +117,13 @@ async function* expandInputs(vfs: Vfs, inputs: string[], exclude: string[] = [])
     return true;
   };
   for (const input of inputs) {
-    const stat = await vfs.stat(input);
+    let stat;
+    try {
+      stat = await vfs.stat(input);
+    } catch (err) {
+      yield { finding: fsProblem(input, err) ?? trajFinding('traj-file-unreadable', { file: input }, { reason: describeFsError(err) }) };
+      continue;
+    }
     if (stat?.isFile) {
       if (once(input)) yield { file: input };
     } else if (stat?.isDirectory) {
@@ -369,7 +371,7 @@ async function* readJsonlStream(vfs: Vfs, reader: FileReader, maxLineBytes: numb
     any = true;
     let value: unknown;
     try {
-      value = JSON.parse(ev.text);
+      value = parseJson(ev.text);
     } catch (err) {
       const where = parseErrorWhere(err as Error, ev.text);
       if (!ev.terminated && where.atEnd) {
@@ -390,7 +392,7 @@ async function* readJsonLinesFromText(text: string, reader: FileReader): AsyncGe
     const line = lines[i]!.replace(/\r$/, '');
     if (!line.trim()) continue;
     try {
-      yield* reader.handle(JSON.parse(line) as unknown, 'record', { line: i + 1 }, line);
+      yield* reader.handle(parseJson(line) as unknown, 'record', { line: i + 1 }, line);
     } catch (err) {
       const where = parseErrorWhere(err as Error, line);
       const last = i === lines.length - 1;
@@ -472,7 +474,7 @@ async function* readFile(vfs: Vfs, reader: FileReader, maxBytes: number): AsyncG
   }
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJson(text);
   } catch (err) {
     // JSONL saved under a .json / .traj name: several complete lines.
     const nonEmpty = text.split('\n').filter((l) => l.trim());
