@@ -4,17 +4,17 @@
  * (which must not make emit hang) and the folder itself. Run as root in-process and as a
  * non-root user in a child process (a user is created if missing; CI runs as root).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, lchownSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli } from '../helpers/cli.js';
-import { fixtures, repoRoot } from '../helpers/env.js';
+import { fixtures } from '../helpers/env.js';
+import { ensureUser, isRoot, runCliAs } from '../helpers/as-user.js';
 
 const questions = fixtures('questions', 'balanced-plan.jsonl');
-const isRoot = process.getuid?.() === 0;
 const made: string[] = [];
 afterAll(() => {
   for (const d of made) rmSync(d, { recursive: true, force: true });
@@ -105,7 +105,7 @@ describe('emit into a folder it does not own', () => {
       return;
     }
     const home = userFolder(user);
-    await checkFolderIsKept(home, async (...argv) => runAs(user, argv));
+    await checkFolderIsKept(home, async (...argv) => runCliAs(user, argv));
   });
 
   it('follows a symlinked suite folder instead of replacing it', async () => {
@@ -137,25 +137,3 @@ describe('emit into a folder it does not own', () => {
     expect(readFileSync(path.join(base, 'elsewhere.md'), 'utf8')).toBe('mine\n');
   });
 });
-
-function ensureUser(name: string): { uid: number; gid: number } | undefined {
-  const lookup = () => spawnSync('id', ['-u', name], { encoding: 'utf8' });
-  let id = lookup();
-  if (id.status !== 0) {
-    spawnSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', name], { encoding: 'utf8' });
-    id = lookup();
-    if (id.status !== 0) return undefined;
-  }
-  const gid = spawnSync('id', ['-g', name], { encoding: 'utf8' });
-  return { uid: Number(id.stdout.trim()), gid: Number(gid.stdout.trim()) };
-}
-
-/** Runs the CLI from source as `user` (setpriv drops root; no shell, no sudo needed). */
-function runAs(user: { uid: number; gid: number }, argv: string[]): { code: number; stderr: string } {
-  const r = spawnSync(
-    'setpriv',
-    [`--reuid=${user.uid}`, `--regid=${user.gid}`, '--clear-groups', process.execPath, '--import', 'tsx', path.join(repoRoot, 'generator', 'cli', 'main.ts'), ...argv],
-    { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, HOME: tmpdir() }, timeout: 120_000 },
-  );
-  return { code: r.status ?? 99, stderr: `${r.stderr}${r.error ? String(r.error) : ''}` };
-}

@@ -3,7 +3,9 @@
  * never a crash (exit 3): symlink loops and dangling links in input folders, an output named
  * where a file or a folder already sits, a folder passed where a file is expected, deep nesting.
  */
-import { mkdirSync, symlinkSync, writeFileSync, copyFileSync, existsSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { ensureUser, isRoot, runCliAs } from '../helpers/as-user.js';
 import * as path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../helpers/cli.js';
@@ -32,6 +34,8 @@ beforeAll(async () => {
   mkdirSync(aDir);
   const syn = syntheticPace({ models: 10, instances: 120, dims: 2, targets: 1, targetInstances: 40, seed: 'integrity' });
   await saveStore(nodeVfs, store, syn);
+  // The permission cases run as another user, who must be able to read the store.
+  chmodSync(dir, 0o755);
   const fitted = await cli('fit', '--store', store, '--out', fitDir, ...fast);
   expect(fitted.code).toBe(0);
 });
@@ -125,5 +129,42 @@ describe('bounded inputs', () => {
     writeFileSync(mapping, `{"a":${deep}}`);
     const m = await cli('ingest', '--tables', fixtures('pace'), '--out', path.join(dir, 'deep-ing'), '--mapping', mapping);
     expectHandled(m, mapping);
+  });
+});
+
+describe('permissions (as a non-root user)', () => {
+  it('an unreadable input and an unwritable output folder are findings naming the path', async () => {
+    const user = isRoot ? ensureUser() : undefined;
+    if (isRoot && !user) {
+      console.warn('skipped: cannot create a non-root user (useradd failed)');
+      return;
+    }
+    const base = mkdtempSync(path.join(tmpdir(), 'aptpace-perm-'));
+    try {
+      const secret = path.join(base, 'secret.jsonl');
+      copyFileSync(fixtures('trajectories', 'good', 'canonical.jsonl'), secret);
+      const locked = path.join(base, 'locked');
+      mkdirSync(locked);
+      if (user) for (const p of [base, secret, locked]) chownSync(p, user.uid, user.gid);
+      chmodSync(secret, 0o000);
+      chmodSync(locked, 0o555);
+      const run = async (...argv: string[]) => (user ? runCliAs(user, argv) : cli(...argv));
+      const cases: Array<[string[], string]> = [
+        [['inspect', secret], secret],
+        [['normalize', secret, '--out', path.join(base, 'n.jsonl')], secret],
+        [['normalize', fixtures('trajectories', 'good', 'canonical.jsonl'), '--out', path.join(locked, 'n.jsonl')], locked],
+        [['emit', questions, '--out', path.join(locked, 'suite')], locked],
+        [['fit', '--store', store, '--out', path.join(locked, 'fit'), ...fast], locked],
+        [['review', questions, '--out', path.join(locked, 'review')], locked],
+      ];
+      for (const [argv, shown] of cases) {
+        const r = await run(...argv);
+        expect(r.stderr, argv.join(' ')).not.toMatch(/crashed|\n\s+at /);
+        expect([1, 2], `${argv.join(' ')}: ${r.stderr}`).toContain(r.code);
+        expect(r.stderr, argv.join(' ')).toContain(shown);
+      }
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
   });
 });
