@@ -73,11 +73,7 @@ const evaluate: CommandSpec = {
       const table = renderLoocvTable(report);
       if (opts.out) {
         const out = new OutputFolder(ctx.vfs, opts.out as string, { force: Boolean(opts.force) });
-        await out.check('loocv.md');
-        await out.check('loocv.json');
-        await ctx.vfs.mkdirp(out.root);
-        await out.write('loocv.json', `${stableStringify(report, 1)}\n`);
-        await out.write('loocv.md', table);
+        await out.writeSet({ 'loocv.json': `${stableStringify(report, 1)}\n`, 'loocv.md': table });
       }
       return { findings, data: report, text: table };
     } catch (e) {
