@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { UsageError, type CommandSpec } from '../command.js';
 import { finding } from '../../core/kernel/findings.js';
 import { kernelFindings } from '../../core/catalog.js';
+import { fsFindings } from '../../core/kernel/fs-findings.js';
 import { renderTally } from '../../core/kernel/render.js';
 import { readQuestions } from '../../core/questions/read-questions.js';
 import { auditQuestions, type AuditReport, type TaskAudit } from '../../core/questions/audit/index.js';
@@ -27,6 +28,11 @@ const audit: CommandSpec = {
     if (files.length === 0) return { findings: [finding(kernelFindings, 'no-inputs', {}, { patterns: args.join(' ') })] };
     ctx.progress(`reading ${files.length} question file(s)`);
     const read = await readQuestions(ctx.vfs, files);
+    if (read.questions.length === 0) {
+      // An empty set has no shortcuts to find: that is not a PASS.
+      const empty = finding(fsFindings, 'input-empty', { file: files.join(', ') }, { path: files.join(', '), what: 'questions', verb: 'audit' });
+      return { findings: [...read.findings, empty], data: { tally: read.tally, report: null }, text: `nothing audited: no questions read\n${renderTally('questions', read.tally)}` };
+    }
     const { findings, report } = auditQuestions(read.questions, { tolerancePoints, alpha });
     return {
       findings: [...read.findings, ...findings],

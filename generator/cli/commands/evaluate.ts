@@ -46,6 +46,9 @@ const evaluate: CommandSpec = {
       const maxFolds = opts.maxFolds === undefined ? undefined : Number(opts.maxFolds);
       if (maxFolds !== undefined && !(Number.isInteger(maxFolds) && maxFolds > 0)) throw new settings.SettingsError('--max-folds must be a positive integer');
       const grid = opts.nested === false ? null : await settings.gridFrom(ctx.vfs, opts.grid);
+      // Refuse an existing --out before the LOOCV, which can take minutes.
+      const out = opts.out ? new OutputFolder(ctx.vfs, opts.out as string, { force: Boolean(opts.force) }) : undefined;
+      for (const name of ['loocv.json', 'loocv.md']) await out?.check(name);
       const inputs = await loadPaceInputs(ctx.vfs, spec);
       for (const [label, tally] of Object.entries(inputs.tallies)) ctx.progress(renderTally(label, tally));
       const findings = [...inputs.findings];
@@ -71,8 +74,7 @@ const evaluate: CommandSpec = {
         progress: ctx.progress,
       });
       const table = renderLoocvTable(report);
-      if (opts.out) {
-        const out = new OutputFolder(ctx.vfs, opts.out as string, { force: Boolean(opts.force) });
+      if (out) {
         await out.writeSet({ 'loocv.json': `${stableStringify(report, 1)}\n`, 'loocv.md': table });
       }
       return { findings, data: report, text: table };

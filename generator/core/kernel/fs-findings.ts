@@ -46,6 +46,11 @@ export const fsFindings = {
     title: 'Not a regular file',
     message: (a) => `${a.path} is not a regular file (a FIFO, socket or device); skipped`,
   },
+  'input-empty': {
+    severity: 'error',
+    title: 'Nothing to work on',
+    message: (a) => `${a.path} holds no ${a.what}; there is nothing to ${a.verb}, so no verdict is given`,
+  },
   'input-too-deep': {
     severity: 'error',
     title: 'Input nested too deeply',
