@@ -26,6 +26,19 @@ export function ensureUser(name = 'aptpace-ci'): User | undefined {
   return { uid: Number(id.stdout.trim()), gid: Number(gid.stdout.trim()) };
 }
 
+/**
+ * Whether `user` can run the CLI from this clone at all (a clone under a 0700 home folder is not
+ * readable by anyone else); callers skip with a message when not.
+ */
+export function canRunAs(user: User): boolean {
+  const probe = spawnSync('setpriv', [`--reuid=${user.uid}`, `--regid=${user.gid}`, '--clear-groups', process.execPath, '--import', 'tsx', '-e', `require('node:fs').accessSync(${JSON.stringify(path.join(repoRoot, 'generator', 'cli', 'main.ts'))})`], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return probe.status === 0;
+}
+
 /** Runs the CLI from source as `user` (setpriv drops root; no shell, no sudo). */
 export function runCliAs(user: User, argv: string[]): { code: number; stdout: string; stderr: string } {
   const r = spawnSync(
