@@ -290,7 +290,8 @@ describe('aptpace check: history, files and determinism', () => {
     const files = ['report.html', 'summary.md', 'result.json'];
     const before = files.map((f) => readFileSync(path.join(out, f)));
     const again = await cli(...base(), '--out', out, '--min-score', 'agentic-0=0');
-    expect(again.code).toBe(1);
+    // Updated: output-exists is a usage error (exit 2), issue 12.
+    expect(again.code).toBe(2);
     expect(again.stderr).toContain('output-exists');
     files.forEach((f, i) => expect(readFileSync(path.join(out, f)).equals(before[i]!)).toBe(true));
     const forced = await cli(...base(), '--out', out, '--min-score', 'agentic-0=0', '--force');

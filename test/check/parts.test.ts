@@ -148,6 +148,7 @@ describe('chart kinds added for the check report', () => {
     const page = { title: 'x', verdict: { ok: true, text: 'fine' }, notices: [{ level: 'warning' as const, text: 'a <b> & c' }], sections: [] };
     expect(renderReportHtml(page)).toContain('<p class="notice warning">a &lt;b&gt; &amp; c</p>');
     expect(renderReportHtml(page)).toContain('<strong>PASS</strong> — fine');
-    expect(renderReportMarkdown(page)).toContain('> a <b> & c');
+    // Updated: the old expectation ('> a <b> & c') asserted raw HTML passing into a CI summary (issue 12).
+    expect(renderReportMarkdown(page)).toContain('> a \\<b> & c');
   });
 });

@@ -65,7 +65,8 @@ describe('aptpace fit', () => {
   it('refuses to overwrite without --force; with --force the output is byte-identical', async () => {
     const before = readFileSync(path.join(out, 'model.json'));
     const again = await cli('fit', '--store', trainStore, '--out', out, ...fast);
-    expect(again.code).toBe(1);
+    // Updated: output-exists is a usage error (exit 2), issue 12.
+    expect(again.code).toBe(2);
     expect(again.stderr).toContain('output-exists');
     const forced = await cli('fit', '--store', trainStore, '--out', out, ...fast, '--force');
     expect(forced.code, forced.stderr).toBe(0);

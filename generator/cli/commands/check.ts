@@ -111,9 +111,7 @@ const check: CommandSpec = {
     if (writeHistory) entries = history.upsertHistory(entries, history.historyEntry(result));
     const report = renderCheckReport(result, model, entries);
     const json = `${stableStringify(result, 2)}\n`;
-    await out.write('result.json', json);
-    await out.write('summary.md', report.markdown);
-    await out.write('report.html', report.html);
+    await out.writeSet({ 'result.json': json, 'summary.md': report.markdown, 'report.html': report.html });
     if (historyFile && writeHistory) {
       // The history is check's own file: rewritten (atomically) without --force, confined to its folder.
       const folder = new OutputFolder(ctx.vfs, path.dirname(historyFile), { owned: (rel) => rel === path.basename(historyFile) });

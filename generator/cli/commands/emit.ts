@@ -6,6 +6,7 @@ import { kernelFindings } from '../../core/catalog.js';
 import { renderTally } from '../../core/kernel/render.js';
 import type { Vfs } from '../../core/kernel/vfs.js';
 import { readQuestions } from '../../core/questions/read-questions.js';
+import { isValidHarnessName } from '../../core/emit/names.js';
 import { emitSuite, installIntoHarness, type EmitOptions, type EmitResult } from '../../core/emit/suite.js';
 
 const emit: CommandSpec = {
@@ -34,6 +35,7 @@ const emit: CommandSpec = {
     if (!Number.isInteger(numFewshot) || numFewshot < 1) throw new UsageError(`--num-fewshot must be a positive integer, got ${opts.numFewshot}`);
     if (!/^\d+\.\d+(\.\d+)?([.-]?[A-Za-z0-9]+)*$/.test(String(opts.harnessVersion))) throw new UsageError(`--harness-version must look like 0.4.13, got ${opts.harnessVersion}`);
 
+    if (!isValidHarnessName(String(opts.suite))) throw new UsageError(`--suite must be 1-100 characters of [A-Za-z0-9_-] starting with a letter or digit, got ${JSON.stringify(String(opts.suite))}`);
     const files = await expandInputs(ctx.vfs, args, ctx.cwd);
     if (files.length === 0) return { findings: [finding(kernelFindings, 'no-inputs', {}, { patterns: args.join(' ') })] };
     const read = await readQuestions(ctx.vfs, files);

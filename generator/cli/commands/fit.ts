@@ -76,9 +76,8 @@ const fit: CommandSpec = {
         'proxy-set.json': `${stableStringify({ instances: model.proxy, targets: model.targets.map((t) => ({ target: t.target, weights: t.linear.weights, intercept: t.linear.intercept })) }, 1)}\n`,
         'skill-map.json': `${stableStringify({ overall: model.skillMap, targets: Object.fromEntries(model.targets.map((t) => [t.target, t.skillMap])) }, 1)}\n`,
       };
-      for (const name of Object.keys(files)) await out.check(name);
-      await ctx.vfs.mkdirp(out.root);
-      for (const [name, text] of Object.entries(files)) await out.write(name, text);
+      // One set: a run killed half way is detected when model.json is loaded, never mixed silently.
+      await out.writeSet(files);
       const lines = [`fitted ${model.targets.length} target(s) on ${model.data.poolModels.length} models; ${model.proxy.length} proxy instances → ${out.root}`];
       for (const t of model.targets)
         lines.push(

@@ -3,6 +3,7 @@
  * in aptpace's names (budget, q, m, ncH, ncD) or PACE's (count, q, m, nc_h, nc_d); keys
  * starting with `$` are comments.
  */
+import { parseJson } from '../kernel/json.js';
 import { fallbackConfig, type PaceConfig } from './types.js';
 import type { Grid } from './pipeline.js';
 
@@ -28,7 +29,7 @@ export function parseConfigs(text: string): { configs: Record<string, PaceConfig
   const configs: Record<string, PaceConfig> = {};
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    raw = parseJson(text);
   } catch (e) {
     return { configs, errors: [`not JSON: ${(e as Error).message}`] };
   }
@@ -71,7 +72,7 @@ export function validateConfig(c: PaceConfig): string | null {
 
 export function parseGrid(text: string): { grid: Grid | null; error?: string } {
   try {
-    const raw = JSON.parse(text) as Partial<Record<keyof Grid, unknown>>;
+    const raw = parseJson(text) as Partial<Record<keyof Grid, unknown>>;
     const list = (k: keyof Grid) => {
       const v = raw[k] ?? defaultGrid[k];
       if (!Array.isArray(v) || v.length === 0 || v.some((x) => typeof x !== 'number' || !Number.isFinite(x))) throw new Error(`${k} must be a non-empty list of numbers`);

@@ -2,6 +2,7 @@
  * Where fit / evaluate / predict get their matrix and targets: a saved store (`ingest`'s
  * output), or score tables + target files read directly with the logs domain's readers.
  */
+import { parseJson } from '../kernel/json.js';
 import type { Finding, Tally } from '../kernel/findings.js';
 import type { Vfs } from '../kernel/vfs.js';
 import type { ScoreMatrix, TargetTable } from '../logs/matrix.js';
@@ -26,7 +27,7 @@ export interface PaceInputs {
 }
 
 async function readNameMap(vfs: Vfs, file: string): Promise<Record<string, string>> {
-  const raw = JSON.parse(await vfs.readText(file)) as Record<string, unknown>;
+  const raw = parseJson(await vfs.readText(file)) as Record<string, unknown>;
   return Object.fromEntries(Object.entries(raw).filter(([k, v]) => !k.startsWith('$') && typeof v === 'string')) as Record<string, string>;
 }
 

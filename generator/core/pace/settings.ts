@@ -56,11 +56,14 @@ export function inputSpec(flags: SharedFlags): PaceInputSpec {
   };
 }
 
+export const MAX_BOOTSTRAP = 100_000;
+
 export function paceOptions(flags: SharedFlags): PaceOptions {
   const scope = flags.svdScope ?? defaultOptions.svdScope;
   if (scope !== 'fold' && scope !== 'all') throw new SettingsError(`--svd-scope must be fold or all (got ${scope})`);
   const bootstrap = number('bootstrap', flags.bootstrap, true) ?? defaultOptions.bootstrap;
-  if (bootstrap < 0) throw new SettingsError('--bootstrap must be ≥ 0');
+  // Each replicate refits every target: beyond this the run would not finish, or its arrays not fit in memory.
+  if (bootstrap < 0 || bootstrap > MAX_BOOTSTRAP) throw new SettingsError(`--bootstrap must be between 0 and ${MAX_BOOTSTRAP} (got ${flags.bootstrap})`);
   const alpha = number('alpha', flags.alpha) ?? defaultOptions.alpha;
   if (!(alpha > 0)) throw new SettingsError('--alpha must be > 0');
   return { bootstrap, alpha, seed: flags.seed ?? defaultOptions.seed, svdScope: scope };

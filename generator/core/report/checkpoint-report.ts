@@ -7,7 +7,7 @@ import type { Finding } from '../kernel/findings.js';
 import { renderFinding } from '../kernel/render.js';
 import type { PaceModelFile } from '../pace/model-file.js';
 import type { SkillShare } from '../pace/skill-map.js';
-import { renderReportHtml, renderReportMarkdown, type ReportPage, type ReportSection } from './html.js';
+import { escapeMarkdown, renderReportHtml, renderReportMarkdown, type ReportPage, type ReportSection } from './html.js';
 import { barChartSvg, groupedBarChartSvg, trendChartSvg, type BarDatum } from './svg.js';
 import { concernWords, type CheckResult, type CheckTargetResult } from './check-result.js';
 import { trendPositions, type HistoryEntry } from './history.js';
@@ -235,7 +235,8 @@ export function checkReportPage(result: CheckResult, model: PaceModelFile, histo
 export function renderCheckReport(result: CheckResult, model: PaceModelFile, history: HistoryEntry[]): { html: string; markdown: string } {
   const page = checkReportPage(result, model, history);
   const markdown = renderReportMarkdown(checkReportPage(result, model, history, { historyRows: MARKDOWN_HISTORY_ROWS }));
-  const facts = page.footer!.map(([k, v]) => `- ${k}: \`${v}\``).join('\n');
+  // Escaped, not a code span: a backtick in a path or name would end the span early.
+  const facts = page.footer!.map(([k, v]) => `- ${escapeMarkdown(k)}: ${escapeMarkdown(v)}`).join('\n');
   // A blank line first: a text line right after a Markdown table would be read as one more row.
   return { html: renderReportHtml(page), markdown: `${markdown.trimEnd()}\n\nPlots: report.html beside this file.\n\n${facts}\n` };
 }

@@ -58,7 +58,7 @@ export async function readScoreTables(
       continue;
     }
     const found = st.isDirectory
-      ? (await walkFiles(vfs, input, (f) => TABLE_FILE.test(f))).map((file) => ({ file, task: taskFromPath(input, file) }))
+      ? (await walkFiles(vfs, input, (f) => TABLE_FILE.test(f), sink)).map((file) => ({ file, task: taskFromPath(input, file) }))
       : [{ file: input, task: path.basename(path.dirname(path.resolve(input))) }];
     if (found.length === 0) sink.add('input-unrecognised', { file: input }, { input, reason: 'no .csv/.tsv files below it' });
     for (const { file, task } of found) {

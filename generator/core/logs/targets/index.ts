@@ -82,7 +82,7 @@ export async function readTargets(
     const st = await vfs.stat(input);
     if (!st) sink.add('input-missing', { file: input }, { input });
     else if (st.isDirectory) {
-      const found = await walkFiles(vfs, input, (f) => /\.(json|jsonl|csv|tsv|tab)$/i.test(f));
+      const found = await walkFiles(vfs, input, (f) => /\.(json|jsonl|csv|tsv|tab)$/i.test(f), sink);
       if (!found.length) sink.add('input-unrecognised', { file: input }, { input, reason: 'no .json/.jsonl/.csv files below it' });
       files.push(...found);
     } else files.push(input);

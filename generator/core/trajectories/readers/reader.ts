@@ -2,6 +2,7 @@
  * What every format reader implements, and the shared builder that turns a reader's step
  * drafts into canonical steps (indexes, one-line action text, derived plans).
  */
+import { parseJson } from '../../kernel/json.js';
 import type { Finding, FindingPath } from '../../kernel/findings.js';
 import { trajFinding } from '../findings.js';
 import { canonicalActionText, derivePlan, detectLanguage, firstLine, isShellTool, oneLine } from '../text.js';
@@ -192,7 +193,7 @@ export function parseToolArguments(value: unknown, tool: string, ctx: RecordCont
   if (typeof value !== 'string' || !value.trim()) return {};
   let detail: string;
   try {
-    const parsed = JSON.parse(value) as unknown;
+    const parsed = parseJson(value) as unknown;
     if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
     detail = `a JSON ${Array.isArray(parsed) ? 'array' : typeof parsed}`;
   } catch (err) {
