@@ -24,6 +24,7 @@ const emit: CommandSpec = {
       .option('--num-fewshot <n>', 'few-shot examples per prompt when a pool is given', '3')
       .option('--task-prefix <prefix>', 'prepend this to every task name (two suites with the same question kinds can then share an include path)')
       .option('--harness-version <version>', 'lm-eval version the suite targets', '0.4.13')
+      .option('--weight-by-size', 'weight group scores by document count (default: the macro average over tasks, each task counting equally)')
       .option('--keep-going', 'emit the accepted questions even when some input lines were rejected (the exit code is still 1)')
       .option('--force', 'overwrite files in the target that aptpace did not write (or that were changed since)');
   },
@@ -69,6 +70,7 @@ const emit: CommandSpec = {
       force: Boolean(opts.force),
       harnessVersion: String(opts.harnessVersion),
       taskPrefix: opts.taskPrefix === undefined ? undefined : String(opts.taskPrefix),
+      weightBySize: Boolean(opts.weightBySize),
     };
     ctx.progress(`compiling ${read.questions.length} question(s) into suite ${common.suite}`);
     const result: EmitResult = opts.harness

@@ -28,6 +28,8 @@ export interface EmitOptions {
   harnessVersion?: string;
   /** Folder holding README.md.hbs and utils.py.hbs (default: the package's templates/suite). */
   templateDir?: string;
+  /** Group scores weighted by document count instead of the macro average over tasks (default false). */
+  weightBySize?: boolean;
 }
 
 export interface EmitResult {
@@ -84,6 +86,7 @@ async function compileAndWrite(vfs: Vfs, questions: Question[], options: EmitOpt
       numFewshot: options.numFewshot ?? DEFAULT_NUM_FEWSHOT,
       harnessVersion,
       taskPrefix: options.taskPrefix,
+      weightBySize: options.weightBySize,
     },
     builtins ?? (await builtinTaskNames()),
     await loadSuiteTemplates(vfs, options.templateDir),

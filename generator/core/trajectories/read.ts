@@ -20,7 +20,7 @@ import { readBoundedLines } from '../kernel/jsonl.js';
 import { at, type RecordContext } from './readers/reader.js';
 import { detectFormat, formatOrder, formatReaders, isFormatName, type FormatName } from './readers/registry.js';
 import { validateTrajectory } from './schema.js';
-import { estimateTokensFromChars, isRecord, typeName } from './text.js';
+import { estimateTokensFromChars, isRecord, repoFromInstanceId, typeName } from './text.js';
 import type { Domain, Trajectory } from './types.js';
 
 export { validateTrajectory } from './schema.js';
@@ -38,6 +38,8 @@ export interface ReadTrajectoriesOptions {
   license?: string;
   /** Overrides the domain readers infer, e.g. `env_setup` for environment-setup runs of a SWE agent. */
   domain?: Domain;
+  /** Overrides the detected natural language (`task.language`), e.g. `zh`. */
+  language?: string;
   /** Files never read even when an input covers them (e.g. normalize's own --out inside an input folder). */
   exclude?: string[];
 }
@@ -170,6 +172,7 @@ class FileReader {
     private readonly evidence: EvidenceIndex | undefined,
     private readonly seenIds: Map<string, string>,
     private readonly countTokens: Token,
+    private readonly instanceSpellings: Map<string, string>,
   ) {
     this.summary = { file, format: null, trajectories: 0, steps: 0, success: {}, tokens: 0, rejected: 0 };
   }
@@ -255,6 +258,8 @@ class FileReader {
       return out;
     }
     if (this.options.domain) trajectory.domain = this.options.domain;
+    if (this.options.language) trajectory.task.language = this.options.language;
+    this.unifyInstanceCase(trajectory, ctx);
     if (!trajectory.task.goal.trim()) ctx.findings.push(trajFinding('traj-missing-goal', at(ctx, 'task.goal'), {}));
     if (this.evidence) ctx.findings.push(...this.evidence.apply(trajectory, { file: this.file, ...where }));
     const first = this.seenIds.get(trajectory.traj_id);
@@ -268,6 +273,28 @@ class FileReader {
     this.summary.tokens += this.countTokens(trajectory);
     out.push({ kind: 'trajectory', trajectory });
     return out;
+  }
+
+  /**
+   * One instance spelled two ways (`SWE-agent__test-repo-1` from a replay config,
+   * `swe-agent__test-repo-1` from a file name) is one instance: later spellings take the first
+   * one read, so one report row labels both, and a warning says so.
+   */
+  private unifyInstanceCase(trajectory: Trajectory, ctx: RecordContext): void {
+    const id = trajectory.task.instance_id;
+    const key = `${trajectory.source.framework}\u0000${id.toLowerCase()}`;
+    const first = this.instanceSpellings.get(key);
+    if (first === undefined) {
+      this.instanceSpellings.set(key, id);
+      return;
+    }
+    if (first === id) return;
+    const prefix = `${trajectory.source.framework}:${id}:`;
+    if (trajectory.traj_id.startsWith(prefix)) trajectory.traj_id = `${trajectory.source.framework}:${first}:${trajectory.traj_id.slice(prefix.length)}`;
+    trajectory.task.instance_id = first;
+    const derivedRepo = repoFromInstanceId(id);
+    if (derivedRepo !== null && trajectory.environment.repo === derivedRepo) trajectory.environment.repo = repoFromInstanceId(first);
+    ctx.findings.push(trajFinding('traj-instance-id-case', at(ctx, 'task.instance_id'), { id, canonical: first }));
   }
 
   private evaluation: { kind: 'report' | 'predictions'; entries: number } | null = null;
@@ -518,6 +545,7 @@ export async function* streamTrajectories(vfs: Vfs, inputs: string[], options: R
   for (const f of evidence?.findings ?? []) yield { kind: 'finding', finding: f };
   const countTokens = await tokenCounter(options.exactTokens ?? false);
   const seenIds = new Map<string, string>();
+  const instanceSpellings = new Map<string, string>();
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const ahead = readAhead(vfs, maxBytes);
   const items = expandInputs(vfs, inputs, options.exclude)[Symbol.asyncIterator]();
@@ -528,7 +556,7 @@ export async function* streamTrajectories(vfs: Vfs, inputs: string[], options: R
     upcoming.then((next) => !next.done && 'file' in next.value && ahead.warm(next.value.file), () => undefined);
     if ('finding' in item) yield { kind: 'finding', finding: item.finding };
     else {
-      const reader = new FileReader(item.file, options, evidence, seenIds, countTokens);
+      const reader = new FileReader(item.file, options, evidence, seenIds, countTokens, instanceSpellings);
       yield* readFile(ahead.vfs, reader, maxBytes);
       yield* reader.finish();
       yield { kind: 'file', summary: reader.summary };
