@@ -20,8 +20,13 @@ export interface LinearEmbedding {
   proj: Float64Array;
 }
 
+/**
+ * `trainRows` and `cols` are view indices (pool rows, selectable columns). Both are mapped
+ * through the view to rows/columns of the full matrix: read unmapped, pool row r would be
+ * matrix row r — a model outside the pool, or the held-out model itself.
+ */
 export function localEmbedding(view: MatrixView, trainRows: Int32Array, cols: Int32Array, ncH: number): LinearEmbedding {
-  const sub: MatrixView = { data: view.data, stride: view.stride, rows: trainRows, cols: mapCols(view, cols) };
+  const sub: MatrixView = { data: view.data, stride: view.stride, rows: mapRows(view, trainRows), cols: mapCols(view, cols) };
   const svd = topSvd(sub, Math.min(ncH, trainRows.length, cols.length));
   const k = svd.k;
   const basis = new Float64Array(cols.length * k);
@@ -63,6 +68,10 @@ function projectionFor(basis: Float64Array, m: number, k: number): Float64Array 
       proj[s * k + j] = acc;
     }
   return proj;
+}
+
+function mapRows(view: MatrixView, rows: Int32Array): Int32Array {
+  return Int32Array.from(rows, (r) => view.rows[r] as number);
 }
 
 function mapCols(view: MatrixView, cols: Int32Array): Int32Array {
