@@ -60,9 +60,7 @@ function columnGramSvd(view: MatrixView, k: number): TopSvd {
   }
   for (let i = 0; i < nc; i++) for (let j = 0; j < i; j++) g[j * nc + i] = g[i * nc + j] as number;
   const { values, vectors } = symmetricEigen(g, nc);
-  const top = Math.sqrt(Math.max(0, values[0] ?? 0));
-  let keep = 0;
-  while (keep < Math.min(k, nc) && Math.sqrt(Math.max(0, values[keep] as number)) > 1e-9 * Math.max(1, top)) keep++;
+  const keep = numericalRank(values, Math.min(k, nc), n, nc);
   const sv = new Float64Array(keep);
   const v = new Float64Array(nc * keep);
   for (let j = 0; j < keep; j++) sv[j] = Math.sqrt(values[j] as number);
@@ -123,14 +121,7 @@ function finish(
 ): TopSvd {
   const n = view.rows.length;
   const nc = viewCols(view);
-  const top = Math.sqrt(Math.max(0, values[0] ?? 0));
-  let keep = 0;
-  const want = Math.min(k, width);
-  while (keep < want) {
-    const s = Math.sqrt(Math.max(0, values[keep] as number));
-    if (!(s > 1e-9 * Math.max(1, top))) break;
-    keep++;
-  }
+  const keep = numericalRank(values, Math.min(k, width), n, nc);
   const sv = new Float64Array(keep);
   for (let j = 0; j < keep; j++) sv[j] = Math.sqrt(values[j] as number);
   const u = new Float64Array(n * keep);
@@ -151,6 +142,24 @@ function finish(
   }
   canonicalSigns(u, v, n, nc, keep);
   return { k: keep, singularValues: sv, u, v, method };
+}
+
+/**
+ * Number of leading components that are real, from the descending eigenvalues λ = σ² of a Gram
+ * matrix of an n × nc matrix. Forming X·Xᵀ (or XᵀX) and decomposing it are backward stable, so
+ * each λ carries an absolute error of order (n + nc)·ε·λ_max: in σ terms a noise floor of
+ * √((n + nc)·ε)·σ_max (≈ 1.5e-8·σ_max per unit of n + nc), far above the ε·σ_max floor of an SVD
+ * of X itself. A component below it — e.g. the one a rank-deficient block (two models identical
+ * on the selected items) leaves behind — has a meaningless direction, so it is dropped rather
+ * than divided by a σ that is rounding noise. Exact zeros and negative round-off are dropped too.
+ */
+export function numericalRank(values: Float64Array, want: number, n: number, nc: number): number {
+  const top = values[0] ?? 0;
+  if (!(top > 0)) return 0;
+  const floor = (n + nc) * Number.EPSILON * top;
+  let keep = 0;
+  while (keep < Math.min(want, values.length) && (values[keep] as number) > floor) keep++;
+  return keep;
 }
 
 /** Sign convention (largest-|.| entry of each left vector positive) so outputs are reproducible. */
