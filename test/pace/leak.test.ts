@@ -23,6 +23,7 @@ import { syntheticPace } from '../../generator/core/pace/synthetic.js';
 import type { ScoreMatrix, TargetTable } from '../../generator/core/logs/matrix.js';
 import type { PaceConfig, PaceData, PreparedTarget } from '../../generator/core/pace/types.js';
 import { fixtures, hasSharedData, shared } from '../helpers/env.js';
+import { loadDense } from '../../generator/core/pace/dense.js';
 
 const options = { bootstrap: 20, alpha: 0.1, seed: '5', svdScope: 'fold' as const };
 const grid: Grid = { budgets: [40], qs: [0.2, 0.8], ms: [0.5], ncHs: [1, 3], ncDs: [2] };
@@ -122,6 +123,8 @@ function scrambledSynthetic(): { matrix: ScoreMatrix; targets: TargetTable[] } {
   };
   return { matrix, targets: [syn.targets[0]!, subset] };
 }
+
+beforeAll(loadDense);
 
 describe('no training-side quantity depends on the held-out model or on models outside the pool', () => {
   it('synthetic: permuted pool rows, zero-filled models outside the pool, a target on part of the pool — every fold', () => {

@@ -17,6 +17,7 @@ import { fitTarget, predictPoolRow, prepareFold } from '../../generator/core/pac
 import { fallbackConfig, type PaceConfig, type PaceData } from '../../generator/core/pace/types.js';
 import { fixtures, hasSharedData, shared } from '../helpers/env.js';
 import { runReference, skipPython } from './reference.js';
+import { loadDense } from '../../generator/core/pace/dense.js';
 
 const script = String.raw`
 import json, sys
@@ -125,6 +126,7 @@ let configs: Record<string, PaceConfig>;
 
 describe.skipIf(!hasSharedData || skipPython)('one PACE fold = numpy, on the shared data’s pool subset (every fold)', () => {
   beforeAll(async () => {
+    await loadDense();
     const inputs = await loadPaceInputs(nodeVfs, {
       sources: [shared('pace', 'results', 'standardized_results')],
       targets: [shared('openhands-index', 'results')],

@@ -16,6 +16,7 @@ import { absoluteMetrics } from '../../generator/core/pace/metrics.js';
 import { fitGoalA, poolStats, pooledSpearman } from '../../generator/core/pace/goal-a.js';
 import { gramRows } from '../../generator/core/pace/kernels.js';
 import { runReference, skipPython } from './reference.js';
+import { loadDense } from '../../generator/core/pace/dense.js';
 
 const rng = new Rng('numerics');
 const normal = (n: number, r = rng) => Array.from({ length: n }, () => r.normal());
@@ -145,6 +146,7 @@ const close = (a: number, b: number, tol: number) => expect(Math.abs(a - b), `${
 
 describe.skipIf(skipPython)('numerics against numpy / scipy / scikit-learn', () => {
   beforeAll(async () => {
+    await loadDense();
     ref = runReference(script, {
       tiesA, tiesB, small, smallX, smallY, wide, wideX, wideY, svdShape, svdX, H, D, obs, bt, btU, btY, alpha, reg, regX, regY, ridgeAlpha, lassoAlpha, truth, pred, gaX, sym, symN,
     });

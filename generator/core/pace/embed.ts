@@ -6,7 +6,7 @@
  *    (PACE's projection of the held-out model).
  *  - global (D-pt): basis = rows D of the global right singular vectors; u = x·pinv(V_D)ᵀ.
  */
-import { leastSquares, pinvSymApply } from './linalg.js';
+import { leastSquares, pinvSym } from './linalg.js';
 import { topSvd } from './svd.js';
 import type { MatrixView } from './kernels.js';
 
@@ -53,18 +53,13 @@ function projectionFor(basis: Float64Array, m: number, k: number): Float64Array 
   const btb = new Float64Array(k * k);
   for (let s = 0; s < m; s++)
     for (let p = 0; p < k; p++) for (let q = 0; q < k; q++) btb[p * k + q] = (btb[p * k + q] as number) + (basis[s * k + p] as number) * (basis[s * k + q] as number);
-  // proj = basis·(BᵀB)⁺, built column by column through pinv(BᵀB)·e_j.
-  const inv = new Float64Array(k * k);
-  for (let j = 0; j < k; j++) {
-    const e = new Float64Array(k);
-    e[j] = 1;
-    inv.set(pinvSymApply(btb, k, e), j * k);
-  }
+  // proj = basis·(BᵀB)⁺ from one decomposition of BᵀB (the pseudo-inverse is symmetric).
+  const inv = pinvSym(btb, k);
   const proj = new Float64Array(m * k);
   for (let s = 0; s < m; s++)
     for (let j = 0; j < k; j++) {
       let acc = 0;
-      for (let p = 0; p < k; p++) acc += (basis[s * k + p] as number) * (inv[j * k + p] as number);
+      for (let p = 0; p < k; p++) acc += (basis[s * k + p] as number) * (inv[p * k + j] as number);
       proj[s * k + j] = acc;
     }
   return proj;

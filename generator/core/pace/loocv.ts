@@ -11,6 +11,7 @@ import { baselines, baselineOrder, type BaselineName } from './baselines/index.j
 import { spearman } from './rank.js';
 import type { PaceConfig, PaceData, PaceOptions, PreparedTarget } from './types.js';
 import { fallbackConfig } from './types.js';
+import { loadDense } from './dense.js';
 
 export interface LoocvOptions extends PaceOptions {
   /** Frozen configuration per target name; targets without one use `fallbackConfig`. */
@@ -134,6 +135,7 @@ export function nestedChoice(data: PaceData, target: PreparedTarget, trainIdx: I
 }
 
 export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<LoocvReport> {
+  await loadDense();
   const reports: TargetReport[] = [];
   const rng = new Rng(options.seed);
   for (const target of data.targets) {

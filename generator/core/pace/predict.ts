@@ -9,6 +9,7 @@ import { paceFindings } from './findings.js';
 import { embedPartial, type LinearEmbedding } from './embed.js';
 import { predictFromEmbeddings, type PartFit, type TargetFit } from './pipeline.js';
 import type { PaceModelFile, SerializedPart, SerializedTarget } from './model-file.js';
+import { loadDense } from './dense.js';
 
 const make = findingFactory(paceFindings);
 
@@ -68,6 +69,7 @@ function percentile(sorted: number[], q: number): number {
 }
 
 export async function predictPace(model: PaceModelFile, modelName: string, scores: Map<string, number>): Promise<{ forecasts: TargetForecast[]; findings: Finding[] }> {
+  await loadDense();
   const findings: Finding[] = [];
   const forecasts: TargetForecast[] = [];
   for (const t of model.targets) {

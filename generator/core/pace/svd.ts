@@ -6,7 +6,7 @@
  *    2011), which touches X only through X·Ω and Xᵀ·Q products.
  */
 import { gatherRow, gramRows, mulLeftT, mulRight, orthonormalizeColumns, viewCols, type MatrixView } from './kernels.js';
-import { symmetricEigen } from './linalg.js';
+import { symmetricEigen, type SymmetricEigen } from './linalg.js';
 import type { Rng } from '../kernel/rng.js';
 
 export interface TopSvd {
@@ -26,6 +26,8 @@ export interface SvdOptions {
   oversample?: number;
   powerIterations?: number;
   rng?: Rng;
+  /** Eigensolver for the small Gram matrix (default: the typed-array Jacobi of linalg.ts). */
+  eigen?: (a: Float64Array, n: number) => SymmetricEigen;
 }
 
 export function topSvd(view: MatrixView, k: number, options: SvdOptions = {}): TopSvd {
@@ -34,18 +36,19 @@ export function topSvd(view: MatrixView, k: number, options: SvdOptions = {}): T
   const nc = viewCols(view);
   // A tall, narrow view (e.g. 500 models × 50 selected instances) decomposes through its small
   // cols × cols Gram matrix instead.
-  if (nc < n && nc <= Math.max(gramMaxRows, 128)) return columnGramSvd(view, k);
-  if (n <= gramMaxRows || !options.rng) return gramSvd(view, k);
+  const eigen = options.eigen ?? symmetricEigen;
+  if (nc < n && nc <= Math.max(gramMaxRows, 128)) return columnGramSvd(view, k, eigen);
+  if (n <= gramMaxRows || !options.rng) return gramSvd(view, k, eigen);
   return randomizedSvd(view, k, options.rng, options.oversample ?? 10, options.powerIterations ?? 3);
 }
 
-function gramSvd(view: MatrixView, k: number): TopSvd {
+function gramSvd(view: MatrixView, k: number, eigen: NonNullable<SvdOptions['eigen']>): TopSvd {
   const n = view.rows.length;
-  const { values, vectors } = symmetricEigen(gramRows(view), n);
+  const { values, vectors } = eigen(gramRows(view), n);
   return finish(view, values, vectors, n, k, 'gram', null);
 }
 
-function columnGramSvd(view: MatrixView, k: number): TopSvd {
+function columnGramSvd(view: MatrixView, k: number, eigen: NonNullable<SvdOptions['eigen']>): TopSvd {
   const n = view.rows.length;
   const nc = viewCols(view);
   const g = new Float64Array(nc * nc);
@@ -59,7 +62,7 @@ function columnGramSvd(view: MatrixView, k: number): TopSvd {
     }
   }
   for (let i = 0; i < nc; i++) for (let j = 0; j < i; j++) g[j * nc + i] = g[i * nc + j] as number;
-  const { values, vectors } = symmetricEigen(g, nc);
+  const { values, vectors } = eigen(g, nc);
   const keep = numericalRank(values, Math.min(k, nc), n, nc);
   const sv = new Float64Array(keep);
   const v = new Float64Array(nc * keep);

@@ -1,0 +1,14 @@
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
+import { loadPaceInputs } from '../../generator/core/pace/inputs.js';
+import { prepareData } from '../../generator/core/pace/prepare.js';
+import { runLoocv } from '../../generator/core/pace/loocv.js';
+import { parseConfigs, defaultGrid } from '../../generator/core/pace/config.js';
+import { eigCounts } from '../../generator/core/pace/linalg.js';
+const S = '/work/wt/shared/data';
+const inputs = await loadPaceInputs(nodeVfs, { sources: [path.join(S, 'pace/results/standardized_results')], targets: [path.join(S, 'openhands-index/results')], mapping: 'fixtures/logs/openhands-to-pace-mapping.json', duplicates: 'first' });
+const { configs } = parseConfigs(readFileSync('fixtures/pace/pace-frozen-c100.json', 'utf8'));
+const prepared = prepareData(inputs.matrix!, inputs.targets, { bootstrap: 300, seed: '42' });
+await runLoocv(prepared.data!, { bootstrap: 300, alpha: 0.1, seed: '42', svdScope: 'fold', frozen: configs, nested: defaultGrid, baselines: ['mean'], budgetCurve: [] });
+console.log([...eigCounts.entries()].sort((a, b) => b[1] - a[1]));
