@@ -1,9 +1,8 @@
 /**
  * Full nested leave-one-model-out on the real shared PACE data (../shared/data): PACE's 13-model
  * pool × OpenHands Index targets, B = 300, seed 42, PACE's frozen C=100 settings, the default
- * nested grid, the mean baseline, no budget curve. Prints the wall time, the number of
- * eigen-decompositions and the share of them served from the content cache. Skips (prints a
- * line) when the shared data is absent.
+ * nested grid, the mean baseline, no budget curve. Prints the wall time and the nested-search
+ * MAE per target. Skips (prints a line) when the shared data is absent.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
