@@ -14,6 +14,7 @@ import { spearman } from '../../generator/core/pace/rank.js';
 import { stableStringify } from '../../generator/core/kernel/stable-json.js';
 import type { ScoreMatrix, TargetTable } from '../../generator/core/logs/matrix.js';
 import type { PaceConfig, PaceData } from '../../generator/core/pace/types.js';
+import { loadDense } from '../../generator/core/pace/dense.js';
 
 const options = { bootstrap: 40, alpha: 0.1, seed: '7', svdScope: 'fold' as const };
 const config: PaceConfig = { budget: 60, q: 0.5, m: 0.5, ncH: 3, ncD: 3 };
@@ -38,6 +39,7 @@ function withoutLast(s: SyntheticData): { matrix: ScoreMatrix; targets: TargetTa
 }
 
 beforeAll(async () => {
+  await loadDense();
   syn = syntheticPace({ models: 18, instances: 1500, dims: 2, targets: 2, targetInstances: 300, seed: 'recovery' });
   data = prepareData(syn.matrix, syn.targets, { bootstrap: options.bootstrap, seed: options.seed }).data!;
   report = await runLoocv(data, { ...options, frozen: { 'agentic-0': config, 'agentic-1': config }, nested: null, baselines: ['mean'], budgetCurve: [] });

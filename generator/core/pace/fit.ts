@@ -14,6 +14,7 @@ import { fallbackConfig, type PaceConfig, type PaceData, type PaceOptions, type 
 import { MODEL_FORMAT, MODEL_VERSION, type PaceModelFile, type SerializedPart, type SerializedTarget } from './model-file.js';
 import { skillMap } from './skill-map.js';
 import { crossValidatedSkill, embeddingRange, proxyMeans, type CrossValidatedSkill } from './skill.js';
+import { loadDense } from './dense.js';
 
 const make = findingFactory(paceFindings);
 
@@ -108,6 +109,7 @@ function serializeTarget(data: PaceData, target: PreparedTarget, fit: TargetFit,
 }
 
 export async function fitPace(matrix: ScoreMatrix, targets: TargetTable[], options: FitOptions): Promise<{ model: PaceModelFile | null; data: PaceData | null; findings: Finding[] }> {
+  await loadDense();
   const { data, findings } = prepareData(matrix, targets, {
     bootstrap: options.bootstrap,
     seed: options.seed,

@@ -16,6 +16,7 @@ import { bootstrapIndices, looMeanPredictions, pairedComparison, type PairedComp
 
 /** Bootstrap-over-models replicates behind every PACE-vs-mean interval. */
 export const modelBootstrap = 2000;
+import { loadDense } from './dense.js';
 
 export interface LoocvOptions extends PaceOptions {
   /** Frozen configuration per target name; targets without one use `fallbackConfig`. */
@@ -145,6 +146,7 @@ export function nestedChoice(data: PaceData, target: PreparedTarget, trainIdx: I
 }
 
 export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<LoocvReport> {
+  await loadDense();
   const reports: TargetReport[] = [];
   const rng = new Rng(options.seed);
   for (const target of data.targets) {

@@ -13,6 +13,7 @@ import { conformalInterval, intervalLevels, targetBounds } from './conformal.js'
 import { labelNoiseInterval } from './coverage.js';
 import { rangeExcursions, type RangeExcursion } from './skill.js';
 import type { Verdict } from './uncertainty.js';
+import { loadDense } from './dense.js';
 
 const make = findingFactory(paceFindings);
 
@@ -77,6 +78,7 @@ function toPart(t: SerializedTarget, side: 'local' | 'global'): PartFit | null {
 }
 
 export async function predictPace(model: PaceModelFile, modelName: string, scores: Map<string, number>): Promise<{ forecasts: TargetForecast[]; findings: Finding[] }> {
+  await loadDense();
   const findings: Finding[] = [];
   const forecasts: TargetForecast[] = [];
   for (const t of model.targets) {
