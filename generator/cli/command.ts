@@ -8,6 +8,11 @@ export interface CommandContext {
   json: boolean;
   /** Human progress lines; silent under --json or --quiet. */
   progress: (message: string) => void;
+  /**
+   * Runs another aptpace command in-process (demo and run chain commands). Passed in, so
+   * commands never import the CLI entry point (no import cycle).
+   */
+  invoke: (argv: string[], io: { stdout: (s: string) => void; stderr: (s: string) => void }) => Promise<number>;
 }
 
 export interface CommandResult {

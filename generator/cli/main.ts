@@ -2,7 +2,7 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as path from 'node:path';
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Help, type Option } from 'commander';
 import { commandRegistry } from './registry.js';
 import { UsageError, type CommandContext } from './command.js';
 import { exitCodeFor, ExitCode } from '../core/kernel/exit-codes.js';
@@ -13,6 +13,8 @@ import { nodeVfs } from '../core/kernel/node-vfs.js';
 import { OutputError } from '../core/kernel/output.js';
 import { finding } from '../core/kernel/findings.js';
 import { kernelFindings } from '../core/catalog.js';
+import { examplesHelp } from './examples.js';
+import { printFindings, useColor, type Verbosity } from './print-findings.js';
 
 export function packageVersion(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
@@ -29,11 +31,22 @@ export function packageVersion(): string {
 export interface Io {
   stdout: (s: string) => void;
   stderr: (s: string) => void;
+  /** Colour findings (a terminal without NO_COLOR); off unless set. */
+  color?: boolean;
 }
 
 const defaultIo: Io = {
   stdout: (s) => process.stdout.write(s),
   stderr: (s) => process.stderr.write(s),
+  color: useColor(process.stderr),
+};
+
+/** Help that marks required options, so `--help` says what a command cannot run without. */
+const helpConfiguration = {
+  optionDescription(this: Help, option: Option): string {
+    const text = Help.prototype.optionDescription.call(this, option);
+    return option.mandatory ? `${text} (required)` : text;
+  },
 };
 
 /** Runs the CLI and returns the exit code; never calls process.exit itself. */
@@ -42,15 +55,18 @@ export async function runCli(argv: string[], io: Io = defaultIo): Promise<number
   const program = new Command('aptpace')
     .description('Will this base model make a good agent? APTBench questions from agent trajectories, lm-evaluation-harness suites, harness-log ingest and PACE prediction.')
     .version(packageVersion(), '-V, --version')
-    .option('--json', 'machine-readable output on stdout')
-    .option('-q, --quiet', 'no progress lines')
-    .showHelpAfterError()
+    .option('--json', 'machine-readable output on stdout (every finding, unbounded)')
+    .option('-q, --quiet', 'no progress lines; print only error findings')
+    .option('-v, --verbose', 'print every finding (by default at most 10 of each code, then a count)')
+    .option('--findings-file <file>', 'also write every finding as JSON Lines to this file')
+    .configureHelp(helpConfiguration)
+    .showHelpAfterError('(run with --help for usage and examples)')
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
 
   const invoked = argv.find((a) => !a.startsWith('-'));
   for (const entry of commandRegistry) {
-    const cmd = program.command(entry.name).description(entry.summary).exitOverride();
+    const cmd = program.command(entry.name).description(entry.summary).exitOverride().addHelpText('after', examplesHelp(entry.name));
     // Options must exist before parsing, so the spec is loaded for the invoked command only.
     if (invoked === entry.name) {
       const spec = await entry.load();
@@ -65,9 +81,15 @@ export async function runCli(argv: string[], io: Io = defaultIo): Promise<number
           progress: (m) => {
             if (!opts.json && !opts.quiet) io.stderr(`${escapeTerminal(m, false)}\n`);
           },
+          invoke: (subArgv, subIo) => runCli(subArgv, { ...subIo, color: io.color }),
         };
         const result = await spec.run(command.args, opts, ctx);
-        for (const f of result.findings) io.stderr(`${renderFinding(f)}\n`);
+        const verbosity: Verbosity = opts.quiet ? 0 : opts.verbose ? 2 : 1;
+        printFindings(result.findings, (line) => io.stderr(`${line}\n`), { verbosity, color: Boolean(io.color) && !ctx.json });
+        if (opts.findingsFile) {
+          const lines = result.findings.map((f) => JSON.stringify(f)).join('\n');
+          await nodeVfs.writeFileAtomic(path.resolve(ctx.cwd, opts.findingsFile as string), lines ? `${lines}\n` : '');
+        }
         if (ctx.json) io.stdout(`${JSON.stringify({ command: entry.name, findings: result.findings, data: result.data ?? null }, null, 2)}\n`);
         else if (result.text) io.stdout(escapeTerminal(result.text.endsWith('\n') ? result.text : `${result.text}\n`));
         exitCode = exitCodeFor({ findings: result.findings, thresholdFailed: result.thresholdFailed, strict: result.strict });

@@ -46,7 +46,7 @@ describe('fit folder', () => {
     const fit = path.join(dir, 'fit');
     expect((await cli('fit', '--store', store, '--out', fit, ...fast)).code).toBe(0);
     const model = path.join(fit, 'model.json');
-    const checkArgs = ['check', '--model-file', model, '--model', syn.matrix.models[0]!.name, '--store', store, '--force'];
+    const checkArgs = ['check', '--model-file', model, '--model', syn.matrix.models[0]!.name, '--store', store, '--force', '--allow-unproven'];
     expect((await cli(...checkArgs, '--out', path.join(dir, 'chk0'))).code).toBe(0);
 
     // A second fit --force: the set mark and model.json land, samples.json does not.
@@ -95,7 +95,7 @@ describe('check and evaluate report folders', () => {
     const fit = path.join(dir, 'fit-c');
     expect((await cli('fit', '--store', store, '--out', fit, ...fast)).code).toBe(0);
     const out = path.join(dir, 'chk-set');
-    expect((await cli('check', '--model-file', path.join(fit, 'model.json'), '--model', syn.matrix.models[0]!.name, '--store', store, '--out', out)).code).toBe(0);
+    expect((await cli('check', '--model-file', path.join(fit, 'model.json'), '--model', syn.matrix.models[0]!.name, '--store', store, '--out', out, '--allow-unproven')).code).toBe(0);
     expect(existsSync(path.join(out, '.aptpace-set.json'))).toBe(true);
     expect(await verifyOutputSet(nodeVfs, out)).toEqual([]);
     writeFileSync(path.join(out, 'summary.md'), 'other run\n');

@@ -50,7 +50,6 @@ const demo: CommandSpec = {
     cmd.option('--out <dir>', 'output folder', 'out/demo').option('--force', 'overwrite outputs of an earlier demo run');
   },
   async run(_args, opts, ctx) {
-    const { runCli } = await import('../main.js');
     const out = path.resolve(ctx.cwd, opts.out as string);
     const steps = demoSteps(packageRoot(), out, Boolean(opts.force));
     const findings: Finding[] = [];
@@ -59,7 +58,7 @@ const demo: CommandSpec = {
     for (const [i, step] of steps.entries()) {
       ctx.progress(`\n[${i + 1}/${steps.length}] ${step.title}\n$ aptpace ${step.argv.map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(' ')}`);
       let captured = '';
-      const exitCode = await runCli([...(opts.quiet || ctx.json ? ['--quiet'] : []), ...step.argv], {
+      const exitCode = await ctx.invoke([...(opts.quiet || ctx.json ? ['--quiet'] : []), ...step.argv], {
         stdout: (s) => (ctx.json ? (captured += s) : process.stdout.write(s)),
         stderr: (s) => (ctx.json ? (captured += s) : process.stderr.write(s)),
       });

@@ -24,12 +24,7 @@ const plan: CommandSpec = {
       .option('--budget <n>', 'proxy budget you intend to fit with, to check the population can support it')
       .option('--check-only', 'only check the reference file')
       .option('--out <dir>', 'plan folder (run.sh, slurm.sbatch, jobs.tsv, shards/)')
-      .option('--force', 'overwrite an earlier plan')
-      .addHelpText('after', `
-Examples:
-  aptpace plan --reference reference.yaml --check-only
-  aptpace plan --reference reference.yaml --suite suites/my_suite --shards 3 --out plans/
-  bash plans/run.sh            # every job in turn;  sbatch plans/slurm.sbatch  on a cluster`);
+      .option('--force', 'overwrite an earlier plan');
   },
   async run(_args, opts, ctx) {
     const shards = Number(opts.shards);

@@ -70,12 +70,7 @@ const run: CommandSpec = {
       .requiredOption('--config <file>', 'aptpace.yaml: one section per stage mirroring that command\'s flags (see docs/workflow.md)')
       .option('--set <stage.flag=value>', 'override one config value (repeatable)', (v: string, prev: string[] = []) => [...prev, v], [] as string[])
       .option('--rerun', 'run every selected stage even when it is up to date')
-      .option('--dry-run', 'print the commands and whether each stage is up to date, run nothing')
-      .addHelpText('after', `
-Examples:
-  aptpace run --config aptpace.yaml                   # every configured stage, skipping up-to-date ones
-  aptpace run --config aptpace.yaml ingest fit check  # some stages
-  aptpace run --config aptpace.yaml check --set check.model=step-3000 --set check.logs=runs/step-3000`);
+      .option('--dry-run', 'print the commands and whether each stage is up to date, run nothing');
   },
   async run(args, opts, ctx) {
     const configPath = path.resolve(ctx.cwd, opts.config as string);
@@ -103,7 +98,6 @@ Examples:
     } catch {
       state = {};
     }
-    const { runCli } = await import('../main.js');
     const report: Array<{ stage: string; command: string; status: 'ran' | 'up-to-date' | 'planned'; exitCode?: number }> = [];
     for (const stage of selected) {
       const argv = stageArgv(stage);
@@ -126,7 +120,7 @@ Examples:
       process.chdir(base);
       let code: number;
       try {
-        code = await runCli([...(ctx.json || opts.quiet ? ['--quiet'] : []), ...argv], { stdout: (s) => (ctx.json ? undefined : process.stdout.write(s)), stderr: (s) => process.stderr.write(s) });
+        code = await ctx.invoke([...(ctx.json || opts.quiet ? ['--quiet'] : []), ...argv], { stdout: (s) => (ctx.json ? undefined : process.stdout.write(s)), stderr: (s) => process.stderr.write(s) });
       } finally {
         process.chdir(cwd);
       }
