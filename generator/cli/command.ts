@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command, Option } from 'commander';
 import type { Finding } from '../core/kernel/findings.js';
 import type { Vfs } from '../core/kernel/vfs.js';
 
@@ -13,6 +13,8 @@ export interface CommandContext {
    * commands never import the CLI entry point (no import cycle).
    */
   invoke: (argv: string[], io: { stdout: (s: string) => void; stderr: (s: string) => void }) => Promise<number>;
+  /** The options another command accepts, as commander defines them (for config files). */
+  optionsOf: (command: string) => Promise<readonly Option[]>;
 }
 
 export interface CommandResult {

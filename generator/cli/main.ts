@@ -13,20 +13,10 @@ import { nodeVfs } from '../core/kernel/node-vfs.js';
 import { OutputError } from '../core/kernel/output.js';
 import { finding } from '../core/kernel/findings.js';
 import { kernelFindings } from '../core/catalog.js';
+import { packageVersion } from './version.js';
 import { examplesHelp } from './examples.js';
 import { printFindings, useColor, type Verbosity } from './print-findings.js';
 
-export function packageVersion(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 5; i++) {
-    try {
-      return JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')).version as string;
-    } catch {
-      dir = path.dirname(dir);
-    }
-  }
-  return '0.0.0';
-}
 
 export interface Io {
   stdout: (s: string) => void;
@@ -82,6 +72,13 @@ export async function runCli(argv: string[], io: Io = defaultIo): Promise<number
             if (!opts.json && !opts.quiet) io.stderr(`${escapeTerminal(m, false)}\n`);
           },
           invoke: (subArgv, subIo) => runCli(subArgv, { ...subIo, color: io.color }),
+          optionsOf: async (name) => {
+            const other = commandRegistry.find((c) => c.name === name);
+            if (!other) return [];
+            const probe = new Command(name);
+            (await other.load()).configure(probe);
+            return probe.options;
+          },
         };
         const result = await spec.run(command.args, opts, ctx);
         const verbosity: Verbosity = opts.quiet ? 0 : opts.verbose ? 2 : 1;

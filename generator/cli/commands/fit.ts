@@ -5,7 +5,7 @@ import { OutputFolder } from '../../core/kernel/output.js';
 import { stableStringify } from '../../core/kernel/stable-json.js';
 import { findingFactory } from '../../core/kernel/findings.js';
 import { renderTally } from '../../core/kernel/render.js';
-import { packageVersion } from '../main.js';
+import { packageVersion } from '../version.js';
 
 /** Flags shared by fit and evaluate (inputs, settings). */
 export function configurePaceInputs(cmd: Command): Command {

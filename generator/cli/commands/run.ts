@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
-import { Command, type Option } from 'commander';
-import { UsageError, type CommandSpec } from '../command.js';
-import { commandRegistry } from '../registry.js';
+import type { Option } from 'commander';
+import { UsageError, type CommandContext, type CommandSpec } from '../command.js';
 import type { Vfs } from '../../core/kernel/vfs.js';
 import { findingFactory } from '../../core/kernel/findings.js';
 import { workflowFindings } from '../../core/workflow/findings.js';
@@ -13,12 +12,9 @@ const STATE_FILE = path.join('.aptpace-run', 'state.json');
 /** Files above this size are identified by size and mtime instead of a content hash. */
 const HASH_LIMIT = 256 << 20;
 
-async function flagsOf(stage: Stage): Promise<FlagInfo[]> {
-  const entry = commandRegistry.find((c) => c.name === stage);
-  if (!entry) return [];
-  const cmd = new Command(stage);
-  (await entry.load()).configure(cmd);
-  return cmd.options.filter((o: Option) => o.long).map((o: Option) => ({
+async function flagsOf(stage: Stage, ctx: CommandContext): Promise<FlagInfo[]> {
+  const options = await ctx.optionsOf(stage);
+  return options.filter((o: Option) => o.long).map((o: Option) => ({
     name: o.long!.replace(/^--/, ''),
     takesValue: o.required || o.optional,
     repeatable: o.variadic || Array.isArray(o.defaultValue) || accumulates(o),
@@ -79,7 +75,7 @@ const run: CommandSpec = {
     if (!st.isFile) throw new UsageError(`--config ${opts.config}: is a directory, not a config file`);
     for (const s of args) if (!(STAGE_ORDER as readonly string[]).includes(s)) throw new UsageError(`unknown stage "${s}"; stages: ${STAGE_ORDER.join(', ')}`);
     const flagsByStage = new Map<Stage, FlagInfo[]>();
-    for (const stage of STAGE_ORDER) flagsByStage.set(stage, await flagsOf(stage));
+    for (const stage of STAGE_ORDER) flagsByStage.set(stage, await flagsOf(stage, ctx));
     let stages: StageConfig[];
     try {
       stages = parseRunConfig(await ctx.vfs.readText(configPath), opts.config as string, flagsByStage, opts.set as string[]);
