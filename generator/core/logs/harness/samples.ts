@@ -3,6 +3,10 @@ import { countSkip, type Tally } from '../../kernel/findings.js';
 import { Buffer, isUtf8 } from 'node:buffer';
 import type { Vfs } from '../../kernel/vfs.js';
 import type { FindingSink } from '../sink.js';
+import { topLevelSpans } from './json-text.js';
+import { contentHashMismatch, docSpan, questionIdOf, recomputeMetric, type MetricRecompute } from './record-check.js';
+
+export type { MetricRecompute } from './record-check.js';
 
 export interface SampleReadOptions {
   metric: string;
@@ -13,12 +17,18 @@ export interface SampleReadOptions {
   docsPerFilter?: number;
   /** ≤0.4.2: the file is one pretty-printed JSON array. */
   jsonArray: boolean;
-  /** Parse only each line's tail (filter … metric values); full JSON.parse is the fallback. Default true. */
+  /** Parse only the top-level fields the reader needs (default true); false JSON.parses every line whole. */
   fastPath?: boolean;
+  /** Per-sample values of this metric must lie in [0, 1] (acc, exact_match, …). */
+  fractionMetric?: boolean;
+  /** Recompute the metric from `filtered_resps` and `target` (built-in scoring only). */
+  recompute?: MetricRecompute;
 }
 
 export interface SampleBlock {
   docIds: number[];
+  /** Our question id (`doc.id`, a non-empty string) per accepted record, '' when the doc has none. */
+  questionIds: string[];
   values: number[];
   lines: number[];
   /** `doc_hash`, `prompt_hash`, `target_hash` per accepted record ('' when absent). */
@@ -43,15 +53,22 @@ export interface SampleBlock {
  * a full parse. Every rejected line is a finding with file:line.
  */
 export async function readSampleFile(vfs: Vfs, file: string, options: SampleReadOptions, sink: FindingSink, tally: Tally): Promise<SampleBlock> {
-  const block: SampleBlock = { docIds: [], values: [], lines: [], docHashes: [], promptHashes: [], targetHashes: [], perFilter: {}, sum: 0, hasHashes: false };
+  const block: SampleBlock = { docIds: [], questionIds: [], values: [], lines: [], docHashes: [], promptHashes: [], targetHashes: [], perFilter: {}, sum: 0, hasHashes: false };
   const taskHash = createHash('sha256');
   let hashedRecords = 0;
   const seen = new Map<number, number>();
   const fast = options.fastPath !== false;
   let recordIndex = 0;
 
-  const accept = (rec: Record<string, unknown>, line: number, where: { file: string; line?: number; record?: number }) => {
+  const accept = (rec: Record<string, unknown>, line: number, where: { file: string; line?: number; record?: number }, docRaw?: string) => {
     const index = recordIndex++;
+    const badHash = contentHashMismatch(rec, docRaw);
+    if (badHash) {
+      // The stored hash no longer describes the record's own content: edited after the run.
+      sink.add('samples-content-hash-mismatch', { ...where, field: badHash === 'doc_hash' ? 'doc' : badHash === 'prompt_hash' ? 'arguments' : 'target' }, { field: badHash });
+      tally.rejected++;
+      return;
+    }
     const dh = rec.doc_hash;
     const ph = rec.prompt_hash;
     const th = rec.target_hash;
@@ -86,9 +103,22 @@ export async function readSampleFile(vfs: Vfs, file: string, options: SampleRead
     const raw = rec[options.metric];
     const value = typeof raw === 'number' ? raw : typeof raw === 'boolean' ? (raw ? 1 : 0) : undefined;
     if (value === undefined || !Number.isFinite(value)) {
-      sink.add('samples-bad-value', { ...where, field: options.metric }, { metric: options.metric, docId, value: raw === NAN_SENTINEL ? 'NaN' : raw });
+      sink.add('samples-bad-value', { ...where, field: options.metric }, { metric: options.metric, docId, value: typeof raw === 'string' && raw.startsWith(NAN_SENTINEL) ? raw.slice(NAN_SENTINEL.length) : raw });
       tally.rejected++;
       return;
+    }
+    if (options.fractionMetric && (value < 0 || value > 1)) {
+      sink.add('samples-out-of-range', { ...where, field: options.metric }, { metric: options.metric, docId, value });
+      tally.rejected++;
+      return;
+    }
+    if (options.recompute) {
+      const expected = recomputeMetric(rec, options.recompute);
+      if (expected !== undefined && expected !== value) {
+        sink.add('samples-metric-mismatch', { ...where, field: options.metric }, { metric: options.metric, docId, value, expected });
+        tally.rejected++;
+        return;
+      }
     }
     const prior = seen.get(docId);
     if (prior !== undefined) {
@@ -98,6 +128,7 @@ export async function readSampleFile(vfs: Vfs, file: string, options: SampleRead
     }
     seen.set(docId, line);
     block.docIds.push(docId);
+    block.questionIds.push(questionIdOf(docRaw));
     block.values.push(value);
     block.lines.push(line);
     block.docHashes.push(typeof dh === 'string' ? dh : '');
@@ -155,17 +186,24 @@ export async function readSampleFile(vfs: Vfs, file: string, options: SampleRead
         sink.add('samples-invalid-utf8', { file, line });
         return;
       }
-      const rec = (fast ? parseTailBytes(buf, from, end) : undefined) ?? parseFull(buf.toString('utf8', from, end));
+      const text = buf.toString('utf8', from, end);
+      const spans = topLevelSpans(text);
+      const rec = (fast && spans ? fromSpans(text, spans) : undefined) ?? parseFull(text);
       if (!rec) {
         if (!terminated) sink.add('samples-truncated-line', { file, line }, { bytes: end - from });
         else sink.add('samples-bad-json', { file, line }, { reason: 'not a JSON object' });
         tally.rejected++;
         return;
       }
-      accept(rec, line, { file, line });
+      accept(rec, line, { file, line }, docSpan(text, spans));
     };
     try {
       await forEachLine(vfs, file, handle);
+      if (tally.read === 0) {
+        // An empty samples file is a run cut off before its first record: the same class as a cut-off line.
+        sink.add('samples-empty', { file });
+        tally.rejected++;
+      }
     } catch (err) {
       // Lines already handled stay counted; the unread rest is one rejected input.
       sink.add('input-unreadable', { file }, { reason: (err as Error).message });
@@ -179,13 +217,9 @@ export async function readSampleFile(vfs: Vfs, file: string, options: SampleRead
   return block;
 }
 
-/** Python's json.dumps writes NaN/Infinity as bare tokens; they become this marker so the value is reported, not the line. */
-const NAN_SENTINEL = '\u0000NaN';
+/** Python's json.dumps writes NaN/Infinity as bare tokens; they become this marker + the token, so the value is reported as written, not the line. */
+const NAN_SENTINEL = '\u0000non-finite:';
 
-const HEAD_BYTES = Buffer.from('{"doc_id": ');
-const DOC_HASH_BYTES = Buffer.from('"doc_hash": "');
-const FILTER_BYTES = Buffer.from('"filter": ');
-const METRICS_BYTES = Buffer.from('"metrics": [');
 const WHOLE_FILE_LIMIT = 32 << 20;
 
 /**
@@ -235,27 +269,19 @@ function isBlank(buf: Buffer, from: number, to: number): boolean {
   return true;
 }
 
-/** The byte-level twin of parseTail: only the tail (a few hundred bytes) is decoded and parsed. */
-function parseTailBytes(buf: Buffer, from: number, to: number): Record<string, unknown> | undefined {
-  if (to - from < HEAD_BYTES.length || buf.compare(HEAD_BYTES, 0, HEAD_BYTES.length, from, from + HEAD_BYTES.length) !== 0) return undefined;
-  const hashAt = buf.lastIndexOf(DOC_HASH_BYTES, to - DOC_HASH_BYTES.length);
-  if (hashAt < from) return undefined;
-  const filterAt = buf.lastIndexOf(FILTER_BYTES, hashAt);
-  const metricsAt = buf.lastIndexOf(METRICS_BYTES, hashAt);
-  const start = filterAt >= from && metricsAt > filterAt ? filterAt : hashAt;
-  let tail: Record<string, unknown>;
-  try {
-    tail = JSON.parse(`{${buf.toString('utf8', start, to)}`);
-  } catch {
-    return undefined;
+/** Fields the reader never looks at: skipping their parse keeps big prompts and responses cheap. */
+const UNPARSED = new Set(['doc', 'resps']);
+
+/** The record from its top-level spans, each parsed alone (bare NaN/Infinity become the marker). */
+function fromSpans(text: string, spans: Map<string, [number, number]>): Record<string, unknown> | undefined {
+  const rec: Record<string, unknown> = {};
+  for (const [key, [a, b]] of spans) {
+    if (UNPARSED.has(key)) continue;
+    const value = parseFull(`{"v":${text.slice(a, b)}}`);
+    if (!value) return undefined;
+    rec[key] = value.v;
   }
-  if (!tail || typeof tail !== 'object') return undefined;
-  let end = from + HEAD_BYTES.length;
-  let docId = 0;
-  while (end < to && buf[end]! >= 0x30 && buf[end]! <= 0x39) docId = docId * 10 + (buf[end++]! - 0x30);
-  if (buf[end] !== 0x2c || end === from + HEAD_BYTES.length) return undefined;
-  tail.doc_id = docId;
-  return tail;
+  return rec;
 }
 
 function parseFull(text: string): Record<string, unknown> | undefined {
@@ -292,7 +318,7 @@ function replaceNonFinite(text: string): string {
     }
     const token = text.startsWith('NaN', i) ? 'NaN' : text.startsWith('-Infinity', i) ? '-Infinity' : text.startsWith('Infinity', i) ? 'Infinity' : undefined;
     if (token) {
-      out += JSON.stringify(NAN_SENTINEL);
+      out += JSON.stringify(NAN_SENTINEL + token);
       i += token.length - 1;
       continue;
     }
