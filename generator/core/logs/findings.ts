@@ -31,7 +31,17 @@ export const logsFindings = {
   'table-parse-error': {
     severity: 'error',
     title: 'CSV syntax error',
-    message: (a) => `CSV syntax error (${a.reason}); the rest of the file was not read`,
+    message: (a) => `CSV syntax error (${a.reason}); the record starting on this line was rejected, reading resumed on the next line`,
+  },
+  'table-invalid-utf8': {
+    severity: 'error',
+    title: 'Invalid UTF-8 in a table row',
+    message: () => `line is not valid UTF-8; row rejected (the rest of the file was read)`,
+  },
+  'table-unread-lines': {
+    severity: 'error',
+    title: 'Table abandoned after many syntax errors',
+    message: (a) => `${a.errors} CSV syntax errors; the remaining ${a.lines} line(s) were not read and are counted as rejected`,
   },
   'table-bad-header': {
     severity: 'error',
@@ -47,6 +57,11 @@ export const logsFindings = {
     severity: 'error',
     title: 'Score is not a number',
     message: (a) => `score ${JSON.stringify(a.value)} is not a finite number; row rejected`,
+  },
+  'table-out-of-range': {
+    severity: 'error',
+    title: 'Score outside [0, 1]',
+    message: (a) => `score ${a.value} is outside [0, 1] (per-instance scores are fractions); row rejected`,
   },
   'table-empty-id': {
     severity: 'error',
