@@ -8,7 +8,7 @@ import { FindingSink } from '../sink.js';
 import { discoverRuns, type RunFiles } from './discover.js';
 import { chooseMetric, metricLabel, type MetricChoice, type MetricRule } from './metric-choice.js';
 import { placeTask, type Coverage, type PlacedBlock } from './place.js';
-import { isResultsJson, parseResults, type MetricKey, type RunInfo, type TaskResult } from './results.js';
+import { isResultsJson, parseResults, splitMetricKey, type MetricKey, type RunInfo, type TaskResult } from './results.js';
 import { readSampleFile, type MetricRecompute, type SampleBlock } from './samples.js';
 import { selectRuns, type LoadedRun, type SupersededRun, type Winner } from './select.js';
 
@@ -252,6 +252,8 @@ function addTally(into: Tally, from: Tally): void {
   }
 }
 
+const MEAN_METRICS = new Set(['acc', 'acc_norm', 'exact_match', 'acc_mutual_info', 'acc_bytes']);
+
 /** Per-sample values of these metrics are fractions: anything outside [0, 1] is corrupt. */
 const FRACTION_METRICS = new Set(['acc', 'acc_norm', 'acc_mutual_info', 'acc_bytes', 'exact_match', 'pass@1', 'pass_at_1']);
 
@@ -281,13 +283,20 @@ function checkAgainstResults(w: Winner, block: SampleBlock, choice: MetricChoice
   const expected = tr.nSamples?.effective;
   if (expected !== undefined && found < expected && found > 0) sink.add('samples-count-mismatch', { file: w.file }, { found, expected, filter: choice.filter });
   let usable = true;
-  const isMean = (tr.aggregation[choice.metric] ?? (['acc', 'acc_norm', 'exact_match', 'acc_mutual_info', 'acc_bytes'].includes(choice.metric) ? 'mean' : undefined)) === 'mean';
-  const reported = tr.aggregates[`${choice.metric},${choice.filter}`];
-  if (isMean && reported !== undefined && block.values.length > 0 && block.values.length === found) {
-    const mean = block.sum / block.values.length;
-    if (Math.abs(mean - reported) > 1e-9 * Math.max(1, Math.abs(reported))) {
-      sink.add('aggregate-mismatch', { file: w.file }, { metric: metricLabel(choice), count: block.values.length, mean, reported });
-      usable = false;
+  // Every mean-aggregated metric the results report for this filter must equal the mean of
+  // the records' values: a file from another run rarely matches on all of them.
+  if (block.values.length > 0 && block.values.length === found) {
+    for (const [key, reported] of Object.entries(tr.aggregates)) {
+      const mk = splitMetricKey(key);
+      if (!mk || mk.filter !== choice.filter) continue;
+      const isMean = (tr.aggregation[mk.metric] ?? (MEAN_METRICS.has(mk.metric) ? 'mean' : undefined)) === 'mean';
+      const own = mk.metric === choice.metric ? { sum: block.sum, count: block.values.length } : block.metricSums[mk.metric];
+      if (!isMean || !own || own.count !== found) continue;
+      const mean = own.sum / own.count;
+      if (Math.abs(mean - reported) > 1e-9 * Math.max(1, Math.abs(reported))) {
+        sink.add('aggregate-mismatch', { file: w.file }, { metric: mk.filter === 'none' ? mk.metric : key, count: own.count, mean, reported });
+        usable = false;
+      }
     }
   }
   if (tr.taskHash && block.taskHash && tr.taskHash !== block.taskHash) {

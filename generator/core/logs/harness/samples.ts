@@ -40,6 +40,8 @@ export interface SampleBlock {
   /** Records per filter (all filters). */
   perFilter: Record<string, number>;
   sum: number;
+  /** Per metric named in the records' `metrics` list: sum and count over accepted records. */
+  metricSums: Record<string, { sum: number; count: number }>;
   hasHashes: boolean;
 }
 
@@ -53,7 +55,7 @@ export interface SampleBlock {
  * a full parse. Every rejected line is a finding with file:line.
  */
 export async function readSampleFile(vfs: Vfs, file: string, options: SampleReadOptions, sink: FindingSink, tally: Tally): Promise<SampleBlock> {
-  const block: SampleBlock = { docIds: [], questionIds: [], values: [], lines: [], docHashes: [], promptHashes: [], targetHashes: [], perFilter: {}, sum: 0, hasHashes: false };
+  const block: SampleBlock = { docIds: [], questionIds: [], values: [], lines: [], docHashes: [], promptHashes: [], targetHashes: [], perFilter: {}, sum: 0, metricSums: {}, hasHashes: false };
   const taskHash = createHash('sha256');
   let hashedRecords = 0;
   const seen = new Map<number, number>();
@@ -62,13 +64,6 @@ export async function readSampleFile(vfs: Vfs, file: string, options: SampleRead
 
   const accept = (rec: Record<string, unknown>, line: number, where: { file: string; line?: number; record?: number }, docRaw?: string) => {
     const index = recordIndex++;
-    const badHash = contentHashMismatch(rec, docRaw);
-    if (badHash) {
-      // The stored hash no longer describes the record's own content: edited after the run.
-      sink.add('samples-content-hash-mismatch', { ...where, field: badHash === 'doc_hash' ? 'doc' : badHash === 'prompt_hash' ? 'arguments' : 'target' }, { field: badHash });
-      tally.rejected++;
-      return;
-    }
     const dh = rec.doc_hash;
     const ph = rec.prompt_hash;
     const th = rec.target_hash;
@@ -85,6 +80,13 @@ export async function readSampleFile(vfs: Vfs, file: string, options: SampleRead
       }
     }
     block.perFilter[filter] = (block.perFilter[filter] ?? 0) + 1;
+    const badHash = contentHashMismatch(rec, docRaw);
+    if (badHash) {
+      // The stored hash no longer describes the record's own content: edited after the run.
+      sink.add('samples-content-hash-mismatch', { ...where, field: badHash === 'doc_hash' ? 'doc' : badHash === 'prompt_hash' ? 'arguments' : 'target' }, { field: badHash });
+      tally.rejected++;
+      return;
+    }
     if (filter !== options.filter) {
       countSkip(tally, 'other-filter');
       return;
@@ -135,6 +137,15 @@ export async function readSampleFile(vfs: Vfs, file: string, options: SampleRead
     block.promptHashes.push(typeof ph === 'string' ? ph : '');
     block.targetHashes.push(typeof th === 'string' ? th : '');
     block.sum += value;
+    // Every scalar metric of the record, for the cross-check against the results file's aggregates.
+    for (const m of Array.isArray(rec.metrics) ? rec.metrics : []) {
+      const v = rec[m as string];
+      const x = typeof v === 'number' ? v : typeof v === 'boolean' ? Number(v) : undefined;
+      if (x === undefined || !Number.isFinite(x)) continue;
+      const acc = (block.metricSums[m as string] ??= { sum: 0, count: 0 });
+      acc.sum += x;
+      acc.count++;
+    }
     tally.accepted++;
   };
 
