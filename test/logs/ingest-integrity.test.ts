@@ -198,4 +198,18 @@ describe('which run is used', () => {
     expect(r.coverage.cells['model-a']!.aptd_mc!.observed).toBe(8);
     expect(r.superseded.some((s) => s.model === 'model-a' && s.dropped.ts === ts)).toBe(true);
   });
+
+  it('metric-not-found names a run that lacks the metric and lists what the runs do report (never "none" when they report it)', async () => {
+    const root = copyTree(OUT);
+    const cRes = path.join(root, 'org__model-c__v1', `results_${C_TS}.json`);
+    const json = JSON.parse(readFileSync(cRes, 'utf8'));
+    delete json.results.aptd_mc['acc_norm,none'];
+    delete json.results.aptd_mc['acc_norm_stderr,none'];
+    writeFileSync(cRes, JSON.stringify(json));
+    const r = await ingestLogs(nodeVfs, [root], { metrics: [{ task: 'aptd_mc', metric: 'acc_norm' }] });
+    const f = r.findings.find((x) => x.code === 'metric-not-found')!;
+    expect(f.path.file).toBe(cRes);
+    expect(f.args).toMatchObject({ task: 'aptd_mc', lacking: 1, runs: 3, shared: 'acc,none' });
+    expect(String(f.args.available).split(' ')).toEqual(['acc,none', 'acc_norm,none']);
+  });
 });
