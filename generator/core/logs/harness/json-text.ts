@@ -10,12 +10,15 @@ import { createHash } from 'node:crypto';
 
 /** Index just past the JSON string starting at `i` (text[i] === '"'), or -1 if unterminated. */
 function skipString(text: string, i: number): number {
-  for (let j = i + 1; j < text.length; j++) {
-    const c = text.charCodeAt(j);
-    if (c === 0x5c) j++;
-    else if (c === 0x22) return j + 1;
+  // Jump quote to quote (native indexOf); a quote preceded by an odd run of backslashes is escaped.
+  for (let j = i + 1; ; ) {
+    const q = text.indexOf('"', j);
+    if (q < 0) return -1;
+    let k = q - 1;
+    while (k > i && text.charCodeAt(k) === 0x5c) k--;
+    if ((q - 1 - k) % 2 === 0) return q + 1;
+    j = q + 1;
   }
-  return -1;
 }
 
 function skipWs(text: string, i: number): number {

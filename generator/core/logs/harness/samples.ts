@@ -280,17 +280,42 @@ function isBlank(buf: Buffer, from: number, to: number): boolean {
   return true;
 }
 
-/** Fields the reader never looks at: skipping their parse keeps big prompts and responses cheap. */
-const UNPARSED = new Set(['doc', 'resps']);
+/** Fields the reader never parses whole: skipping them keeps big prompts and responses cheap. */
+const UNPARSED = new Set(['doc', 'resps', 'arguments']);
+
+/** `arguments.gen_args_0.arg_0` (the prompt the harness hashes), read through nested spans only. */
+function promptOf(text: string, spans: Map<string, [number, number]>): Record<string, unknown> | undefined {
+  const at = spans.get('arguments');
+  if (!at) return undefined;
+  const args = text.slice(at[0], at[1]);
+  const g = topLevelSpans(args)?.get('gen_args_0');
+  if (!g) return {};
+  const first = args.slice(g[0], g[1]);
+  const p = topLevelSpans(first)?.get('arg_0');
+  if (!p) return { gen_args_0: {} };
+  try {
+    return { gen_args_0: { arg_0: JSON.parse(first.slice(p[0], p[1])) } };
+  } catch {
+    return { gen_args_0: {} };
+  }
+}
 
 /** The record from its top-level spans, each parsed alone (bare NaN/Infinity become the marker). */
 function fromSpans(text: string, spans: Map<string, [number, number]>): Record<string, unknown> | undefined {
   const rec: Record<string, unknown> = {};
+  const args = promptOf(text, spans);
+  if (args) rec.arguments = args;
   for (const [key, [a, b]] of spans) {
     if (UNPARSED.has(key)) continue;
-    const value = parseFull(`{"v":${text.slice(a, b)}}`);
-    if (!value) return undefined;
-    rec[key] = value.v;
+    const raw = text.slice(a, b);
+    try {
+      rec[key] = JSON.parse(raw);
+    } catch {
+      // Bare NaN / Infinity (Python's json.dumps) inside the value: parse it with the marker.
+      const value = parseFull(`{"v":${raw}}`);
+      if (!value) return undefined;
+      rec[key] = value.v;
+    }
   }
   return rec;
 }
