@@ -39,7 +39,9 @@ function record(task: number, doc: number, model: number, acc: number): { line: 
   const lls = choices.map((_, i) => `-${((model * 7919 + doc * 104729 + i * 15485863) % 1000003) / 1000003}`);
   const resps = lls.map((ll) => `[["${ll}", "False"]]`).join(', ');
   const filtered = lls.map((ll) => `["${ll}", "False"]`).join(', ');
-  const docHash = sha(`doc-${task}-${doc}`);
+  // The harness's doc_hash: sha256 of json.dumps(doc, indent=2) — for this ASCII doc with no
+  // floats JS's indent-2 output is byte-identical (ingest recomputes and checks it).
+  const docHash = sha(JSON.stringify({ id: doc, question, choices, label }, null, 2));
   const promptHash = sha(prompt);
   const targetHash = sha(String(label));
   const line = `{"doc_id": ${doc}, "doc": ${docJson}, "target": "${label}", "arguments": {${args}}, "resps": [${resps}], "filtered_resps": [${filtered}], "filter": "none", "metrics": ["acc", "acc_norm"], "doc_hash": "${docHash}", "prompt_hash": "${promptHash}", "target_hash": "${targetHash}", "acc": ${acc.toFixed(1)}, "acc_norm": ${(1 - acc).toFixed(1)}}\n`;

@@ -42,15 +42,18 @@ describe.skipIf(!runHarnessTests)('trajectories → build → emit → lm_eval �
   it('reads every emitted document of every task for both checkpoints, with no errors', () => {
     expect(ingested.findings.filter((f) => f.severity === 'error')).toEqual([]);
     expect(ingested.matrix.models.map((m) => m.name).sort()).toEqual(checkpoints);
-    const expectedKeys = emitted.tasks.flatMap((t) => Array.from({ length: t.docs }, (_, i) => `${t.task}/${i}`)).sort();
+    // Keyed by our question ids (the `id` of each emitted row), not by position.
+    const expectedKeys = emitted.tasks.flatMap((t) => jsonlRows(path.join(suiteDir, 'data', `${t.task}.test.jsonl`)).map((row) => `${t.task}/${row.id}`)).sort();
+    expect(expectedKeys).toHaveLength(emitted.tasks.reduce((n, t) => n + t.docs, 0));
     expect(ingested.matrix.instances.map((i) => i.key).sort()).toEqual(expectedKeys);
+    expect(ingested.matrix.instances.every((i) => i.question_id === i.doc_id)).toBe(true);
     expect(ingested.matrix.observed.every((o) => o === 1)).toBe(true);
   });
 
   it('keys instances by the content of our JSONL rows (doc_hash), the same for both checkpoints', () => {
     for (const inst of ingested.matrix.instances) {
       const rows = jsonlRows(path.join(suiteDir, 'data', `${inst.task}.test.jsonl`));
-      expect(inst.doc_hash).toBe(sha256Hex(JSON.stringify(rows[Number(inst.doc_id)], null, 2)));
+      expect(inst.doc_hash).toBe(sha256Hex(JSON.stringify(rows.find((row) => row.id === inst.question_id), null, 2)));
     }
   });
 
@@ -67,7 +70,7 @@ describe.skipIf(!runHarnessTests)('trajectories → build → emit → lm_eval �
     const inst = ingested.matrix.instances.find((i) => i.task === 'aptpace_swe_plan_mcq')!;
     const folder = path.join(logs, checkpoints[0]!);
     const samplesName = readdirSync(folder).find((f) => f.startsWith(`samples_${inst.task}_`));
-    const record = readFileSync(path.join(folder, samplesName!), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l)).find((r) => String(r.doc_id) === inst.doc_id);
+    const record = readFileSync(path.join(folder, samplesName!), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l)).find((r) => r.doc.id === inst.question_id);
     const row = ingested.matrix.models.findIndex((m) => m.name === checkpoints[0]);
     expect(ingested.matrix.values[row * n + ingested.matrix.instances.indexOf(inst)]).toBe(record[inst.metric.split(',')[0]!]);
   });

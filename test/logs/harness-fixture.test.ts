@@ -5,7 +5,7 @@ import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
 import type { Vfs } from '../../generator/core/kernel/vfs.js';
 import { ingestLogs } from '../../generator/core/logs/index.js';
 import { fixtures, hasPython, inCi } from '../helpers/env.js';
-import { cellsOf, codes, copyTree, countCode, PYTHON_REFERENCE, runPython } from './helpers.js';
+import { cellsOf, codes, copyTree, countCode, PYTHON_REFERENCE, rehashRun, runPython } from './helpers.js';
 
 const OUT = fixtures('logs', 'harness-output', 'out');
 const A_OLD = '2026-11-29T08-32-35.157224';
@@ -83,7 +83,7 @@ describe('ingestLogs on the committed real harness output', () => {
 describe('bad input is counted, located and never dropped silently', () => {
   const bFile = (root: string, task: string) => path.join(root, 'model-b', `samples_${task}_${B_TS}.jsonl`);
 
-  it('a killed run: truncated last line → samples-truncated-line at its line, fewer samples than evaluated, task_hash mismatch', async () => {
+  it('a killed run: truncated last line → samples-truncated-line at its line, task_hash mismatch, the file is not merged', async () => {
     const root = copyTree(OUT);
     const file = bFile(root, 'aptd_mc');
     const text = readFileSync(file, 'utf8');
@@ -93,11 +93,13 @@ describe('bad input is counted, located and never dropped silently', () => {
     const t = r.findings.find((f) => f.code === 'samples-truncated-line')!;
     expect(t.path).toEqual({ file, line: 8 });
     expect(codes(r.findings)).toEqual(expect.arrayContaining(['samples-count-mismatch', 'task-hash-mismatch']));
-    expect(r.tally.rejected).toBe(1);
-    expect(r.coverage.cells['model-b']!.aptd_mc).toMatchObject({ observed: 7, expected: 8 });
+    // The cut line and the 7 whole ones: a file failing its task hash is not this run's file.
+    expect(r.tally.rejected).toBe(8);
+    expect(r.coverage.cells['model-b']!.aptd_mc).toMatchObject({ observed: 0, expected: 8 });
+    expect(Object.keys(cellsOf(r.matrix)['model-b']!).filter((k) => k.startsWith('aptd_mc/'))).toEqual([]);
   });
 
-  it('duplicate doc_id, NaN, a string score, a non-JSON line and bad UTF-8 each cost one line', async () => {
+  it('duplicate doc_id, NaN, a string score, a non-JSON line and bad UTF-8 are each located; the edited file is not merged', async () => {
     const root = copyTree(OUT);
     const file = bFile(root, 'aptd_mc_x');
     const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
@@ -114,8 +116,10 @@ describe('bad input is counted, located and never dropped silently', () => {
     expect(at('samples-bad-json')).toEqual([4]);
     expect(at('samples-duplicate-doc')).toEqual([9]);
     expect(at('samples-invalid-utf8')).toEqual([10]);
-    expect(r.tally.rejected).toBe(5);
-    expect(Object.keys(cellsOf(r.matrix)['model-b']!).filter((k) => k.startsWith('aptd_mc_x/')).sort()).toEqual(['aptd_mc_x/0', 'aptd_mc_x/4', 'aptd_mc_x/5', 'aptd_mc_x/6', 'aptd_mc_x/7']);
+    // 5 bad lines, then the 5 good ones go with the file: its task hash no longer matches.
+    expect(codes(r.findings)).toContain('task-hash-mismatch');
+    expect(r.tally.rejected).toBe(10);
+    expect(Object.keys(cellsOf(r.matrix)['model-b']!).filter((k) => k.startsWith('aptd_mc_x/'))).toEqual([]);
   });
 
   it('a samples file with no results file is an error, not silently ingested', async () => {
@@ -138,17 +142,24 @@ describe('bad input is counted, located and never dropped silently', () => {
 
   it('a model evaluated on different data or prompts is a finding and its cells are not merged', async () => {
     const root = copyTree(OUT);
-    // model-b's doc 2 of aptd_mc: different document (doc_hash); doc 3: different prompt (prompt_hash).
+    // model-b's doc 2 of aptd_mc: a different document; doc 3: a different prompt. The run is
+    // re-hashed as the harness would have (a consistent run on other data, not an edit).
     const file = bFile(root, 'aptd_mc');
     const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
-    lines[2] = lines[2]!.replace(/"doc_hash": "[0-9a-f]{8}/, '"doc_hash": "00000000');
-    lines[3] = lines[3]!.replace(/"prompt_hash": "[0-9a-f]{8}/, '"prompt_hash": "00000000');
+    const rec2 = JSON.parse(lines[2]!);
+    rec2.doc.question = `${rec2.doc.question} (variant)`;
+    lines[2] = JSON.stringify(rec2);
+    const rec3 = JSON.parse(lines[3]!);
+    rec3.arguments.gen_args_0.arg_0 = `Variant prompt: ${rec3.arguments.gen_args_0.arg_0}`;
+    lines[3] = JSON.stringify(rec3);
     writeFileSync(file, `${lines.join('\n')}\n`);
+    rehashRun(path.join(root, 'model-b', `results_${B_TS}.json`), file, 'aptd_mc');
     const r = await ingestLogs(nodeVfs, [root]);
     const data = r.findings.find((f) => f.code === 'instance-hash-conflict')!;
-    expect(data.args).toMatchObject({ model: 'model-b', task: 'aptd_mc', count: 1, docId: 2, majority: 2 });
-    expect(r.findings.find((f) => f.code === 'prompt-hash-conflict')!.args).toMatchObject({ model: 'model-b', docId: 3, field: 'prompt_hash' });
-    expect(codes(r.findings)).toContain('task-hash-mismatch');
+    expect(data.args).toMatchObject({ model: 'model-b', task: 'aptd_mc', count: 1, docId: '2', majority: 2 });
+    expect(r.findings.find((f) => f.code === 'prompt-hash-conflict')!.args).toMatchObject({ model: 'model-b', docId: '3', field: 'prompt_hash' });
+    expect(codes(r.findings)).not.toContain('task-hash-mismatch');
+    expect(codes(r.findings)).not.toContain('samples-content-hash-mismatch');
     const b = cellsOf(r.matrix)['model-b']!;
     expect(b['aptd_mc/2']).toBeUndefined();
     expect(b['aptd_mc/3']).toBeUndefined();

@@ -37,13 +37,23 @@ describe.skipIf(!hasSharedData)('ingestLogs on the shared real harness output (0
     expect((pinned.matrix.provenance.runs as Array<{ harness: string }>).map((x) => x.harness)).toEqual(['0.4.13.dev0']);
   });
 
-  it('.json output path + --predict_only: run found via res_<ts>.json; bypass is not a score', async () => {
+  it('.json output path + --predict_only: run found via res_<ts>.json, skipped with a finding (bypass is not a score)', async () => {
     const r = await ingestLogs(nodeVfs, [logs('output_0.4.13.dev0_jsonpath_predict_only')]);
-    expect(r.findings.find((f) => f.code === 'metric-no-default')!.args.task).toBe('demo_gen');
+    expect(r.findings.find((f) => f.code === 'run-predict-only')!.args).toMatchObject({ model: 'org/my-model:v1', tasks: 'demo_gen' });
     expect(r.matrix.instances).toHaveLength(0);
+    // Even when the user names the metric, a predict-only run has no scores to read.
     const forced = await ingestLogs(nodeVfs, [logs('output_0.4.13.dev0_jsonpath_predict_only')], { metrics: [{ task: 'demo_gen', metric: 'bypass' }] });
-    expect(countCode(forced.findings, 'samples-bad-value')).toBe(2);
-    expect(forced.matrix.models.map((m) => m.name)).toEqual(['org/my-model:v1']);
+    expect(codes(forced.findings)).toContain('run-predict-only');
+    expect(forced.matrix.instances).toHaveLength(0);
+  });
+
+  it('a predict-only run beside scored runs of the same task never drags them down', async () => {
+    const r = await ingestLogs(nodeVfs, [logs('output_0.4.13.dev0'), logs('output_0.4.13.dev0_jsonpath_predict_only')]);
+    expect(codes(r.findings)).toContain('run-predict-only');
+    expect(codes(r.findings)).not.toContain('metric-not-found');
+    expect(r.matrix.models.map((m) => m.name)).toEqual(['dummy-model']);
+    expect(r.coverage.tasks).toContain('demo_gen');
+    expect(r.coverage.cells['dummy-model']!.demo_gen!.observed).toBeGreaterThan(0);
   });
 
   it('--samples run under a random model folder: doc_ids taken as written', async () => {

@@ -64,3 +64,30 @@ for (model, task), (ts, path) in sorted(best.items()):
         out.setdefault(model, {})[task + '/' + str(rec['doc_id'])] = float(rec[metric])
 print(json.dumps(out))
 `;
+
+/**
+ * Re-hashes a samples file the way lm-eval 0.4.13 does (evaluator.py / evaluation_tracker.py,
+ * in Python, independent of our reader) and writes its task hash into the results file: a
+ * consistently re-made run whose content was changed on purpose, not a tampered one.
+ */
+export function rehashRun(resultsFile: string, samplesFile: string, task: string): void {
+  runPython(
+    `
+import hashlib, json, sys
+res_path, samples_path, task = sys.argv[1:4]
+h = lambda s: hashlib.sha256(s.encode('utf-8')).hexdigest()
+recs = [json.loads(l) for l in open(samples_path, encoding='utf-8') if l.strip()]
+for r in recs:
+    r['doc_hash'] = h(json.dumps(r['doc'], indent=2, ensure_ascii=False))
+    r['prompt_hash'] = h(r['arguments']['gen_args_0']['arg_0'])
+    r['target_hash'] = h(str(r['target']))
+with open(samples_path, 'w', encoding='utf-8') as f:
+    for r in recs: f.write(json.dumps(r, ensure_ascii=False) + '\\n')
+res = json.load(open(res_path))
+res['task_hashes'][task] = h(''.join(r['doc_hash'] + r['prompt_hash'] + r['target_hash'] for r in recs))
+json.dump(res, open(res_path, 'w'), indent=2)
+print(json.dumps(res['task_hashes'][task]))
+`,
+    [resultsFile, samplesFile, task],
+  );
+}

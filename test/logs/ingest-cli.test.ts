@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
@@ -58,12 +58,34 @@ describe('aptpace ingest', () => {
     const bad = await cli('ingest', root, '--out', store);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/error\[samples-truncated-line\] .*samples_aptd_mc_2026-11-29T08-32-45\.130167\.jsonl:8/);
-    expect(cellsOf((await loadStore(nodeVfs, store)).matrix)['model-b']!['aptd_mc/6']).toBeDefined();
+    // The cut file fails its task hash and is not merged; model-b's other tasks are.
+    const bCells = cellsOf((await loadStore(nodeVfs, store)).matrix)['model-b']!;
+    expect(bCells['aptd_mc/6']).toBeUndefined();
+    expect(bCells['aptd_mc_x/6']).toBeDefined();
 
+    // Warnings only: a --predict_only run of another model (skipped with a warning).
     const warnOnly = copyTree(OUT);
-    rmSync(path.join(warnOnly, 'model-b', 'samples_aptd_gen_2026-11-29T08-32-45.130167.jsonl'));
-    expect((await cli('ingest', warnOnly, '--out', path.join(tempDir(), 's'))).code).toBe(0);
+    addPredictOnlyRun(warnOnly);
+    const ok = await cli('ingest', warnOnly, '--out', path.join(tempDir(), 's'));
+    expect(ok.stderr).toContain('warning[run-predict-only]');
+    expect(ok.code).toBe(0);
     expect((await cli('ingest', warnOnly, '--out', path.join(tempDir(), 's'), '--strict')).code).toBe(1);
+  });
+
+  it('an ingest that accepts nothing writes nothing and exits 1', async () => {
+    const out = path.join(tempDir(), 's');
+    const r = await cli('ingest', path.join(tempDir(), 'nonexist'), '--out', out);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('store-nothing-accepted');
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('a missing samples file is an error like a cut-off one (exit 1)', async () => {
+    const root = copyTree(OUT);
+    rmSync(path.join(root, 'model-b', 'samples_aptd_gen_2026-11-29T08-32-45.130167.jsonl'));
+    const r = await cli('ingest', root, '--out', path.join(tempDir(), 's'));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('error[samples-missing]');
   });
 
   it('usage errors exit 2', async () => {
@@ -96,3 +118,22 @@ describe('aptpace ingest', () => {
     expect(targetModels.filter((m) => !withSources.has(m))).toEqual(['Nemotron-3-Nano']);
   });
 });
+
+/** A `--predict_only` run of model-p: model-a's run with every metric replaced by `bypass` (as the harness writes it). */
+function addPredictOnlyRun(root: string): void {
+  const from = path.join(root, 'model-a');
+  const results = readdirSync(from).find((f) => f.startsWith('results_'))!;
+  const ts = results.slice('results_'.length, -'.json'.length);
+  const json = JSON.parse(readFileSync(path.join(from, results), 'utf8'));
+  json.model_name = 'model-p';
+  for (const task of Object.keys(json.results)) {
+    const entry = json.results[task];
+    for (const key of Object.keys(entry)) if (key.includes(',')) delete entry[key];
+    entry['bypass,none'] = 999;
+    entry['bypass_stderr,none'] = 'N/A';
+  }
+  const to = path.join(root, 'model-p');
+  mkdirSync(to);
+  writeFileSync(path.join(to, results), JSON.stringify(json));
+  for (const f of readdirSync(from)) if (f.startsWith('samples_') && f.endsWith(`_${ts}.jsonl`)) writeFileSync(path.join(to, f), readFileSync(path.join(from, f)));
+}

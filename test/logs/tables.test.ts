@@ -41,6 +41,43 @@ describe('readScoreTables: PACE per-model CSV', () => {
     expect(findings.find((f) => f.code === 'table-bad-row')!.path.line).toBe(5);
   });
 
+  it('rejects out-of-range scores (−1, 2, 1e308) with file:line:field, in both formats', async () => {
+    const vfs = new MemoryVfs({
+      '/r/t/M.csv': ['id,score', '0,-1', '1,2', '2,1e308', '3,0.5', '4,1', '5,0'].join('\n'),
+      '/w/wide.csv': ['model,t/a,t/b,t/c', 'M,0.5,2,-0.25'].join('\n'),
+    });
+    const pace = await readScoreTables(vfs, ['/r']);
+    expect(cellsOf(pace.matrix)).toEqual({ M: { 't/3': 0.5, 't/4': 1, 't/5': 0 } });
+    expect(pace.tally).toMatchObject({ read: 6, accepted: 3, rejected: 3 });
+    expect(pace.findings.filter((f) => f.code === 'table-out-of-range').map((f) => [f.path.line, f.path.field, f.args.value])).toEqual([
+      [2, 'score', '-1'],
+      [3, 'score', '2'],
+      [4, 'score', '1e308'],
+    ]);
+    const wide = await readScoreTables(vfs, ['/w/wide.csv'], { format: 'wide' });
+    expect(cellsOf(wide.matrix)).toEqual({ M: { 't/a': 0.5 } });
+    expect(wide.findings.filter((f) => f.code === 'table-out-of-range').map((f) => f.path.field)).toEqual(['t/b', 't/c']);
+  });
+
+  it('one bad UTF-8 byte rejects that row only, counted', async () => {
+    const head = Buffer.from('id,score\n0,1\n1,0\n');
+    const bad = Buffer.from([0x32, 0x2c, 0x31, 0xff, 0x0a]); // "2,1<0xff>"
+    const tail = Buffer.from('3,1\n4,0\n');
+    const vfs = new MemoryVfs({ '/r/t/M.csv': Buffer.concat([head, bad, tail]) });
+    const { matrix, findings, tally } = await readScoreTables(vfs, ['/r']);
+    expect(cellsOf(matrix)).toEqual({ M: { 't/0': 1, 't/1': 0, 't/3': 1, 't/4': 0 } });
+    expect(findings.filter((f) => f.code === 'table-invalid-utf8').map((f) => f.path.line)).toEqual([4]);
+    expect(tally).toMatchObject({ read: 5, accepted: 4, rejected: 1 });
+  });
+
+  it('an unterminated quote rejects its line, counted; the rows after it are still read', async () => {
+    const vfs = new MemoryVfs({ '/r/t/M.csv': ['id,score', '0,1', '"1,0', '2,1', '3,0', ''].join('\n') });
+    const { matrix, findings, tally } = await readScoreTables(vfs, ['/r']);
+    expect(cellsOf(matrix)).toEqual({ M: { 't/0': 1, 't/2': 1, 't/3': 0 } });
+    expect(findings.filter((f) => f.code === 'table-parse-error').map((f) => f.path.line)).toEqual([3]);
+    expect(tally).toMatchObject({ read: 4, accepted: 3, rejected: 1 });
+  });
+
   it('duplicate ids: equal repeats are skipped, conflicting ones are errors unless a policy is chosen', async () => {
     const files = { '/r/t/M.csv': 'id,score\n0,0\n1,1\n0,1\n1,1\n' };
     const strict = await readScoreTables(new MemoryVfs(files), ['/r']);

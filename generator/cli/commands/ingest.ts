@@ -6,6 +6,7 @@ import { renderTally } from '../../core/kernel/render.js';
 import {
   countObserved,
   ingestLogs,
+  logsFinding,
   matrixCoverage,
   mergeMatrices,
   parseMetricRule,
@@ -34,7 +35,7 @@ const ingest: CommandSpec = {
       .option('--mapping <file>', 'model-name mapping (JSON {alias: canonical} or CSV alias,canonical), applied to every source')
       .option('--target-names <file>', 'target-name mapping in the same format, e.g. swe-bench → swebench')
       .option('--metric <rule>', 'TASK=METRIC[,FILTER] per-task metric choice; TASK may contain *; repeatable', collect)
-      .option('--run <pin>', 'MODEL=TIMESTAMP: use that run for the model instead of the newest; repeatable', collect)
+      .option('--run <pin>', 'MODEL=TIMESTAMP|RESULTS-FILE|FOLDER: use that run for the model instead of the newest; repeatable', collect)
       .option('--duplicates <policy>', 'a table id repeated with another score: error (default) | first | last')
       .option('--table-format <format>', 'force the table format: pace-csv | wide')
       .option('--table-orientation <orientation>', 'wide tables: models-rows (default) | models-columns')
@@ -113,11 +114,21 @@ const ingest: CommandSpec = {
       targets = r.targets;
     }
     const store = matrix!;
+    const observed = countObserved(store);
+    if (observed === 0) {
+      // A store of no scores would only hide the failure from the next stage.
+      findings.push(logsFinding('store-nothing-accepted', {}, { inputs: [...roots, ...tables].join(', ') }));
+      return {
+        findings,
+        strict: Boolean(opts.strict),
+        text: [...Object.entries(tallies).map(([label, t]) => renderTally(label, t)), `store: nothing written to ${opts.out}`].join('\n'),
+        data: { store: null, shape: [0, 0], observed: 0, tallies },
+      };
+    }
     const written = await saveStore(ctx.vfs, opts.out, { matrix: store, targets }, { force: Boolean(opts.force) });
     ctx.progress(`wrote ${written.length} file(s) to ${opts.out}`);
 
     const coverage = matrixCoverage(store);
-    const observed = countObserved(store);
     const text = [
       renderCoverage(store),
       ...Object.entries(tallies).map(([label, t]) => renderTally(label, t)),

@@ -18,6 +18,8 @@ interface TaskEntry {
   metric: string | undefined;
   hashes: Array<string | null>;
   metricWarned: boolean;
+  /** Ids are our question ids (recorded on each instance so the store joins back to the questions). */
+  questionIds: boolean;
 }
 
 /**
@@ -45,7 +47,7 @@ export class MatrixBuilder {
   private task(task: string): TaskEntry {
     let entry = this.tasks.get(task);
     if (!entry) {
-      entry = { ids: [], pos: new Map(), metric: undefined, hashes: [], metricWarned: false };
+      entry = { ids: [], pos: new Map(), metric: undefined, hashes: [], metricWarned: false, questionIds: false };
       this.tasks.set(task, entry);
     }
     return entry;
@@ -78,6 +80,10 @@ export class MatrixBuilder {
     return this.tasks.get(task)?.metric;
   }
 
+  markQuestionIds(task: string): void {
+    this.task(task).questionIds = true;
+  }
+
   setDocHash(task: string, index: number, hash: string): void {
     const entry = this.task(task);
     if (entry.hashes[index] === null) entry.hashes[index] = hash;
@@ -107,6 +113,7 @@ export class MatrixBuilder {
         const docId = entry.ids[local]!;
         const ref: InstanceRef = { key: `${task}/${docId}`, task, doc_id: docId, metric: entry.metric ?? 'score' };
         if (entry.hashes[local]) ref.doc_hash = entry.hashes[local];
+        if (entry.questionIds) ref.question_id = docId;
         instances.push(ref);
       }
       columnOf.set(task, column);

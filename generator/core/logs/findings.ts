@@ -31,7 +31,17 @@ export const logsFindings = {
   'table-parse-error': {
     severity: 'error',
     title: 'CSV syntax error',
-    message: (a) => `CSV syntax error (${a.reason}); the rest of the file was not read`,
+    message: (a) => `CSV syntax error (${a.reason}); the record starting on this line was rejected, reading resumed on the next line`,
+  },
+  'table-invalid-utf8': {
+    severity: 'error',
+    title: 'Invalid UTF-8 in a table row',
+    message: () => `line is not valid UTF-8; row rejected (the rest of the file was read)`,
+  },
+  'table-unread-lines': {
+    severity: 'error',
+    title: 'Table abandoned after many syntax errors',
+    message: (a) => `${a.errors} CSV syntax errors; the remaining ${a.lines} line(s) were not read and are counted as rejected`,
   },
   'table-bad-header': {
     severity: 'error',
@@ -47,6 +57,11 @@ export const logsFindings = {
     severity: 'error',
     title: 'Score is not a number',
     message: (a) => `score ${JSON.stringify(a.value)} is not a finite number; row rejected`,
+  },
+  'table-out-of-range': {
+    severity: 'error',
+    title: 'Score outside [0, 1]',
+    message: (a) => `score ${a.value} is outside [0, 1] (per-instance scores are fractions); row rejected`,
   },
   'table-empty-id': {
     severity: 'error',
@@ -179,7 +194,7 @@ export const logsFindings = {
     message: (a) => `no results file with timestamp ${a.ts || '(none)'} beside this samples file for task ${a.task}; not ingested (model, metrics and hashes unknown)`,
   },
   'samples-missing': {
-    severity: 'warning',
+    severity: 'error',
     title: 'Task has no samples file',
     message: (a) => `${a.model}: results list task ${a.task} but there is no samples file for it in this run; no per-instance scores`,
   },
@@ -194,9 +209,45 @@ export const logsFindings = {
     message: (a) => `${a.model} run ${a.ts || '(no timestamp)'} superseded by ${a.by} for ${a.tasks}`,
   },
   'run-duplicate': {
+    severity: 'info',
+    title: 'Copy of a run',
+    message: (a) => `${a.model} has two runs stamped ${a.ts || '(none)'} for ${a.task} with the same task hash and results; used ${a.kept} once`,
+  },
+  'run-conflict': {
+    severity: 'error',
+    title: 'Two different runs with one timestamp',
+    message: (a) =>
+      `${a.model} has two runs stamped ${a.ts || '(none)'} for ${a.task} with different content (this file and ${a.other}); neither was used — pin one with --run ${a.model}=<results file or folder>`,
+  },
+  'run-pin-ambiguous': {
+    severity: 'error',
+    title: 'Pinned run is ambiguous',
+    message: (a) => `--run ${a.model}=${a.ts} matches several runs (${a.runs}); pin a results file or folder instead`,
+  },
+  'run-predict-only': {
     severity: 'warning',
-    title: 'Two runs with one timestamp',
-    message: (a) => `${a.model} has two runs stamped ${a.ts || '(none)'} for ${a.task}; kept ${a.kept}`,
+    title: 'Predict-only run skipped',
+    message: (a) => `${a.model} run ${a.ts || '(no timestamp)'} was run with --predict_only (metric bypass, no scores) for ${a.tasks}; skipped, other runs of these tasks are unaffected`,
+  },
+  'shard-overlap': {
+    severity: 'error',
+    title: 'Document in two shards',
+    message: (a) => `${a.model} on ${a.task}: ${a.count} document(s) (first ${a.first}) were already read from ${a.other}; shards must be disjoint — the repeats were rejected`,
+  },
+  'shard-missing': {
+    severity: 'error',
+    title: 'Shard missing',
+    message: (a) => `${a.model} on ${a.task}: of ${a.of} shards, missing ${a.missing}${a.strays !== 'none' ? `; shards of another split: ${a.strays}` : ''}; the model's coverage of ${a.task} is incomplete`,
+  },
+  'shard-gap': {
+    severity: 'error',
+    title: 'Shards leave documents out',
+    message: (a) => `${a.model} on ${a.task}: ${a.runs} partial runs merged as shards cover ${a.covered} of ${a.total} documents; run the missing documents or pin one run with --run`,
+  },
+  'shard-without-question-ids': {
+    severity: 'error',
+    title: 'Shard without question ids',
+    message: (a) => `${a.model} on ${a.task}: shard records carry no distinct doc "id", so shards (each numbered from doc 0) cannot be merged; ${a.records} record(s) rejected`,
   },
   'run-pin-missing': {
     severity: 'error',
@@ -206,7 +257,8 @@ export const logsFindings = {
   'metric-not-found': {
     severity: 'error',
     title: 'Chosen metric not reported',
-    message: (a) => `task ${a.task}: metric ${a.metric}${a.filter ? `,${a.filter}` : ''} is not reported by every run (available: ${a.available}); task not ingested`,
+    message: (a) =>
+      `task ${a.task}: metric ${a.metric}${a.filter ? `,${a.filter}` : ''} is not reported by ${a.lacking} of ${a.runs} run(s) (this results file is one); reported by all: ${a.shared}; reported by any: ${a.available}; task not ingested`,
   },
   'metric-no-default': {
     severity: 'warning',
@@ -253,6 +305,26 @@ export const logsFindings = {
     title: 'Metric value is not a number',
     message: (a) => `doc ${a.docId}: ${a.metric} is ${JSON.stringify(a.value)}, not a finite number; record rejected`,
   },
+  'samples-content-hash-mismatch': {
+    severity: 'error',
+    title: 'Sample record edited after the run',
+    message: (a) => `the record's ${a.field} is not the hash of its own content (the harness's sha256 recomputed here): edited after the harness wrote it; record rejected`,
+  },
+  'samples-out-of-range': {
+    severity: 'error',
+    title: 'Score outside [0, 1]',
+    message: (a) => `doc ${a.docId}: ${a.metric} is ${a.value}, outside [0, 1] for a per-instance ${a.metric}; record rejected`,
+  },
+  'samples-metric-mismatch': {
+    severity: 'error',
+    title: 'Score disagrees with the response',
+    message: (a) => `doc ${a.docId}: ${a.metric} is ${a.value} but the logged filtered_resps and target give ${a.expected}; record rejected`,
+  },
+  'samples-empty': {
+    severity: 'error',
+    title: 'Empty samples file',
+    message: () => `the samples file holds no records (a run cut off before writing, or an emptied file); nothing from it was ingested`,
+  },
   'samples-duplicate-doc': {
     severity: 'error',
     title: 'Duplicate doc_id',
@@ -264,14 +336,14 @@ export const logsFindings = {
     message: (a) => `${a.found} ${a.filter} record(s) read but the results say ${a.expected} docs were evaluated; the rest are unobserved`,
   },
   'aggregate-mismatch': {
-    severity: 'warning',
+    severity: 'error',
     title: 'Samples disagree with the results file',
-    message: (a) => `mean ${a.metric} over ${a.count} samples is ${a.mean}, the results file says ${a.reported}`,
+    message: (a) => `mean ${a.metric} over ${a.count} samples is ${a.mean}, the results file says ${a.reported}: not this run's samples (swapped or edited); the file was not merged`,
   },
   'task-hash-mismatch': {
     severity: 'error',
     title: 'task_hash does not match the samples',
-    message: (a) => `sha256 over the records' hashes is ${a.found}, results say ${a.expected}: the samples file is not the one this run wrote (edited, truncated or mixed up)`,
+    message: (a) => `sha256 over the records' hashes is ${a.found}, results say ${a.expected}: the samples file is not the one this run wrote (edited, truncated or mixed up); the file was not merged`,
   },
   'prompt-hash-conflict': {
     severity: 'error',
@@ -291,6 +363,11 @@ export const logsFindings = {
   },
 
   // ---- store ------------------------------------------------------------------------
+  'store-nothing-accepted': {
+    severity: 'error',
+    title: 'Nothing to store',
+    message: (a) => `no score was accepted from ${a.inputs}; no store was written`,
+  },
   'store-missing-file': {
     severity: 'error',
     title: 'Store file missing',

@@ -1,6 +1,6 @@
 /** Public API of the logs domain: readers, the matrix store, and merging. */
 export * from './matrix.js';
-export { logsFindings, type LogsFindingCode } from './findings.js';
+export { logsFinding, logsFindings, type LogsFindingCode } from './findings.js';
 export { readScoreTables, tableFormats, type ScoreTableOptions, type TableFormat } from './tables/index.js';
 export { readTargets, targetSources, toScale, fractionScores, type TargetOptions, type TargetScale } from './targets/index.js';
 export { readModelMapping, mapModelName, type ModelMapping } from './mapping.js';

@@ -4,11 +4,13 @@
  * marked in `observed` (1 = observed) and hold 0 in `values` only as a placeholder.
  */
 export interface InstanceRef {
-  /** Stable instance key: `<task>/<doc_id>` for harness logs, `<benchmark>/<id>` for tables. */
+  /** Stable instance key: `<task>/<question id>` for our suites, `<task>/<doc_id>` for other harness logs, `<benchmark>/<id>` for tables. */
   key: string;
   /** Source benchmark / harness task: the unit of the skill map and of benchmark-level baselines. */
   task: string;
   doc_id: string;
+  /** Our question id (`id` in the emitted doc) when the task is one of our suites; then `doc_id` is the same id. */
+  question_id?: string;
   /** Metric used for this instance's scores (e.g. `acc`, `exact_match,strict-match`). */
   metric: string;
   /** Content hashes from the harness when present (doc_hash, prompt_hash, target_hash). */

@@ -33,6 +33,7 @@ function addMatrix(builder: MatrixBuilder, m: ScoreMatrix, label: string, refuse
   const local = m.instances.map((inst) => {
     const at = builder.instance(inst.task, inst.doc_id);
     if (inst.doc_hash && !refused.has(inst.key)) builder.setDocHash(inst.task, at, inst.doc_hash);
+    if (inst.question_id) builder.markQuestionIds(inst.task);
     return at;
   });
   for (const inst of m.instances) builder.setMetric(inst.task, inst.metric, { file: label });

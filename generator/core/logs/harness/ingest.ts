@@ -7,52 +7,22 @@ import type { ScoreMatrix } from '../matrix.js';
 import { FindingSink } from '../sink.js';
 import { discoverRuns, type RunFiles } from './discover.js';
 import { chooseMetric, metricLabel, type MetricChoice, type MetricRule } from './metric-choice.js';
-import { isResultsJson, parseResults, type MetricKey, type RunInfo } from './results.js';
-import { readSampleFile, type SampleBlock } from './samples.js';
+import { placeTask, type Coverage, type PlacedBlock } from './place.js';
+import { isResultsJson, parseResults, splitMetricKey, type MetricKey, type RunInfo, type TaskResult } from './results.js';
+import { readSampleFile, type MetricRecompute, type SampleBlock } from './samples.js';
+import { selectRuns, type LoadedRun, type SupersededRun, type Winner } from './select.js';
+
+export type { Coverage, CoverageCell } from './place.js';
+export type { SupersededRun } from './select.js';
 
 export interface IngestOptions {
   mapping?: ModelMapping;
   /** `--metric` rules, first match per task wins. */
   metrics?: MetricRule[];
-  /** `--run MODEL=TIMESTAMP`: use that run for the model's tasks it covers. */
+  /** `--run MODEL=TIMESTAMP|RESULTS-FILE|FOLDER`: use that run for the model's tasks it covers. */
   pins?: Record<string, string>;
   /** Tail-only parsing of sample lines (default true); false parses every line fully. */
   fastPath?: boolean;
-}
-
-export interface SupersededRun {
-  model: string;
-  task: string;
-  kept: { ts: string; file: string };
-  dropped: { ts: string; file: string };
-}
-
-export interface CoverageCell {
-  /** Instances with a score in the matrix. */
-  observed: number;
-  /** Docs the run evaluated (n-samples.effective), when known. */
-  expected?: number;
-  /** Timestamp of the run the cells came from (harness logs only). */
-  ts?: string;
-}
-
-export interface Coverage {
-  models: string[];
-  tasks: string[];
-  cells: Record<string, Record<string, CoverageCell>>;
-}
-
-interface LoadedRun {
-  files: RunFiles;
-  info: RunInfo;
-  rawModel: string;
-  model: string;
-}
-
-interface Winner {
-  run: LoadedRun;
-  task: string;
-  file: string;
 }
 
 /**
@@ -102,7 +72,10 @@ export async function ingestLogs(
       sink.add('run-without-samples', { file: files.resultsFile }, { model, ts: files.ts, tasks: info.leafTasks.size });
     } else {
       for (const task of [...info.leafTasks.keys()].sort()) {
-        if (!files.samples.has(task)) sink.add('samples-missing', { file: files.resultsFile }, { model, task });
+        if (!files.samples.has(task)) {
+          sink.add('samples-missing', { file: files.resultsFile }, { model, task });
+          tally.rejected++;
+        }
       }
     }
     for (const task of files.samples.keys()) {
@@ -113,63 +86,23 @@ export async function ingestLogs(
     }
   }
 
-  // 2. Newest run per (model, task), unless pinned.
+  // 2. Which samples files to use per (model, task): pins, complete over partial, shards, conflicts.
   const pins = options.pins ?? {};
-  const pinFor = (run: LoadedRun) => pins[run.model] ?? pins[run.rawModel] ?? (run.info.modelNameSanitized ? pins[run.info.modelNameSanitized] : undefined);
-  for (const [pinModel, ts] of Object.entries(pins).sort()) {
-    const runs = loaded.filter((r) => r.model === pinModel || r.rawModel === pinModel || r.info.modelNameSanitized === pinModel);
-    if (!runs.some((r) => r.files.ts === ts)) {
-      sink.add('run-pin-missing', {}, { model: pinModel, ts, available: [...new Set(runs.map((r) => r.files.ts))].sort().join(', ') });
-    }
-  }
-  const candidates = new Map<string, Winner[]>();
-  for (const run of loaded) {
-    for (const [task, file] of run.files.samples) {
-      if (!run.info.leafTasks.has(task)) continue;
-      const key = `${run.model}\u0000${task}`;
-      if (!candidates.has(key)) candidates.set(key, []);
-      candidates.get(key)!.push({ run, task, file });
-    }
-  }
-  const winners: Winner[] = [];
-  const superseded: SupersededRun[] = [];
-  const supersededByRun = new Map<string, { run: LoadedRun; by: Set<string>; tasks: string[] }>();
-  for (const key of [...candidates.keys()].sort()) {
-    const list = candidates.get(key)!.sort((a, b) => compareStrings(b.run.files.ts, a.run.files.ts) || compareStrings(a.file, b.file));
-    const pin = pinFor(list[0]!.run);
-    const pinned = pin !== undefined ? list.find((w) => w.run.files.ts === pin) : undefined;
-    const winner = pinned ?? list[0]!;
-    winners.push(winner);
-    for (const other of list) {
-      if (other === winner) continue;
-      if (other.run.files.ts === winner.run.files.ts) {
-        sink.add('run-duplicate', { file: other.file }, { model: winner.run.model, ts: winner.run.files.ts, task: winner.task, kept: winner.file });
-      }
-      superseded.push({ model: winner.run.model, task: winner.task, kept: { ts: winner.run.files.ts, file: winner.file }, dropped: { ts: other.run.files.ts, file: other.file } });
-      const entry = supersededByRun.get(other.run.files.resultsFile) ?? { run: other.run, by: new Set<string>(), tasks: [] };
-      entry.by.add(winner.run.files.ts || '(none)');
-      entry.tasks.push(winner.task);
-      supersededByRun.set(other.run.files.resultsFile, entry);
-      countSkip(tally, 'superseded-samples-file');
-    }
-  }
-  for (const [file, entry] of [...supersededByRun].sort(([a], [b]) => compareStrings(a, b))) {
-    sink.add('run-superseded', { file }, { model: entry.run.model, ts: entry.run.files.ts, by: [...entry.by].sort().join(', '), tasks: entry.tasks.sort().join(', ') });
-  }
+  const { winners, superseded } = selectRuns(loaded, pins, sink, tally);
 
   // 3. One metric per task, from what every winning run reports.
   const byTask = new Map<string, Winner[]>();
   for (const w of winners) {
-    if (!byTask.has(w.task)) byTask.set(w.task, []);
-    byTask.get(w.task)!.push(w);
+    if (!byTask.has(w.base)) byTask.set(w.base, []);
+    byTask.get(w.base)!.push(w);
   }
   const choices = new Map<string, MetricChoice>();
   const skippedTasks: string[] = [];
   for (const task of [...byTask.keys()].sort()) {
     const runs = byTask.get(task)!;
-    const first = runs[0]!.run.info.leafTasks.get(task)!;
+    const first = runs[0]!.run.info.leafTasks.get(runs[0]!.task)!;
     const shared: MetricKey[] = first.metrics.filter((k) =>
-      runs.every((w) => w.run.info.leafTasks.get(task)!.metrics.some((o) => o.metric === k.metric && o.filter === k.filter)),
+      runs.every((w) => w.run.info.leafTasks.get(w.task)!.metrics.some((o) => o.metric === k.metric && o.filter === k.filter)),
     );
     const choice = chooseMetric(task, shared, first.higherIsBetter, options.metrics ?? [], first.outputType);
     if (!choice && shared.length > 0) {
@@ -181,11 +114,21 @@ export async function ingestLogs(
     }
     if (!choice || 'missing' in choice) {
       const rule = choice && 'missing' in choice ? choice.missing : undefined;
-      sink.add('metric-not-found', { file: runs[0]!.run.files.resultsFile }, {
+      // Name a run that lacks the metric, and what the runs report between them.
+      const lacks = (w: Winner) => {
+        const ms = w.run.info.leafTasks.get(w.task)!.metrics;
+        return rule ? !ms.some((k) => k.metric === rule.metric && (rule.filter === undefined || k.filter === rule.filter)) : ms.length === 0;
+      };
+      const lacking = runs.filter(lacks);
+      const reported = [...new Set(runs.flatMap((w) => w.run.info.leafTasks.get(w.task)!.metrics.map((k) => `${k.metric},${k.filter}`)))].sort();
+      sink.add('metric-not-found', { file: (lacking[0] ?? runs[0]!).run.files.resultsFile }, {
         task,
         metric: rule?.metric ?? '(any)',
         filter: rule?.filter,
-        available: shared.map((k) => `${k.metric},${k.filter}`).join(' ') || 'none',
+        lacking: lacking.length,
+        runs: runs.length,
+        shared: shared.map((k) => `${k.metric},${k.filter}`).join(' ') || 'none',
+        available: reported.join(' ') || 'none',
       });
       for (const _ of runs) countSkip(tally, 'task-without-metric');
       skippedTasks.push(task);
@@ -210,7 +153,7 @@ export async function ingestLogs(
     // Files are read a few at a time (I/O overlaps parsing); each gets its own sink and
     // tally, merged back in model order so findings come out in the same order every run.
     const blocks = await mapInOrder(runs, READ_AHEAD, async (w) => {
-      const tr = w.run.info.leafTasks.get(task)!;
+      const tr = w.run.info.leafTasks.get(w.task)!;
       const own = new FindingSink();
       const ownTally = emptyTally();
       const block = await readSampleFile(
@@ -223,6 +166,8 @@ export async function ingestLogs(
           docsPerFilter: tr.nSamples?.effective,
           jsonArray: w.run.files.legacyArrays,
           fastPath: options.fastPath,
+          fractionMetric: FRACTION_METRICS.has(choice.metric),
+          ...recomputeFor(tr, choice),
         },
         own,
         ownTally,
@@ -232,11 +177,16 @@ export async function ingestLogs(
     for (const { w, block, findings, tally: t } of blocks) {
       sink.push(...findings);
       addTally(tally, t);
-      checkAgainstResults(w, block, choice, sink);
+      if (!checkAgainstResults(w, block, choice, sink)) {
+        // The file is not the one this run wrote (or not this run's): none of it is merged.
+        tally.accepted -= block.values.length;
+        tally.rejected += block.values.length;
+        emptyBlock(block);
+      }
       if (!versions.has(w.run.info.harnessVersion)) versions.set(w.run.info.harnessVersion, new Set());
       versions.get(w.run.info.harnessVersion)!.add(w.run.model);
     }
-    placeTask(task, choice, blocks, builder, sink, tally, coverage);
+    placeTask(task, choice, blocks as PlacedBlock[], builder, sink, tally, coverage);
   }
   if (versions.size > 1) {
     sink.add('harness-version-mixed', {}, {
@@ -302,134 +252,59 @@ function addTally(into: Tally, from: Tally): void {
   }
 }
 
-/** Counts against n-samples, the aggregate in the results file, and the task hash. */
-function checkAgainstResults(w: Winner, block: SampleBlock, choice: MetricChoice, sink: FindingSink): void {
+const MEAN_METRICS = new Set(['acc', 'acc_norm', 'exact_match', 'acc_mutual_info', 'acc_bytes']);
+
+/** Per-sample values of these metrics are fractions: anything outside [0, 1] is corrupt. */
+const FRACTION_METRICS = new Set(['acc', 'acc_norm', 'acc_mutual_info', 'acc_bytes', 'exact_match', 'pass@1', 'pass_at_1']);
+
+/** Metrics the reader can recompute from responses: only the harness's built-in scoring, never a task's own process_results. */
+function recomputeFor(tr: TaskResult, choice: MetricChoice): { recompute?: MetricRecompute } {
+  if (tr.customProcessResults) return {};
+  if (choice.metric === 'acc' && tr.outputType === 'multiple_choice') return { recompute: { kind: 'mc-acc' } };
+  const o = tr.metricOptions[choice.metric];
+  if (choice.metric === 'exact_match' && tr.outputType === 'generate_until' && o && !o.regexes_to_ignore) {
+    return { recompute: { kind: 'exact-match', ignoreCase: o.ignore_case === true, ignorePunctuation: o.ignore_punctuation === true, ignoreNumbers: o.ignore_numbers === true } };
+  }
+  return {};
+}
+
+function emptyBlock(block: SampleBlock): void {
+  for (const list of [block.docIds, block.questionIds, block.values, block.lines, block.docHashes, block.promptHashes, block.targetHashes]) list.length = 0;
+  block.sum = 0;
+}
+
+/**
+ * Counts against n-samples, the aggregate in the results file, and the task hash. Returns
+ * false when the file cannot be this run's samples (task hash or aggregate disagree).
+ */
+function checkAgainstResults(w: Winner, block: SampleBlock, choice: MetricChoice, sink: FindingSink): boolean {
   const tr = w.run.info.leafTasks.get(w.task)!;
   const found = block.perFilter[choice.filter] ?? 0;
   const expected = tr.nSamples?.effective;
-  if (expected !== undefined && found < expected) sink.add('samples-count-mismatch', { file: w.file }, { found, expected, filter: choice.filter });
-  const isMean = (tr.aggregation[choice.metric] ?? (['acc', 'acc_norm', 'exact_match', 'acc_mutual_info', 'acc_bytes'].includes(choice.metric) ? 'mean' : undefined)) === 'mean';
-  const reported = tr.aggregates[`${choice.metric},${choice.filter}`];
-  if (isMean && reported !== undefined && block.values.length > 0 && block.values.length === found) {
-    const mean = block.sum / block.values.length;
-    if (Math.abs(mean - reported) > 1e-9 * Math.max(1, Math.abs(reported))) {
-      sink.add('aggregate-mismatch', { file: w.file }, { metric: metricLabel(choice), count: block.values.length, mean, reported });
+  if (expected !== undefined && found < expected && found > 0) sink.add('samples-count-mismatch', { file: w.file }, { found, expected, filter: choice.filter });
+  let usable = true;
+  // Every mean-aggregated metric the results report for this filter must equal the mean of
+  // the records' values: a file from another run rarely matches on all of them.
+  if (block.values.length > 0 && block.values.length === found) {
+    for (const [key, reported] of Object.entries(tr.aggregates)) {
+      const mk = splitMetricKey(key);
+      if (!mk || mk.filter !== choice.filter) continue;
+      const isMean = (tr.aggregation[mk.metric] ?? (MEAN_METRICS.has(mk.metric) ? 'mean' : undefined)) === 'mean';
+      const own = mk.metric === choice.metric ? { sum: block.sum, count: block.values.length } : block.metricSums[mk.metric];
+      if (!isMean || !own || own.count !== found) continue;
+      const mean = own.sum / own.count;
+      if (Math.abs(mean - reported) > 1e-9 * Math.max(1, Math.abs(reported))) {
+        sink.add('aggregate-mismatch', { file: w.file }, { metric: mk.filter === 'none' ? mk.metric : key, count: own.count, mean, reported });
+        usable = false;
+      }
     }
   }
   if (tr.taskHash && block.taskHash && tr.taskHash !== block.taskHash) {
     sink.add('task-hash-mismatch', { file: w.file }, { found: block.taskHash, expected: tr.taskHash });
+    usable = false;
   }
   if (!block.hasHashes && block.values.length) sink.add('hashes-unavailable', { file: w.file }, { model: w.run.model, task: w.task });
-}
-
-/**
- * Identity across models: per doc, the (doc, prompt, target) hash triple most models agree
- * on is the reference; a model whose triple differs is not merged for that doc.
- */
-function placeTask(
-  task: string,
-  choice: MetricChoice,
-  blocks: Array<{ w: Winner; block: SampleBlock }>,
-  builder: MatrixBuilder,
-  sink: FindingSink,
-  tally: Tally,
-  coverage: Coverage,
-): void {
-  const label = metricLabel(choice);
-  // Pass 1: the first hash triple seen per doc is the reference; note docs where models differ.
-  const slotOf = new Map<number, number>();
-  const refDoc: string[] = [];
-  const refPrompt: string[] = [];
-  const refTarget: string[] = [];
-  const refCount: number[] = [];
-  const disputed = new Set<number>();
-  for (const { block } of blocks) {
-    block.docIds.forEach((doc, k) => {
-      const dh = block.docHashes[k]!;
-      if (!dh) return;
-      const slot = slotOf.get(doc);
-      if (slot === undefined) {
-        slotOf.set(doc, refDoc.length);
-        refDoc.push(dh);
-        refPrompt.push(block.promptHashes[k]!);
-        refTarget.push(block.targetHashes[k]!);
-        refCount.push(0);
-      } else if (refDoc[slot] !== dh || refPrompt[slot] !== block.promptHashes[k] || refTarget[slot] !== block.targetHashes[k]) {
-        disputed.add(slot);
-      }
-    });
-  }
-  // Pass 2, disputed docs only: the triple most models hold wins; ties go to the smaller
-  // triple so the outcome does not depend on read order.
-  if (disputed.size) {
-    const votes = new Map<number, Map<string, number>>();
-    for (const { block } of blocks) {
-      block.docIds.forEach((doc, k) => {
-        const slot = slotOf.get(doc);
-        if (slot === undefined || !disputed.has(slot) || !block.docHashes[k]) return;
-        const triple = `${block.docHashes[k]}\u0000${block.promptHashes[k]}\u0000${block.targetHashes[k]}`;
-        let v = votes.get(slot);
-        if (!v) votes.set(slot, (v = new Map()));
-        v.set(triple, (v.get(triple) ?? 0) + 1);
-      });
-    }
-    for (const [slot, v] of votes) {
-      const [best, count] = [...v].sort(([a, ca], [b, cb]) => cb - ca || (a < b ? -1 : a > b ? 1 : 0))[0]!;
-      [refDoc[slot], refPrompt[slot], refTarget[slot]] = best.split('\u0000') as [string, string, string];
-      refCount[slot] = count;
-    }
-  }
-
-  builder.setMetric(task, label, { file: blocks[0]?.w.file ?? task });
-  for (const { w, block } of blocks) {
-    const index: number[] = [];
-    const values: number[] = [];
-    const lines: number[] = [];
-    const mismatched: Record<'doc_hash' | 'prompt_hash' | 'target_hash', { count: number; docId: number; majority: number }> = {
-      doc_hash: { count: 0, docId: -1, majority: 0 },
-      prompt_hash: { count: 0, docId: -1, majority: 0 },
-      target_hash: { count: 0, docId: -1, majority: 0 },
-    };
-    block.docIds.forEach((doc, k) => {
-      const slot = block.docHashes[k] ? slotOf.get(doc) : undefined;
-      if (slot !== undefined && disputed.has(slot)) {
-        const field =
-          block.docHashes[k] !== refDoc[slot] ? 'doc_hash' : block.promptHashes[k] !== refPrompt[slot] ? 'prompt_hash' : block.targetHashes[k] !== refTarget[slot] ? 'target_hash' : undefined;
-        if (field) {
-          const m = mismatched[field];
-          if (m.count++ === 0) {
-            m.docId = doc;
-            m.majority = refCount[slot]!;
-          }
-          tally.rejected++;
-          tally.accepted--;
-          return;
-        }
-      }
-      const at = builder.instance(task, String(doc));
-      if (slot !== undefined) builder.setDocHash(task, at, refDoc[slot]!);
-      index.push(at);
-      values.push(block.values[k]!);
-      lines.push(block.lines[k]!);
-    });
-    for (const field of ['doc_hash', 'prompt_hash', 'target_hash'] as const) {
-      const m = mismatched[field];
-      if (!m.count) continue;
-      sink.add(field === 'doc_hash' ? 'instance-hash-conflict' : 'prompt-hash-conflict', { file: w.file }, {
-        model: w.run.model,
-        task,
-        count: m.count,
-        docId: m.docId,
-        majority: m.majority,
-        field,
-      });
-    }
-    builder.addBlock({ model: w.run.model, task, index: Int32Array.from(index), values: Float64Array.from(values), lines: Int32Array.from(lines), file: w.file });
-    const cell: CoverageCell = { observed: index.length, ts: w.run.files.ts };
-    const expected = w.run.info.leafTasks.get(task)?.nSamples?.effective;
-    if (expected !== undefined) cell.expected = expected;
-    (coverage.cells[w.run.model] ??= {})[task] = cell;
-  }
+  return usable;
 }
 
 /** ≤0.4.2 sample files are `<model_args with / and = → __>_<task>.jsonl`; match them to the results' tasks. */

@@ -19,6 +19,12 @@ export interface TaskResult {
   taskHash?: string;
   version?: unknown;
   nShot?: unknown;
+  /** metric_list options per metric (ignore_case, regexes_to_ignore, …). */
+  metricOptions: Record<string, Record<string, unknown>>;
+  /** The task scores through its own `process_results` (a `!function`), not the harness's built-in scoring. */
+  customProcessResults: boolean;
+  /** Every reported metric is `bypass`: a `--predict_only` run, no scores. */
+  predictOnly: boolean;
 }
 
 export interface RunInfo {
@@ -73,8 +79,10 @@ export function parseResults(json: Record<string, any>): RunInfo {
       ? cfg.filter_list.map((f: any) => String(f?.name ?? ''))
       : [...new Set(metrics.map((m) => m.filter))];
     const aggregation: Record<string, string> = {};
+    const metricOptions: Record<string, Record<string, unknown>> = {};
     for (const m of Array.isArray(cfg.metric_list) ? cfg.metric_list : []) {
       if (typeof m?.metric === 'string' && typeof m?.aggregation === 'string') aggregation[m.metric] = m.aggregation;
+      if (typeof m?.metric === 'string') metricOptions[m.metric] = { ...m };
     }
     const ns = json['n-samples']?.[task];
     leafTasks.set(task, {
@@ -88,6 +96,9 @@ export function parseResults(json: Record<string, any>): RunInfo {
       taskHash: typeof json.task_hashes?.[task] === 'string' ? json.task_hashes[task] : undefined,
       version: json.versions?.[task],
       nShot: json['n-shot']?.[task],
+      metricOptions,
+      customProcessResults: cfg.process_results !== undefined && cfg.process_results !== null,
+      predictOnly: metrics.length > 0 && metrics.every((k) => k.metric === 'bypass'),
     });
   }
   const config = json.config ?? {};

@@ -3,6 +3,10 @@ import { countSkip, type Tally } from '../../kernel/findings.js';
 import { Buffer, isUtf8 } from 'node:buffer';
 import type { Vfs } from '../../kernel/vfs.js';
 import type { FindingSink } from '../sink.js';
+import { topLevelSpans } from './json-text.js';
+import { contentHashMismatch, docSpan, questionIdOf, recomputeMetric, type MetricRecompute } from './record-check.js';
+
+export type { MetricRecompute } from './record-check.js';
 
 export interface SampleReadOptions {
   metric: string;
@@ -13,12 +17,18 @@ export interface SampleReadOptions {
   docsPerFilter?: number;
   /** ≤0.4.2: the file is one pretty-printed JSON array. */
   jsonArray: boolean;
-  /** Parse only each line's tail (filter … metric values); full JSON.parse is the fallback. Default true. */
+  /** Parse only the top-level fields the reader needs (default true); false JSON.parses every line whole. */
   fastPath?: boolean;
+  /** Per-sample values of this metric must lie in [0, 1] (acc, exact_match, …). */
+  fractionMetric?: boolean;
+  /** Recompute the metric from `filtered_resps` and `target` (built-in scoring only). */
+  recompute?: MetricRecompute;
 }
 
 export interface SampleBlock {
   docIds: number[];
+  /** Our question id (`doc.id`, a non-empty string) per accepted record, '' when the doc has none. */
+  questionIds: string[];
   values: number[];
   lines: number[];
   /** `doc_hash`, `prompt_hash`, `target_hash` per accepted record ('' when absent). */
@@ -30,6 +40,8 @@ export interface SampleBlock {
   /** Records per filter (all filters). */
   perFilter: Record<string, number>;
   sum: number;
+  /** Per metric named in the records' `metrics` list: sum and count over accepted records. */
+  metricSums: Record<string, { sum: number; count: number }>;
   hasHashes: boolean;
 }
 
@@ -43,14 +55,14 @@ export interface SampleBlock {
  * a full parse. Every rejected line is a finding with file:line.
  */
 export async function readSampleFile(vfs: Vfs, file: string, options: SampleReadOptions, sink: FindingSink, tally: Tally): Promise<SampleBlock> {
-  const block: SampleBlock = { docIds: [], values: [], lines: [], docHashes: [], promptHashes: [], targetHashes: [], perFilter: {}, sum: 0, hasHashes: false };
+  const block: SampleBlock = { docIds: [], questionIds: [], values: [], lines: [], docHashes: [], promptHashes: [], targetHashes: [], perFilter: {}, sum: 0, metricSums: {}, hasHashes: false };
   const taskHash = createHash('sha256');
   let hashedRecords = 0;
   const seen = new Map<number, number>();
   const fast = options.fastPath !== false;
   let recordIndex = 0;
 
-  const accept = (rec: Record<string, unknown>, line: number, where: { file: string; line?: number; record?: number }) => {
+  const accept = (rec: Record<string, unknown>, line: number, where: { file: string; line?: number; record?: number }, docRaw?: string) => {
     const index = recordIndex++;
     const dh = rec.doc_hash;
     const ph = rec.prompt_hash;
@@ -68,6 +80,13 @@ export async function readSampleFile(vfs: Vfs, file: string, options: SampleRead
       }
     }
     block.perFilter[filter] = (block.perFilter[filter] ?? 0) + 1;
+    const badHash = contentHashMismatch(rec, docRaw);
+    if (badHash) {
+      // The stored hash no longer describes the record's own content: edited after the run.
+      sink.add('samples-content-hash-mismatch', { ...where, field: badHash === 'doc_hash' ? 'doc' : badHash === 'prompt_hash' ? 'arguments' : 'target' }, { field: badHash });
+      tally.rejected++;
+      return;
+    }
     if (filter !== options.filter) {
       countSkip(tally, 'other-filter');
       return;
@@ -90,6 +109,19 @@ export async function readSampleFile(vfs: Vfs, file: string, options: SampleRead
       tally.rejected++;
       return;
     }
+    if (options.fractionMetric && (value < 0 || value > 1)) {
+      sink.add('samples-out-of-range', { ...where, field: options.metric }, { metric: options.metric, docId, value });
+      tally.rejected++;
+      return;
+    }
+    if (options.recompute) {
+      const expected = recomputeMetric(rec, options.recompute);
+      if (expected !== undefined && expected !== value) {
+        sink.add('samples-metric-mismatch', { ...where, field: options.metric }, { metric: options.metric, docId, value, expected });
+        tally.rejected++;
+        return;
+      }
+    }
     const prior = seen.get(docId);
     if (prior !== undefined) {
       sink.add('samples-duplicate-doc', { ...where, field: 'doc_id' }, { docId, firstLine: prior, filter });
@@ -98,12 +130,22 @@ export async function readSampleFile(vfs: Vfs, file: string, options: SampleRead
     }
     seen.set(docId, line);
     block.docIds.push(docId);
+    block.questionIds.push(questionIdOf(docRaw));
     block.values.push(value);
     block.lines.push(line);
     block.docHashes.push(typeof dh === 'string' ? dh : '');
     block.promptHashes.push(typeof ph === 'string' ? ph : '');
     block.targetHashes.push(typeof th === 'string' ? th : '');
     block.sum += value;
+    // Every scalar metric of the record, for the cross-check against the results file's aggregates.
+    for (const m of Array.isArray(rec.metrics) ? rec.metrics : []) {
+      const v = rec[m as string];
+      const x = typeof v === 'number' ? v : typeof v === 'boolean' ? Number(v) : undefined;
+      if (x === undefined || !Number.isFinite(x)) continue;
+      const acc = (block.metricSums[m as string] ??= { sum: 0, count: 0 });
+      acc.sum += x;
+      acc.count++;
+    }
     tally.accepted++;
   };
 
@@ -155,17 +197,24 @@ export async function readSampleFile(vfs: Vfs, file: string, options: SampleRead
         sink.add('samples-invalid-utf8', { file, line });
         return;
       }
-      const rec = (fast ? parseTailBytes(buf, from, end) : undefined) ?? parseFull(buf.toString('utf8', from, end));
+      const text = buf.toString('utf8', from, end);
+      const spans = topLevelSpans(text);
+      const rec = (fast && spans ? fromSpans(text, spans) : undefined) ?? parseFull(text);
       if (!rec) {
         if (!terminated) sink.add('samples-truncated-line', { file, line }, { bytes: end - from });
         else sink.add('samples-bad-json', { file, line }, { reason: 'not a JSON object' });
         tally.rejected++;
         return;
       }
-      accept(rec, line, { file, line });
+      accept(rec, line, { file, line }, docSpan(text, spans));
     };
     try {
       await forEachLine(vfs, file, handle);
+      if (tally.read === 0) {
+        // An empty samples file is a run cut off before its first record: the same class as a cut-off line.
+        sink.add('samples-empty', { file });
+        tally.rejected++;
+      }
     } catch (err) {
       // Lines already handled stay counted; the unread rest is one rejected input.
       sink.add('input-unreadable', { file }, { reason: (err as Error).message });
@@ -179,14 +228,9 @@ export async function readSampleFile(vfs: Vfs, file: string, options: SampleRead
   return block;
 }
 
-/** Python's json.dumps writes NaN/Infinity as bare tokens; they become this marker so the value is reported, not the line. */
-/** Prefix of the marker that stands for a bare NaN / Infinity / -Infinity token; the token follows it, so findings name the value read. */
-const NAN_SENTINEL = '\u0000';
+/** Python's json.dumps writes NaN/Infinity as bare tokens; they become this marker + the token, so the value is reported as written, not the line. */
+const NAN_SENTINEL = '\u0000non-finite:';
 
-const HEAD_BYTES = Buffer.from('{"doc_id": ');
-const DOC_HASH_BYTES = Buffer.from('"doc_hash": "');
-const FILTER_BYTES = Buffer.from('"filter": ');
-const METRICS_BYTES = Buffer.from('"metrics": [');
 const WHOLE_FILE_LIMIT = 32 << 20;
 
 /**
@@ -236,27 +280,44 @@ function isBlank(buf: Buffer, from: number, to: number): boolean {
   return true;
 }
 
-/** The byte-level twin of parseTail: only the tail (a few hundred bytes) is decoded and parsed. */
-function parseTailBytes(buf: Buffer, from: number, to: number): Record<string, unknown> | undefined {
-  if (to - from < HEAD_BYTES.length || buf.compare(HEAD_BYTES, 0, HEAD_BYTES.length, from, from + HEAD_BYTES.length) !== 0) return undefined;
-  const hashAt = buf.lastIndexOf(DOC_HASH_BYTES, to - DOC_HASH_BYTES.length);
-  if (hashAt < from) return undefined;
-  const filterAt = buf.lastIndexOf(FILTER_BYTES, hashAt);
-  const metricsAt = buf.lastIndexOf(METRICS_BYTES, hashAt);
-  const start = filterAt >= from && metricsAt > filterAt ? filterAt : hashAt;
-  let tail: Record<string, unknown>;
+/** Fields the reader never parses whole: skipping them keeps big prompts and responses cheap. */
+const UNPARSED = new Set(['doc', 'resps', 'arguments']);
+
+/** `arguments.gen_args_0.arg_0` (the prompt the harness hashes), read through nested spans only. */
+function promptOf(text: string, spans: Map<string, [number, number]>): Record<string, unknown> | undefined {
+  const at = spans.get('arguments');
+  if (!at) return undefined;
+  const args = text.slice(at[0], at[1]);
+  const g = topLevelSpans(args)?.get('gen_args_0');
+  if (!g) return {};
+  const first = args.slice(g[0], g[1]);
+  const p = topLevelSpans(first)?.get('arg_0');
+  if (!p) return { gen_args_0: {} };
   try {
-    tail = JSON.parse(`{${buf.toString('utf8', start, to)}`);
+    return { gen_args_0: { arg_0: JSON.parse(first.slice(p[0], p[1])) } };
   } catch {
-    return undefined;
+    return { gen_args_0: {} };
   }
-  if (!tail || typeof tail !== 'object') return undefined;
-  let end = from + HEAD_BYTES.length;
-  let docId = 0;
-  while (end < to && buf[end]! >= 0x30 && buf[end]! <= 0x39) docId = docId * 10 + (buf[end++]! - 0x30);
-  if (buf[end] !== 0x2c || end === from + HEAD_BYTES.length) return undefined;
-  tail.doc_id = docId;
-  return tail;
+}
+
+/** The record from its top-level spans, each parsed alone (bare NaN/Infinity become the marker). */
+function fromSpans(text: string, spans: Map<string, [number, number]>): Record<string, unknown> | undefined {
+  const rec: Record<string, unknown> = {};
+  const args = promptOf(text, spans);
+  if (args) rec.arguments = args;
+  for (const [key, [a, b]] of spans) {
+    if (UNPARSED.has(key)) continue;
+    const raw = text.slice(a, b);
+    try {
+      rec[key] = JSON.parse(raw);
+    } catch {
+      // Bare NaN / Infinity (Python's json.dumps) inside the value: parse it with the marker.
+      const value = parseFull(`{"v":${raw}}`);
+      if (!value) return undefined;
+      rec[key] = value.v;
+    }
+  }
+  return rec;
 }
 
 function parseFull(text: string): Record<string, unknown> | undefined {

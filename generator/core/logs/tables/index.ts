@@ -1,3 +1,4 @@
+import { Buffer, isUtf8 } from 'node:buffer';
 import * as path from 'node:path';
 import { emptyTally, type Finding, type Tally } from '../../kernel/findings.js';
 import type { Vfs } from '../../kernel/vfs.js';
@@ -90,22 +91,31 @@ export async function readScoreTables(
 }
 
 async function readOneTable(vfs: Vfs, file: string, task: string, ctx: TableContext): Promise<TableFormat | undefined> {
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    const bytes = await vfs.readBytes(file);
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    bytes = await vfs.readBytes(file);
   } catch (err) {
     ctx.sink.add('input-unreadable', { file }, { reason: (err as Error).message });
     return undefined;
   }
-  const { rows, error } = parseCsv(text, delimiterFor(file));
-  if (error) ctx.sink.add('table-parse-error', { file, line: error.line }, { reason: error.reason });
+  const { text, badLines } = decodeByLine(bytes);
+  const { rows, errors, unreadLines } = parseCsv(text, delimiterFor(file));
+  for (const line of badLines) ctx.sink.add('table-invalid-utf8', { file, line });
+  for (const e of errors) ctx.sink.add('table-parse-error', { file, line: e.line }, { reason: e.reason });
+  if (unreadLines) ctx.sink.add('table-unread-lines', { file }, { lines: unreadLines, errors: errors.length });
   const [header, ...body] = rows;
+  // Every rejected line is one row read and rejected (a wide row: one per instance column).
+  const lost = badLines.length + errors.length + unreadLines;
   if (!header) {
-    if (!error) ctx.sink.add('input-unrecognised', { file }, { input: file, reason: 'empty table' });
+    if (!lost) ctx.sink.add('input-unrecognised', { file }, { input: file, reason: 'empty table' });
+    ctx.tally.read += lost;
+    ctx.tally.rejected += lost;
     return undefined;
   }
   const format = ctx.options.format ?? sniffOrder.find((f) => tableFormats[f].detect(header.fields));
+  const perRow = format === 'wide' ? Math.max(1, header.fields.length - 1) : 1;
+  ctx.tally.read += lost * perRow;
+  ctx.tally.rejected += lost * perRow;
   if (!format) {
     ctx.sink.add('input-unrecognised', { file, line: header.line }, { input: file, reason: `header ${JSON.stringify(header.fields)} matches no table format` });
     ctx.tally.read += body.length;
@@ -115,6 +125,30 @@ async function readOneTable(vfs: Vfs, file: string, task: string, ctx: TableCont
   const stem = path.basename(file).replace(TABLE_FILE, '');
   tableFormats[format].read({ file, task, stem, header, rows: body }, ctx);
   return format;
+}
+
+/**
+ * UTF-8 text of a table, line by line: a line that is not valid UTF-8 is blanked (so line
+ * numbers hold) and reported, instead of losing the whole file to one bad byte.
+ */
+function decodeByLine(bytes: Uint8Array): { text: string; badLines: number[] } {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (isUtf8(buf)) return { text: buf.toString('utf8'), badLines: [] };
+  const parts: string[] = [];
+  const badLines: number[] = [];
+  let start = 0;
+  for (let line = 1; start <= buf.length; line++) {
+    let nl = buf.indexOf(0x0a, start);
+    if (nl < 0) nl = buf.length;
+    const seg = buf.subarray(start, nl);
+    if (isUtf8(seg)) parts.push(seg.toString('utf8'));
+    else {
+      parts.push('');
+      badLines.push(line);
+    }
+    start = nl + 1;
+  }
+  return { text: parts.join('\n'), badLines };
 }
 
 function taskFromPath(root: string, file: string): string {

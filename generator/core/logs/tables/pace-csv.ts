@@ -57,6 +57,11 @@ export const paceCsvFormat: TableFormatSpec = {
         ctx.tally.rejected++;
         continue;
       }
+      if (value < 0 || value > 1) {
+        ctx.sink.add('table-out-of-range', { ...where, field: 'score' }, { value: raw.trim() });
+        ctx.tally.rejected++;
+        continue;
+      }
       if (metricCol >= 0) {
         const m = row.fields[metricCol]!.trim();
         if (metric === undefined) metric = m;

@@ -84,6 +84,11 @@ export const wideFormat: TableFormatSpec = {
           ctx.tally.rejected++;
           return;
         }
+        if (value < 0 || value > 1) {
+          ctx.sink.add('table-out-of-range', { ...where, field: label }, { value: raw.trim() });
+          ctx.tally.rejected++;
+          return;
+        }
         ctx.tally.accepted++;
         if (modelsInRows) put(ctx.modelName(rowKey), instanceOf(label), value, row.line);
         else put(ctx.modelName(label), instanceOf(rowKey), value, row.line);

@@ -1,0 +1,136 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * Raw-text JSON helpers for harness sample lines. The harness hashes a record's `doc`
+ * as `sha256(json.dumps(doc, indent=2, ensure_ascii=False))`; re-serialising a parsed JS
+ * object cannot reproduce that (JS reorders integer-like keys and prints `1.0` as `1`),
+ * so the hash is recomputed from the doc's own text, re-indented token for token.
+ * Everything here is iterative: a deeply nested doc cannot overflow the stack.
+ */
+
+/** Index just past the JSON string starting at `i` (text[i] === '"'), or -1 if unterminated. */
+function skipString(text: string, i: number): number {
+  // Jump quote to quote (native indexOf); a quote preceded by an odd run of backslashes is escaped.
+  for (let j = i + 1; ; ) {
+    const q = text.indexOf('"', j);
+    if (q < 0) return -1;
+    let k = q - 1;
+    while (k > i && text.charCodeAt(k) === 0x5c) k--;
+    if ((q - 1 - k) % 2 === 0) return q + 1;
+    j = q + 1;
+  }
+}
+
+function skipWs(text: string, i: number): number {
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) break;
+    i++;
+  }
+  return i;
+}
+
+/** Index just past the JSON value starting at `i`, or -1 when it is unbalanced or cut off. */
+export function skipValue(text: string, i: number): number {
+  i = skipWs(text, i);
+  if (i >= text.length) return -1;
+  let depth = 0;
+  for (; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      const end = skipString(text, i);
+      if (end < 0) return -1;
+      i = end - 1;
+      if (depth === 0) return end;
+    } else if (c === 0x7b || c === 0x5b) depth++;
+    else if (c === 0x7d || c === 0x5d) {
+      depth--;
+      if (depth < 0) return -1;
+      if (depth === 0) return i + 1;
+    } else if (depth === 0) {
+      // A bare scalar: number, true, false, null, NaN, Infinity.
+      let j = i;
+      while (j < text.length && !',}] \n\r\t'.includes(text[j]!)) j++;
+      return j > i ? j : -1;
+    }
+  }
+  return -1;
+}
+
+/**
+ * Top-level key → [start, end) of its raw value, in file order; undefined when `text` is
+ * not one complete JSON object (the caller then falls back to a full parse for the reason).
+ */
+export function topLevelSpans(text: string): Map<string, [number, number]> | undefined {
+  const spans = new Map<string, [number, number]>();
+  let i = skipWs(text, 0);
+  if (text[i] !== '{') return undefined;
+  i = skipWs(text, i + 1);
+  if (text[i] === '}') return skipWs(text, i + 1) === text.length ? spans : undefined;
+  for (;;) {
+    if (text[i] !== '"') return undefined;
+    const keyEnd = skipString(text, i);
+    if (keyEnd < 0) return undefined;
+    let key: string;
+    try {
+      key = JSON.parse(text.slice(i, keyEnd)) as string;
+    } catch {
+      return undefined;
+    }
+    i = skipWs(text, keyEnd);
+    if (text[i] !== ':') return undefined;
+    const start = skipWs(text, i + 1);
+    const end = skipValue(text, start);
+    if (end < 0) return undefined;
+    spans.set(key, [start, end]);
+    i = skipWs(text, end);
+    if (text[i] === ',') {
+      i = skipWs(text, i + 1);
+      continue;
+    }
+    if (text[i] === '}') return skipWs(text, i + 1) === text.length ? spans : undefined;
+    return undefined;
+  }
+}
+
+/**
+ * Python's `json.dumps(value, indent=2, ensure_ascii=False)` of the value whose compact
+ * `json.dumps(..., ensure_ascii=False)` text is `raw` (the form the harness writes into a
+ * samples line). Strings and numbers are copied as written, so Python's own spelling of
+ * floats and escapes is kept.
+ */
+export function pythonIndent2(raw: string): string {
+  let out = '';
+  let depth = 0;
+  const pad = () => '\n' + '  '.repeat(depth);
+  for (let i = 0; i < raw.length; i++) {
+    const ch = raw[i]!;
+    if (ch === '"') {
+      const end = skipString(raw, i);
+      if (end < 0) return out + raw.slice(i);
+      out += raw.slice(i, end);
+      i = end - 1;
+    } else if (ch === '{' || ch === '[') {
+      const next = skipWs(raw, i + 1);
+      const close = ch === '{' ? '}' : ']';
+      if (raw[next] === close) {
+        out += ch + close;
+        i = next;
+      } else {
+        depth++;
+        out += ch + pad();
+      }
+    } else if (ch === '}' || ch === ']') {
+      depth--;
+      out += pad() + ch;
+    } else if (ch === ',') out += ',' + pad();
+    else if (ch === ':') out += ': ';
+    else if (ch !== ' ' && ch !== '\n' && ch !== '\r' && ch !== '\t') out += ch;
+  }
+  return out;
+}
+
+/** The harness's `doc_hash` of a doc whose compact text is `raw`. */
+export function harnessDocHash(raw: string): string {
+  return createHash('sha256').update(pythonIndent2(raw), 'utf8').digest('hex');
+}

@@ -1,0 +1,163 @@
+import type { Tally } from '../../kernel/findings.js';
+import { compareStrings, type MatrixBuilder } from '../builder.js';
+import type { FindingSink } from '../sink.js';
+import { metricLabel, type MetricChoice } from './metric-choice.js';
+import type { SampleBlock } from './samples.js';
+import { isPartial, type Winner } from './select.js';
+
+export interface CoverageCell {
+  /** Instances with a score in the matrix. */
+  observed: number;
+  /** Docs the run evaluated (n-samples.effective), when known. */
+  expected?: number;
+  /** Timestamp of the run the cells came from (harness logs only). */
+  ts?: string;
+}
+
+export interface Coverage {
+  models: string[];
+  tasks: string[];
+  cells: Record<string, Record<string, CoverageCell>>;
+}
+
+export interface PlacedBlock {
+  w: Winner;
+  block: SampleBlock;
+}
+
+/**
+ * Instance identity: our question id (`doc.id`) when every record of the task carries a
+ * distinct one — it survives re-emitting the suite with more questions and sharding —
+ * otherwise the harness's `doc_id` (a position in the task's documents).
+ */
+function idsOf(blocks: PlacedBlock[]): { byQuestion: boolean; ids: (b: PlacedBlock) => string[] } {
+  const filled = blocks.filter((b) => b.block.docIds.length > 0);
+  const byQuestion = filled.length > 0 && filled.every(({ block }) => block.questionIds.every((q) => q !== '') && new Set(block.questionIds).size === block.questionIds.length);
+  return { byQuestion, ids: (b) => (byQuestion ? b.block.questionIds : b.block.docIds.map(String)) };
+}
+
+/**
+ * Places one task's winning blocks (all models, all shards) into the builder. Per model,
+ * shards are merged and checked: a document in two shards is a `shard-overlap`, a missing
+ * shard `shard-missing`, partial runs that leave documents out `shard-gap` (all errors).
+ * Across models, per document the (doc, prompt, target) hash triple most models hold is the
+ * reference; ties go to the triple complete runs hold, then the smaller triple.
+ */
+export function placeTask(task: string, choice: MetricChoice, blocks: PlacedBlock[], builder: MatrixBuilder, sink: FindingSink, tally: Tally, coverage: Coverage): void {
+  const label = metricLabel(choice);
+  const { byQuestion, ids } = idsOf(blocks);
+  if (!byQuestion && blocks.some((b) => b.w.shard)) {
+    // Shard tasks number their docs from 0 each: without question ids they cannot be told apart.
+    for (const b of blocks) {
+      if (!b.block.docIds.length) continue;
+      sink.add('shard-without-question-ids', { file: b.w.file }, { model: b.w.run.model, task, records: b.block.docIds.length });
+      tally.accepted -= b.block.docIds.length;
+      tally.rejected += b.block.docIds.length;
+    }
+    return;
+  }
+  if (byQuestion) builder.markQuestionIds(task);
+  const tripleAt = (block: SampleBlock, k: number) => `${block.docHashes[k]}\u0000${block.promptHashes[k]}\u0000${block.targetHashes[k]}`;
+
+  // Votes per document: triple → [models holding it, complete runs among them].
+  const votes = new Map<string, Map<string, [number, number]>>();
+  for (const b of blocks) {
+    const complete = !isPartial(b.w.run.info.leafTasks.get(b.w.task)) && !b.w.shard ? 1 : 0;
+    ids(b).forEach((id, k) => {
+      if (!b.block.docHashes[k]) return;
+      let v = votes.get(id);
+      if (!v) votes.set(id, (v = new Map()));
+      const t = tripleAt(b.block, k);
+      const c = v.get(t) ?? [0, 0];
+      v.set(t, [c[0] + 1, c[1] + complete]);
+    });
+  }
+  const reference = new Map<string, { triple: string; count: number; disputed: boolean }>();
+  for (const [id, v] of votes) {
+    const [best, [count]] = [...v].sort(([a, [ca, pa]], [b, [cb, pb]]) => cb - ca || pb - pa || compareStrings(a, b))[0]!;
+    reference.set(id, { triple: best, count, disputed: v.size > 1 });
+  }
+
+  builder.setMetric(task, label, { file: blocks[0]?.w.file ?? task });
+  const byModel = new Map<string, PlacedBlock[]>();
+  for (const b of blocks) {
+    if (!byModel.has(b.w.run.model)) byModel.set(b.w.run.model, []);
+    byModel.get(b.w.run.model)!.push(b);
+  }
+  for (const [model, own] of [...byModel].sort(([a], [b]) => compareStrings(a, b))) {
+    const seenIn = new Map<string, string>();
+    let observed = 0;
+    let expected: number | undefined = 0;
+    for (const b of own.sort((x, y) => compareStrings(x.w.file, y.w.file))) {
+      const { w, block } = b;
+      const index: number[] = [];
+      const values: number[] = [];
+      const lines: number[] = [];
+      const mismatched = { doc_hash: { count: 0, docId: '', majority: 0 }, prompt_hash: { count: 0, docId: '', majority: 0 }, target_hash: { count: 0, docId: '', majority: 0 } };
+      const overlap = { count: 0, first: '', other: '' };
+      ids(b).forEach((id, k) => {
+        const ref = block.docHashes[k] ? reference.get(id) : undefined;
+        if (ref?.disputed && tripleAt(block, k) !== ref.triple) {
+          const [d, p] = ref.triple.split('\u0000');
+          const field = block.docHashes[k] !== d ? 'doc_hash' : block.promptHashes[k] !== p ? 'prompt_hash' : 'target_hash';
+          const m = mismatched[field];
+          if (m.count++ === 0) {
+            m.docId = id;
+            m.majority = ref.count;
+          }
+          tally.rejected++;
+          tally.accepted--;
+          return;
+        }
+        const prior = seenIn.get(id);
+        if (prior !== undefined) {
+          if (overlap.count++ === 0) {
+            overlap.first = id;
+            overlap.other = prior;
+          }
+          tally.rejected++;
+          tally.accepted--;
+          return;
+        }
+        seenIn.set(id, w.file);
+        const at = builder.instance(task, id);
+        if (ref) builder.setDocHash(task, at, ref.triple.split('\u0000')[0]!);
+        index.push(at);
+        values.push(block.values[k]!);
+        lines.push(block.lines[k]!);
+      });
+      for (const field of ['doc_hash', 'prompt_hash', 'target_hash'] as const) {
+        const m = mismatched[field];
+        if (!m.count) continue;
+        sink.add(field === 'doc_hash' ? 'instance-hash-conflict' : 'prompt-hash-conflict', { file: w.file }, { model, task, count: m.count, docId: m.docId, majority: m.majority, field });
+      }
+      if (overlap.count) sink.add('shard-overlap', { file: w.file }, { model, task, count: overlap.count, first: overlap.first, other: overlap.other });
+      builder.addBlock({ model, task, index: Int32Array.from(index), values: Float64Array.from(values), lines: Int32Array.from(lines), file: w.file });
+      observed += index.length;
+      const effective = w.run.info.leafTasks.get(w.task)?.nSamples?.effective;
+      expected = expected !== undefined && effective !== undefined ? expected + effective : undefined;
+    }
+    checkShardCoverage(model, task, own, seenIn.size, sink);
+    const cell: CoverageCell = { observed, ts: own.map((b) => b.w.run.files.ts).sort().join(', ') };
+    if (expected !== undefined) cell.expected = expected;
+    (coverage.cells[model] ??= {})[task] = cell;
+  }
+}
+
+/** Every shard present; partial runs merged as shards cover every document of the task. */
+function checkShardCoverage(model: string, task: string, own: PlacedBlock[], covered: number, sink: FindingSink): void {
+  const shards = own.filter((b) => b.w.shard);
+  if (shards.length) {
+    const of = Math.max(...shards.map((b) => b.w.shard!.of));
+    const present = new Set(shards.filter((b) => b.w.shard!.of === of).map((b) => b.w.shard!.index));
+    const missing = Array.from({ length: of }, (_, i) => i + 1).filter((i) => !present.has(i));
+    const strays = shards.filter((b) => b.w.shard!.of !== of).map((b) => b.w.task);
+    if (missing.length || strays.length) {
+      sink.add('shard-missing', { file: shards[0]!.w.file }, { model, task, of, missing: missing.map((i) => `${task}__shard${i}of${of}`).join(', ') || 'none', strays: strays.join(', ') || 'none' });
+    }
+    return;
+  }
+  if (own.length < 2) return;
+  const total = Math.max(...own.map((b) => b.w.run.info.leafTasks.get(b.w.task)?.nSamples?.original ?? 0));
+  if (total > covered) sink.add('shard-gap', { file: own[0]!.w.file }, { model, task, covered, total, runs: own.length });
+}
