@@ -83,7 +83,7 @@ describe('symlink loops and dangling links in input folders', () => {
 describe('an output named where something else already sits', () => {
   it.each([
     ['review', () => ['review', questions, '--out', aFile, '--force']],
-    ['ingest', () => ['ingest', '--tables', fixtures('pace'), '--out', aFile, '--force']],
+    ['ingest', () => ['ingest', '--tables', fixtures('example', 'sources'), '--out', aFile, '--force']],
     ['fit', () => ['fit', '--store', store, '--out', aFile, ...fast, '--force']],
     ['evaluate', () => ['evaluate', '--store', store, '--out', aFile, ...fast, '--no-nested', '--budgets', '', '--baselines', '', '--max-folds', '1', '--force']],
     ['check', () => ['check', '--model-file', path.join(fitDir, 'model.json'), '--model', 'model-0001', '--store', store, '--out', aFile, '--force']],
