@@ -1,25 +1,34 @@
-import { sameTask } from '../corpus.js';
-import { planOf } from '../plans.js';
+import { entityTokens } from '../context.js';
+import { candidateOf } from '../plans.js';
+import { toolOf } from '../tools.js';
 import type { StepCandidate, StepOperator } from './types.js';
 
-/** Negative sampling: a real step of another trajectory of the same domain (same repository when possible). */
+/**
+ * Negative sampling by similarity: a real step of one of the most similar other trajectories
+ * (shared files, identifiers, entities and tools; found through the corpus's sketch index, so
+ * the cost does not grow with the corpus), the step that best matches where this trajectory
+ * stands now. Off-topic steps of unrelated tasks are eliminable on sight; these are not.
+ */
 export const borrowedStep: StepOperator = {
   name: 'borrowed_step',
-  description: 'a real step taken from another trajectory (negative sampling)',
-  propose({ rng, trajectory, corpus }) {
-    const out: StepCandidate[] = [];
-    const pools = [corpus.stepsByRepo(trajectory), corpus.stepsByDomain(trajectory.domain)];
-    for (const pool of pools) {
-      for (let attempt = 0; attempt < 6 && out.length < 2 && pool.length > 0; attempt++) {
-        const ref = pool[rng.int(pool.length)]!;
-        // Another run on the same task may have taken an equally valid step here.
-        if (sameTask(ref.trajectory, trajectory)) continue;
-        const step = ref.trajectory.steps[ref.step];
-        if (!step || step.action.kind === 'finish') continue;
-        out.push({ plan: planOf(step), planGiven: Boolean(step.plan), action: step.action });
-      }
-      if (out.length >= 2) break;
+  description: 'a real step of the most similar other trajectory (negative sampling by similarity)',
+  propose({ trajectory, position, corpus, offered }) {
+    const here = entityTokens([trajectory.task.goal, ...trajectory.steps.slice(Math.max(0, position - 2), position).map((s) => s.action.text)].join('\n'));
+    const scored: Array<{ c: StepCandidate; score: number; key: string }> = [];
+    for (const other of corpus.similar(trajectory)) {
+      other.steps.forEach((step, j) => {
+        if (step.action.kind === 'finish' || step.action.kind === 'message' || j === 0) return;
+        const tool = toolOf(step.action);
+        if (offered && (!tool || !offered.has(tool))) return;
+        let shared = 0;
+        for (const w of entityTokens(`${step.action.text} ${step.plan ?? ''}`)) if (here.has(w)) shared++;
+        const c = candidateOf(step);
+        scored.push({ c: { ...c, reason: `a step of another task (${other.task.instance_id}), not a continuation of this trajectory` }, score: shared, key: `${other.traj_id}\u0000${j}` });
+      });
     }
-    return out;
+    return scored
+      .sort((a, b) => b.score - a.score || (a.key < b.key ? -1 : 1))
+      .slice(0, 3)
+      .map((x) => x.c);
   },
 };

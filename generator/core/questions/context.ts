@@ -1,0 +1,63 @@
+import type { Step, Trajectory } from '../trajectories/types.js';
+import { normaliseChoice } from './normalise.js';
+
+/**
+ * What a question's prompt already shows and what only the future holds, for the two
+ * deterministic defect filters: a distractor copied from the prompt is eliminable by copy
+ * detection, and one naming a string first seen after the anchor leaks the future.
+ */
+
+/** Tokens that name something (a path, number, identifier, URL, proper noun, flag), lower-cased. */
+export function entityTokens(text: string, limit = 4000): Set<string> {
+  const out = new Set<string>();
+  for (const m of text.matchAll(/[A-Za-z0-9_][A-Za-z0-9_./:{}@#-]*[A-Za-z0-9_}]|[A-Za-z0-9]/g)) {
+    const w = m[0];
+    const nameLike =
+      /[0-9_/{}]/.test(w) || /\.[A-Za-z]/.test(w) || /[a-z][A-Z]/.test(w) || (/^[A-Z]/.test(w) && w.length >= 3 && !sentenceStart(text, m.index!));
+    if (!nameLike || w.length < 2 || /^\d$/.test(w)) continue;
+    out.add(w.toLowerCase());
+    if (out.size >= limit) break;
+  }
+  return out;
+}
+
+function sentenceStart(text: string, at: number): boolean {
+  const before = text.slice(Math.max(0, at - 3), at);
+  return at === 0 || /(^|[.!?:"'(\[\n]\s*|\n)$/.test(before) || /["'(\[]$/.test(before);
+}
+
+function stepText(s: Step): string {
+  return [s.thought ?? '', s.plan ?? '', s.action.text, s.action.raw ?? '', JSON.stringify(s.action.args), s.observation ?? ''].join('\n');
+}
+
+export interface AnchorContext {
+  /** Normalised text of everything the prompt shows before the options (goal, tools, earlier steps). */
+  shown: string;
+  /** Entity tokens of that text. */
+  shownTokens: Set<string>;
+  /** Entity tokens that first appear at or after the anchor's observation. */
+  futureTokens: Set<string>;
+}
+
+export function anchorContext(t: Trajectory, position: number, extraShown: readonly string[] = []): AnchorContext {
+  const before = [t.task.goal, ...extraShown, ...t.steps.slice(0, position).map(stepText)].join('\n');
+  const shownTokens = entityTokens(before, 1e6);
+  const anchor = t.steps[position];
+  const after = [anchor?.observation ?? '', ...t.steps.slice(position + 1).map(stepText), t.outcome.submission ?? ''].join('\n');
+  const futureTokens = new Set<string>();
+  for (const w of entityTokens(after, 1e6)) if (!shownTokens.has(w)) futureTokens.add(w);
+  return { shown: normaliseChoice(before), shownTokens, futureTokens };
+}
+
+/** True when the option's text is shown verbatim (after normalisation) before the options. */
+export function copiedFromPrompt(ctx: AnchorContext, option: string): boolean {
+  const key = normaliseChoice(option);
+  return key.length > 0 && ctx.shown.includes(key);
+}
+
+/** A string of the option first seen after the anchor (and not in the gold), or null. */
+export function futureString(ctx: AnchorContext, option: string, gold: string): string | null {
+  const goldTokens = entityTokens(gold);
+  for (const w of entityTokens(option)) if (ctx.futureTokens.has(w) && !goldTokens.has(w)) return w;
+  return null;
+}
