@@ -139,6 +139,7 @@ export class CorpusIndex {
 }
 
 const SKETCH_SIZE = 48;
+const GOAL_STOP = new Set('where which what there their about after before during under other these those would could should since while whose being between first years'.split(' '));
 const POSTING_CAP = 256;
 const SIMILAR_LIMIT = 8;
 
@@ -153,7 +154,7 @@ function fnv(text: string): number {
 function sketchOf(t: Trajectory): string[] {
   const text = [t.task.goal, t.environment.repo ?? t.source.repo ?? '', ...t.steps.slice(0, 40).map((s) => `${s.action.tool ?? ''} ${s.action.text.slice(0, 400)}`)].join('\n');
   const tokens = entityTokens(text, 2000);
-  for (const w of (t.task.goal.toLowerCase().match(/[a-z\u00c0-\u024f]{5,}|[\u3400-\u9fff]{2}/gu) ?? [])) tokens.add(w);
+  for (const w of (t.task.goal.toLowerCase().match(/[a-z\u00c0-\u024f]{5,}|[\u3400-\u9fff]{2}/gu) ?? [])) if (!GOAL_STOP.has(w)) tokens.add(w);
   return [...tokens].map((w) => ({ w, h: fnv(w) })).sort((a, b) => a.h - b.h || (a.w < b.w ? -1 : 1)).slice(0, SKETCH_SIZE).map((x) => x.w);
 }
 

@@ -14,8 +14,8 @@ export const borrowedStep: StepOperator = {
   description: 'a real step of the most similar other trajectory (negative sampling by similarity)',
   propose({ trajectory, position, corpus, offered }) {
     const here = entityTokens([trajectory.task.goal, ...trajectory.steps.slice(Math.max(0, position - 2), position).map((s) => s.action.text)].join('\n'));
-    const scored: Array<{ c: StepCandidate; score: number; key: string }> = [];
-    for (const other of corpus.similar(trajectory)) {
+    const scored: Array<{ c: StepCandidate; rank: number; score: number; key: string }> = [];
+    for (const [rank, other] of corpus.similar(trajectory).entries()) {
       other.steps.forEach((step, j) => {
         if (step.action.kind === 'finish' || step.action.kind === 'message' || j === 0) return;
         const tool = toolOf(step.action);
@@ -23,12 +23,13 @@ export const borrowedStep: StepOperator = {
         let shared = 0;
         for (const w of entityTokens(`${step.action.text} ${step.plan ?? ''}`)) if (here.has(w)) shared++;
         const c = candidateOf(step);
-        scored.push({ c: { ...c, reason: `a step of another task (${other.task.instance_id}), not a continuation of this trajectory` }, score: shared, key: `${other.traj_id}\u0000${j}` });
+        scored.push({ c: { ...c, reason: `a step of another task (${other.task.instance_id}), not a continuation of this trajectory` }, rank, score: shared, key: `${other.traj_id}\u0000${j}` });
       });
     }
     return scored
-      .sort((a, b) => b.score - a.score || (a.key < b.key ? -1 : 1))
+      .sort((a, b) => a.rank - b.rank || b.score - a.score || (a.key < b.key ? -1 : 1))
       .slice(0, 3)
       .map((x) => x.c);
+    // Most similar trajectory first; within it, the step closest to where this one stands.
   },
 };
