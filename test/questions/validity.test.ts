@@ -3,6 +3,7 @@ import { Rng } from '../../generator/core/kernel/rng.js';
 import { buildQuestions } from '../../generator/core/questions/build.js';
 import { CorpusIndex } from '../../generator/core/questions/corpus.js';
 import { normaliseChoice } from '../../generator/core/questions/normalise.js';
+import { filterApproved, reviewCoverage } from '../../generator/core/questions/review/status.js';
 import { STEP_OPERATORS } from '../../generator/core/questions/operators/index.js';
 import { candidateOf, intentOf } from '../../generator/core/questions/plans.js';
 import type { McqQuestion } from '../../generator/core/questions/types.js';
@@ -134,6 +135,10 @@ describe('issue 9 defect classes, builder side', () => {
     const afterIds = new Set(after.questions.map((q) => q.id));
     expect(before.questions.length).toBeGreaterThan(3);
     for (const q of before.questions) expect(afterIds.has(q.id), q.id).toBe(true);
+    // A review status file written for the first build still applies to the second.
+    const statuses = new Map(before.questions.map((q) => [q.id, { id: q.id, status: 'approved' as const }]));
+    expect(reviewCoverage(after.questions, statuses).stale).toEqual([]);
+    expect(filterApproved(after.questions, statuses).length).toBe(before.questions.length);
     // Distractors may change with the corpus; that is recorded, not folded into the id.
     const corpusOf = (qs: typeof before.questions) => new Set(mcqs(qs).filter((q) => q.kind === 'dr_plan_mcq').map((q) => q.build.corpus));
     expect([...corpusOf(before.questions)][0]).not.toBe([...corpusOf(after.questions)][0]);

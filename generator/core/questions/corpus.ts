@@ -51,6 +51,8 @@ export class CorpusIndex {
   private readonly postings = new Map<string, Trajectory[]>();
   /** Content hash inputs: what distractors may be drawn from, per domain (provenance, not ids). */
   private readonly members = new Map<Domain, string[]>();
+  /** Every kind asks for the same trajectory's neighbours: computed once per trajectory. */
+  private readonly similarCache = new WeakMap<Trajectory, Trajectory[]>();
 
   constructor(readonly trajectories: readonly Trajectory[]) {
     for (const t of trajectories) {
@@ -97,15 +99,19 @@ export class CorpusIndex {
    * run on the same task. Cost is bounded by sketch size × posting cap, not corpus size.
    */
   similar(t: Trajectory, limit = SIMILAR_LIMIT): Trajectory[] {
+    const cached = this.similarCache.get(t);
+    if (cached && limit === SIMILAR_LIMIT) return cached;
     const score = new Map<Trajectory, number>();
     for (const tok of this.sketches.get(t.traj_id) ?? sketchOf(t)) {
       for (const other of this.postings.get(`${t.domain}\u0000${tok}`) ?? []) score.set(other, (score.get(other) ?? 0) + 1);
     }
-    return [...score]
+    const found = [...score]
       .filter(([o]) => !sameTask(o, t))
       .sort(([a, x], [b, y]) => y - x || (a.traj_id < b.traj_id ? -1 : 1))
       .slice(0, limit)
       .map(([o]) => o);
+    if (limit === SIMILAR_LIMIT) this.similarCache.set(t, found);
+    return found;
   }
 
   /** Sorted trajectory ids of a domain: hashed into `build.corpus`. */

@@ -15,6 +15,9 @@ export const borrowedStep: StepOperator = {
   propose({ trajectory, position, corpus, offered }) {
     const here = entityTokens([trajectory.task.goal, ...trajectory.steps.slice(Math.max(0, position - 2), position).map((s) => s.action.text)].join('\n'));
     const scored: Array<{ c: StepCandidate; rank: number; score: number; key: string }> = [];
+    // A step in another language than the trajectory's is eliminable on sight.
+    const chinese = (text: string) => /[\u3400-\u9fff]/.test(text) && (text.match(/[\u3400-\u9fff]/g)?.length ?? 0) >= (text.match(/[A-Za-z]/g)?.length ?? 0) / 4;
+    const wantChinese = chinese(trajectory.task.goal);
     for (const [rank, other] of corpus.similar(trajectory).entries()) {
       other.steps.forEach((step, j) => {
         if (step.action.kind === 'finish' || step.action.kind === 'message' || j === 0) return;
@@ -23,6 +26,7 @@ export const borrowedStep: StepOperator = {
         let shared = 0;
         for (const w of entityTokens(`${step.action.text} ${step.plan ?? ''}`)) if (here.has(w)) shared++;
         const c = candidateOf(step);
+        if (chinese(c.plan) !== wantChinese) return;
         scored.push({ c: { ...c, reason: `a step of another task (${other.task.instance_id}), not a continuation of this trajectory` }, rank, score: shared, key: `${other.traj_id}\u0000${j}` });
       });
     }

@@ -26,7 +26,7 @@ export function entitiesIn(text: string): Array<{ text: string; type: EntityType
     const v = m[1] ?? m[2]!;
     if (!/\.[a-z]{1,4}$/.test(v)) add(v, 'code');
   }
-  for (const m of noUrls.matchAll(/\b[A-Z][\p{Ll}'’-]+(?:\s+(?:[A-Z][\p{Ll}'’-]+|de|van|von|der|da))*(?:\s+[A-Z][\p{Ll}'’-]+)?/gu)) {
+  for (const m of noUrls.matchAll(/\b[A-Z][\p{Ll}'’-]+(?:\s+(?:[A-Z][\p{Ll}'’-]+|(?:de|van|von|der|da)(?=\s+[A-Z])))*/gu)) {
     const words = m[0].split(/\s+/);
     if (words.length === 1 && NOT_NAMES.has(words[0]!)) continue;
     add(NOT_NAMES.has(words[0]!) ? words.slice(1).join(' ') : m[0], 'name');
