@@ -90,16 +90,21 @@ describe('issue 9 defect classes, builder side', () => {
   it('6. no option names a string first seen after the asked step', async () => {
     const flag = 'HTB{d1v1d3_by_z3r0}';
     const ctf = traj('ctf', 'swe', 'Find the flag hidden by the calculator service.', [
-      { thought: "Let's list the files of the service.", tool: 'bash', args: { command: 'ls' }, obs: 'server.py\nnotes.txt' },
+      { thought: "Let's list the files of the service.", tool: 'bash', args: { command: 'ls' }, obs: 'server.py\nclient.py\nutils.py\nnotes.txt\nconfig.txt\nhints.txt' },
       { thought: "Let's read notes.txt for hints.", tool: 'bash', args: { command: 'cat notes.txt' }, obs: 'divide by zero to get the flag' },
       { thought: "Let's read server.py to see how division is handled.", tool: 'bash', args: { command: 'cat server.py' }, obs: 'def div(a, b): ...' },
       { thought: "Let's send a division by zero to the service.", tool: 'bash', args: { command: 'python -c "print(1)" | nc localhost 9000' }, obs: `result: ${flag}` },
       { thought: `I will submit the flag ${flag}.`, tool: 'submit', args: { flag }, text: `submit '${flag}'`, kind: 'finish', obs: null },
     ], { tools: [{ name: 'bash', description: 'Run a shell command.' }, { name: 'submit', description: 'Submit the flag.' }] });
-    const built = await buildQuestions([ctf, sweThoughts], { kinds: ['next_action_mcq', 'plan_mcq'], shots: 0, tokenizer: 'chars', maxPerTrajectory: 10, choices: 2, includeUnproven: true });
-    const early = mcqs(built.questions).filter((q) => q.provenance.traj_id === ctf.traj_id && q.provenance.step! < 4);
-    expect(early.length).toBeGreaterThan(0);
-    for (const q of early) for (const c of q.choices) expect(c).not.toContain(flag);
+    let asked = 0;
+    for (const seed of ['0', '1', '2', '3']) {
+      const built = await buildQuestions([ctf, sweThoughts], { seed, kinds: ['next_action_mcq'], shots: 0, tokenizer: 'chars', maxPerTrajectory: 10, choices: 3 });
+      const early0 = mcqs(built.questions).filter((q) => q.provenance.traj_id === ctf.traj_id);
+      const early = early0.filter((q) => q.provenance.step! < 4);
+      asked += early.length;
+      for (const q of early) for (const c of q.choices) expect(c).not.toContain(flag);
+    }
+    expect(asked).toBeGreaterThan(0);
   });
 
   it('7. undecidable anchors are skipped with a counted reason: an edit whose body the option cannot show', async () => {
@@ -116,10 +121,15 @@ describe('issue 9 defect classes, builder side', () => {
   });
 
   it('7. once an observation holds the final answer, finishing is not offered as a wrong option', async () => {
-    const built = await buildQuestions(researchCorpus(), { kinds: ['dr_plan_mcq'], shots: 0, tokenizer: 'chars', maxPerTrajectory: 10 });
-    // In dr-rutherford the first search result already names the University of Cambridge.
-    const late = mcqs(built.questions).filter((q) => q.provenance.traj_id === 'validity:dr-rutherford:0' && q.provenance.step! >= 2);
-    for (const q of late) q.choices.forEach((c, i) => i !== q.gold && expect(c).not.toContain('task_complete'));
+    let asked = 0;
+    for (const seed of ['0', '1', '2', '3', '4', '5']) {
+      const built = await buildQuestions(researchCorpus(), { seed, kinds: ['dr_plan_mcq'], shots: 0, tokenizer: 'chars', maxPerTrajectory: 10, choices: 3 });
+      // In dr-rutherford the first search result already names the University of Cambridge.
+      const late = mcqs(built.questions).filter((q) => q.provenance.traj_id === 'validity:dr-rutherford:0' && q.provenance.step! >= 1);
+      asked += late.length;
+      for (const q of late) q.choices.forEach((c, i) => i !== q.gold && expect(c).not.toContain('task_complete'));
+    }
+    expect(asked).toBeGreaterThan(0);
   });
 
   it('8. ids depend only on the question’s own trajectory, anchor, kind and seed', async () => {
