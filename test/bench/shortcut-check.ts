@@ -1,7 +1,7 @@
 /**
  * A quick model-free shortcut check of a built question set (scored split only), per task:
  * longest option, most similar to the other options (word Jaccard and character-3-gram
- * cosine), and the combined rule of issue 9 — drop options copied from the question segment,
+ * cosine), most on-topic option (largest share of its words found in the question segment), and the combined rule of issue 9 — drop options copied from the question segment,
  * drop deep-research options whose tool is not offered, then pick the most similar to the others.
  * Not the audit (generator/core/questions/audit is); a builder-side gauge.
  *
@@ -45,10 +45,10 @@ function offeredOf(q: Q, segment: string): Set<string> | null {
 const rows = readFileSync(process.argv[2]!, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Q).filter((q) => q.choices && (q.split ?? 'test') === 'test');
 const tasks = new Map<string, Q[]>();
 for (const q of rows) tasks.set(q.task, [...(tasks.get(q.task) ?? []), q]);
-console.log('| task | n | chance | longest | similar (word) | similar (3-gram) | copied opts | untool opts | combined | combined − chance |');
-console.log('|---|---|---|---|---|---|---|---|---|---|');
+console.log('| task | n | chance | longest | similar (word) | similar (3-gram) | most on-topic | copied opts | untool opts | combined | combined − chance |');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|');
 for (const [task, qs] of [...tasks].sort()) {
-  let chance = 0, longest = 0, simW = 0, simG = 0, combined = 0, copied = 0, untool = 0, options = 0;
+  let chance = 0, longest = 0, simW = 0, simG = 0, topic = 0, combined = 0, copied = 0, untool = 0, options = 0;
   for (const q of qs) {
     const o = q.choices!;
     const k = o.length;
@@ -63,6 +63,11 @@ for (const [task, qs] of [...tasks].sort()) {
     const W = o.map(words), G = o.map(grams);
     if (mostSimilar(o, all, (i, j) => jac(W[i]!, W[j]!)) === q.gold) simW++;
     if (mostSimilar(o, all, (i, j) => cos(G[i]!, G[j]!)) === q.gold) simG++;
+    // Topic relevance: the share of an option's words found in the question segment before the options.
+    const ctxWords = words(context);
+    const share = (i: number) => { const w = [...W[i]!].filter((x) => x.length >= 3 && !['planning', 'execution', 'name', 'args', 'text', 'url', 'question'].includes(x)); return w.length ? w.filter((x) => ctxWords.has(x)).length / w.length : 0; };
+    let T = 0; o.forEach((_, i) => { if (share(i) > share(T)) T = i; });
+    if (T === q.gold) topic++;
     const offered = offeredOf(q, seg);
     const survivors = all.filter((i) => {
       const isCopy = context.includes(normaliseChoice(o[i]!));
@@ -76,5 +81,5 @@ for (const [task, qs] of [...tasks].sort()) {
   }
   const n = qs.length;
   const pct = (x: number) => `${((100 * x) / n).toFixed(1)}%`;
-  console.log(`| ${task} | ${n} | ${pct(chance)} | ${pct(longest)} | ${pct(simW)} | ${pct(simG)} | ${((100 * copied) / options).toFixed(1)}% | ${((100 * untool) / options).toFixed(1)}% | ${pct(combined)} | ${((100 * (combined - chance)) / n).toFixed(1)} |`);
+  console.log(`| ${task} | ${n} | ${pct(chance)} | ${pct(longest)} | ${pct(simW)} | ${pct(simG)} | ${pct(topic)} | ${((100 * copied) / options).toFixed(1)}% | ${((100 * untool) / options).toFixed(1)}% | ${pct(combined)} | ${((100 * (combined - chance)) / n).toFixed(1)} |`);
 }

@@ -1,6 +1,8 @@
 import { entityTokens } from '../context.js';
 import { candidateOf } from '../plans.js';
 import { toolOf } from '../tools.js';
+import { replaceInCandidate } from './edit.js';
+import { entitiesIn, priorEntities } from './off-target-argument.js';
 import type { StepCandidate, StepOperator } from './types.js';
 
 /**
@@ -30,10 +32,37 @@ export const borrowedStep: StepOperator = {
         scored.push({ c: { ...c, reason: `a step of another task (${other.task.instance_id}), not a continuation of this trajectory` }, rank, score: shared, key: `${other.traj_id}\u0000${j}` });
       });
     }
+    const prior = priorEntities(trajectory, position);
+    const priorText = new Set(prior.map((e) => e.text));
     return scored
       .sort((a, b) => a.rank - b.rank || b.score - a.score || (a.key < b.key ? -1 : 1))
       .slice(0, 3)
-      .map((x) => x.c);
+      .map((x) => adapt(x.c, prior, priorText));
     // Most similar trajectory first; within it, the step closest to where this one stands.
   },
 };
+
+/**
+ * Adapts a borrowed step to this trajectory: up to two of its entities this trajectory never
+ * met (another person, page, file) become entities of the same kind this trajectory did meet,
+ * so the step is about this task's subjects and only reasoning about the step rejects it.
+ */
+function adapt(c: StepCandidate, prior: ReturnType<typeof priorEntities>, priorText: ReadonlySet<string>): StepCandidate {
+  let out = c;
+  const used = new Set<string>();
+  let changed = 0;
+  // Longest first, and never a part of an entity already replaced ("Rutherford" of "Ernest Rutherford").
+  const entities = entitiesIn(`${c.plan}\n${c.action.text}`).sort((a, b) => b.text.length - a.text.length);
+  const replaced: string[] = [];
+  for (const e of entities) {
+    if (changed >= 2) break;
+    if (priorText.has(e.text) || e.type === 'number' || replaced.some((r) => r.includes(e.text))) continue;
+    const to = prior.find((p) => p.type === e.type && !used.has(p.text) && !out.action.text.includes(p.text));
+    if (!to) continue;
+    used.add(to.text);
+    replaced.push(e.text);
+    out = replaceInCandidate(out, e.text, to.text);
+    changed++;
+  }
+  return { ...out, reason: c.reason };
+}

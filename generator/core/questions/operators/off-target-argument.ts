@@ -36,7 +36,7 @@ export function entitiesIn(text: string): Array<{ text: string; type: EntityType
 }
 
 /** Entities the agent had met before `position` (goal, earlier steps and their observations). */
-function priorEntities(t: Trajectory, position: number): Array<{ text: string; type: EntityType }> {
+export function priorEntities(t: Trajectory, position: number): Array<{ text: string; type: EntityType }> {
   const parts = [t.task.goal];
   for (const s of t.steps.slice(0, position)) parts.push(s.thought ?? '', s.action.text, (s.observation ?? '').slice(0, 6000));
   return entitiesIn(parts.join('\n'));
@@ -56,15 +56,21 @@ export const offTargetArgument: StepOperator = {
     if (targets.length === 0) return [];
     const prior = priorEntities(trajectory, position).filter((e) => !goldText.includes(e.text));
     const out: StepCandidate[] = [];
-    for (const target of rng.shuffle(targets)) {
-      if (out.length >= 3) break;
-      const sameType = prior.filter((e) => e.type === target.type && !e.text.includes(target.text) && !target.text.includes(e.text));
-      const close = sameType.filter((e) => e.text.length >= target.text.length * 0.5 && e.text.length <= target.text.length * 2);
-      const pool = close.length > 0 ? close : sameType;
-      let to: string | undefined = pool.length > 0 ? rng.pick(pool.slice(0, 40)).text : undefined;
-      if (!to && target.type === 'number') to = String(Number(target.text) + [1, -1, 2, -2][rng.int(4)]!);
-      if (!to || to === target.text) continue;
-      out.push({ ...replaceInCandidate(gold, target.text, to), reason: `about ${to} instead of ${target.text}, which is what the next step needs` });
+    // Up to five variants: each target entity in turn, each time with another replacement.
+    const shuffled = rng.shuffle(targets);
+    const usedTo = new Set<string>();
+    for (let round = 0; round < 3 && out.length < 5; round++) {
+      for (const target of shuffled) {
+        if (out.length >= 5) break;
+        const sameType = prior.filter((e) => e.type === target.type && !usedTo.has(e.text) && !e.text.includes(target.text) && !target.text.includes(e.text));
+        const close = sameType.filter((e) => e.text.length >= target.text.length * 0.5 && e.text.length <= target.text.length * 2);
+        const pool = close.length > 0 ? close : sameType;
+        let to: string | undefined = pool.length > 0 ? rng.pick(pool.slice(0, 40)).text : undefined;
+        if (!to && target.type === 'number' && round === 0) to = String(Number(target.text) + [1, -1, 2, -2][rng.int(4)]!);
+        if (!to || to === target.text) continue;
+        usedTo.add(to);
+        out.push({ ...replaceInCandidate(gold, target.text, to), reason: `about ${to} instead of ${target.text}, which is what the next step needs` });
+      }
     }
     return out;
   },

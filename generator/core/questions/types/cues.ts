@@ -27,6 +27,27 @@ export function mostSimilarToOthers(options: readonly string[]): number {
   return best;
 }
 
+/** Index of the option with the largest share of its words in the context (ties to the first). */
+export function mostOnTopic(options: readonly string[], context: ReadonlySet<string>): number {
+  const share = (o: string) => {
+    const w = [...wordSet(o)].filter((x) => x.length >= 3 && !STRUCTURE_WORDS.has(x));
+    return w.length ? w.filter((x) => context.has(x)).length / w.length : 0;
+  };
+  let best = 0;
+  let bestShare = -1;
+  options.forEach((o, i) => {
+    const s = share(o);
+    if (s > bestShare + 1e-12) {
+      best = i;
+      bestShare = s;
+    }
+  });
+  return best;
+}
+
+/** Keys of the rendered JSON step form: present in every option, they say nothing about topic. */
+const STRUCTURE_WORDS = new Set(['planning', 'execution', 'name', 'args', 'text', 'url', 'question']);
+
 /** Index of the longest option; ties to the first. */
 export function longestOption(options: readonly string[]): number {
   let best = 0;
@@ -38,26 +59,30 @@ export function longestOption(options: readonly string[]): number {
 
 /**
  * Chooses `need` distractors from a larger pool so that the surface rules (most similar to the
- * others, longest option) single out the gold about as often as chance would: for each rule a
+ * others, longest option, most on-topic given the context words) single out the gold about as often as chance would: for each rule a
  * seeded coin (heads with probability 1 / options) says whether the gold should be that rule's
  * pick, and the first of a fixed number of seeded subsets that agrees with the coins is taken.
  * Perturbations of the gold make the gold the centre of its options; this undoes that cue
  * without making the gold systematically the odd one out (which would be a cue of its own).
  */
-export function balanceCue<T extends { value: { text: string } }>(rng: Rng, gold: string, pool: readonly T[], need: number): T[] {
+export function balanceCue<T extends { value: { text: string } }>(rng: Rng, gold: string, pool: readonly T[], need: number, context?: ReadonlySet<string>): T[] {
   if (pool.length <= need) return pool.slice(0, need);
   const k = need + 1;
   const wantSimilar = rng.int(k) === 0;
   const wantLongest = rng.int(k) === 0;
+  const wantTopical = rng.int(k) === 0;
   const first = pool.slice(0, need);
   let fallback: T[] | null = null;
-  for (let attempt = 0; attempt < 24; attempt++) {
+  let bestFallback: T[] | null = null;
+  for (let attempt = 0; attempt < 48; attempt++) {
     const subset = attempt === 0 ? first : rng.shuffle(pool).slice(0, need);
     const options = [gold, ...subset.map((s) => s.value.text)];
     const similarOk = (mostSimilarToOthers(options) === 0) === wantSimilar;
     const longestOk = (longestOption(options) === 0) === wantLongest;
-    if (similarOk && longestOk) return subset;
+    const topicalOk = !context || (mostOnTopic(options, context) === 0) === wantTopical;
+    if (similarOk && longestOk && topicalOk) return subset;
+    if (similarOk && topicalOk && !bestFallback) bestFallback = subset;
     if (similarOk && !fallback) fallback = subset;
   }
-  return fallback ?? first;
+  return bestFallback ?? fallback ?? first;
 }

@@ -9,7 +9,7 @@ import { offeredTools, toolOf } from '../tools.js';
 import type { QuestionKind } from '../types.js';
 import { historyBefore, toolListText } from '../views.js';
 import { type KindContext, type McqDraft, type QuestionDraft, type SkipReason, anchorOrder } from './module.js';
-import { balanceCue } from './cues.js';
+import { balanceCue, wordSet } from './cues.js';
 
 interface Option { text: string; reason: string }
 
@@ -81,9 +81,9 @@ export function nextStepChoices(t: Trajectory, position: number, ctx: KindContex
       .map(({ c, text }): Option => ({ text, reason: c.reason ?? `a ${p.operator.replace(/_/g, ' ')} distractor` })),
   }));
   const need = ctx.choices - 1;
-  const pool = pickDistinct(rng.fork('pick'), filtered, (o) => normaliseChoice(o.text), normaliseChoice(goldText), excluded, need * 2, spec.weights);
+  const pool = pickDistinct(rng.fork('pick'), filtered, (o) => normaliseChoice(o.text), normaliseChoice(goldText), excluded, need * 3, spec.weights);
   if (pool.length < need) return 'too-few-distractors';
-  const picked = balanceCue(rng.fork('cue'), goldText, pool, need);
+  const picked = balanceCue(rng.fork('cue'), goldText, pool, need, wordSet(context.shown));
   return arrangeWithReasons(rng.fork('arrange'), goldText, picked);
 }
 
