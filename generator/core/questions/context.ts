@@ -1,4 +1,4 @@
-import type { Step, Trajectory } from '../trajectories/types.js';
+import type { Trajectory } from '../trajectories/types.js';
 import { normaliseChoice } from './normalise.js';
 
 /**
@@ -26,10 +26,6 @@ function sentenceStart(text: string, at: number): boolean {
   return at === 0 || /(^|[.!?:"'(\[\n]\s*|\n)$/.test(before) || /["'(\[]$/.test(before);
 }
 
-function stepText(s: Step): string {
-  return [s.thought ?? '', s.plan ?? '', s.action.text, s.action.raw ?? '', JSON.stringify(s.action.args), s.observation ?? ''].join('\n');
-}
-
 export interface AnchorContext {
   /** Normalised text of everything the prompt shows before the options (goal, tools, earlier steps). */
   shown: string;
@@ -39,14 +35,55 @@ export interface AnchorContext {
   futureTokens: Set<string>;
 }
 
+interface StepFacts {
+  /** Normalised text of the step's thought, plan and action (what a prompt can show of it). */
+  shownText: string;
+  actionTokens: Set<string>;
+  observationText: string;
+  observationTokens: Set<string>;
+}
+
+/** Per-step texts and tokens, computed once per trajectory: every kind and anchor reuses them. */
+const stepFacts = new WeakMap<Trajectory, StepFacts[]>();
+
+function factsOf(t: Trajectory): StepFacts[] {
+  const hit = stepFacts.get(t);
+  if (hit) return hit;
+  const facts = t.steps.map((s) => {
+    const act = [s.thought ?? '', s.plan ?? '', s.action.text, s.action.raw ?? '', JSON.stringify(s.action.args)].join('\n');
+    const obs = s.observation ?? '';
+    return { shownText: normaliseChoice(act), actionTokens: entityTokens(act, 1e6), observationText: normaliseChoice(obs), observationTokens: entityTokens(obs, 1e6) };
+  });
+  stepFacts.set(t, facts);
+  return facts;
+}
+
+/** Entity tokens of step `j`'s thought, plan and action (cached per trajectory). */
+export function stepActionTokens(t: Trajectory, j: number): ReadonlySet<string> {
+  return factsOf(t)[j]?.actionTokens ?? new Set();
+}
+
 export function anchorContext(t: Trajectory, position: number, extraShown: readonly string[] = []): AnchorContext {
-  const before = [t.task.goal, ...extraShown, ...t.steps.slice(0, position).map(stepText)].join('\n');
-  const shownTokens = entityTokens(before, 1e6);
-  const anchor = t.steps[position];
-  const after = [anchor?.observation ?? '', ...t.steps.slice(position + 1).map(stepText), t.outcome.submission ?? ''].join('\n');
+  const facts = factsOf(t);
+  const head = [t.task.goal, ...extraShown].join('\n');
+  const shownTokens = entityTokens(head, 1e6);
+  const parts = [normaliseChoice(head)];
+  for (const f of facts.slice(0, position)) {
+    for (const w of f.actionTokens) shownTokens.add(w);
+    for (const w of f.observationTokens) shownTokens.add(w);
+    parts.push(f.shownText, f.observationText);
+  }
   const futureTokens = new Set<string>();
-  for (const w of entityTokens(after, 1e6)) if (!shownTokens.has(w)) futureTokens.add(w);
-  return { shown: normaliseChoice(before), shownTokens, futureTokens };
+  const addFuture = (tokens: Iterable<string>) => {
+    for (const w of tokens) if (!shownTokens.has(w)) futureTokens.add(w);
+  };
+  if (facts[position]) addFuture(facts[position]!.observationTokens);
+  for (const f of facts.slice(position + 1)) {
+    addFuture(f.actionTokens);
+    addFuture(f.observationTokens);
+  }
+  addFuture(entityTokens(t.outcome.submission ?? ''));
+  return { shown: parts.join('\n'), shownTokens, futureTokens };
 }
 
 /** True when the option's text is shown verbatim (after normalisation) before the options. */

@@ -1,4 +1,4 @@
-import { entityTokens } from '../context.js';
+import { entityTokens, stepActionTokens } from '../context.js';
 import { candidateOf } from '../plans.js';
 import { toolOf } from '../tools.js';
 import { replaceInCandidate } from './edit.js';
@@ -26,7 +26,7 @@ export const borrowedStep: StepOperator = {
         const tool = toolOf(step.action);
         if (offered && (!tool || !offered.has(tool))) return;
         let shared = 0;
-        for (const w of entityTokens(`${step.action.text} ${step.plan ?? ''}`)) if (here.has(w)) shared++;
+        for (const w of stepActionTokens(other, j)) if (here.has(w)) shared++;
         const c = candidateOf(step);
         if (chinese(c.plan) !== wantChinese) return;
         scored.push({ c: { ...c, reason: `a step of another task (${other.task.instance_id}), not a continuation of this trajectory` }, rank, score: shared, key: `${other.traj_id}\u0000${j}` });
