@@ -76,6 +76,9 @@ export function nextStepChoices(t: Trajectory, position: number, ctx: KindContex
     operator: p.operator,
     values: p.values
       .filter((c) => finishAllowed || c.action.kind !== 'finish')
+      // Plan kinds: a plan derived from an action reads unlike the agent's own intents (shorter,
+      // formulaic), so beside an intent gold only intent-worded distractors are offered.
+      .filter((c) => !spec.needsIntent || c.planGiven)
       .map((c) => ({ c, text: spec.render(c) }))
       .filter(({ c, text }) => !editBodyMissing(text) && distractorProblem(c, text, names, context, goldText) === null)
       .map(({ c, text }): Option => ({ text, reason: c.reason ?? `a ${p.operator.replace(/_/g, ' ')} distractor` })),
