@@ -28,7 +28,8 @@ export function entitiesIn(text: string): Array<{ text: string; type: EntityType
   }
   for (const m of noUrls.matchAll(/\b[A-Z][\p{Ll}'’-]+(?:\s+(?:[A-Z][\p{Ll}'’-]+|(?:de|van|von|der|da)(?=\s+[A-Z])))*/gu)) {
     const words = m[0].split(/\s+/);
-    if (words.length === 1 && NOT_NAMES.has(words[0]!)) continue;
+    // Contractions ("I'll", "Let's", "We're") open sentences; they are not names.
+    if (words.length === 1 && (NOT_NAMES.has(words[0]!) || /^[A-Z][a-z]{0,4}['’][a-z]{1,2}$/.test(words[0]!))) continue;
     add(NOT_NAMES.has(words[0]!) ? words.slice(1).join(' ') : m[0], 'name');
   }
   for (const m of noUrls.matchAll(/(?<![\w.])\d{2,4}(?![\w.])/g)) add(m[0], 'number');
