@@ -36,7 +36,7 @@ export const borrowedStep: StepOperator = {
     const priorText = new Set(prior.map((e) => e.text));
     return scored
       .sort((a, b) => a.rank - b.rank || b.score - a.score || (a.key < b.key ? -1 : 1))
-      .slice(0, 3)
+      .slice(0, 5)
       .map((x) => adapt(x.c, prior, priorText));
     // Most similar trajectory first; within it, the step closest to where this one stands.
   },

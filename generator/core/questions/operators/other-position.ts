@@ -19,7 +19,7 @@ export const otherPosition: StepOperator = {
     const out: StepCandidate[] = [];
     // Earlier steps are shown in the prompt (the copy filter drops them); later ones are kept
     // only when they name nothing first seen in the future (the leak filter decides).
-    for (const j of rng.shuffle(eligible.filter((j) => j > position)).slice(0, 3)) {
+    for (const j of rng.shuffle(eligible.filter((j) => j > position)).slice(0, 5)) {
       out.push({ ...candidateOf(steps[j]!), reason: `step ${j + 1} of this trajectory: it depends on steps not taken yet` });
     }
     return out;
