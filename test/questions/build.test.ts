@@ -103,13 +103,14 @@ describe('buildQuestions on the fixtures', () => {
     }
   });
 
-  it('balances gold letters within each kind', () => {
+  it('balances gold letters within each kind and split (the scored split on its own)', () => {
     const byKind = new Map<string, number[]>();
     for (const q of result.questions) {
       if (q.format !== 'mcq') continue;
-      const counts = byKind.get(q.kind) ?? [0, 0, 0, 0];
+      const key = `${q.kind}/${q.split ?? 'test'}`;
+      const counts = byKind.get(key) ?? [0, 0, 0, 0];
       counts[q.gold]!++;
-      byKind.set(q.kind, counts);
+      byKind.set(key, counts);
     }
     for (const [, counts] of byKind) expect(Math.max(...counts) - Math.min(...counts)).toBeLessThanOrEqual(1);
   });

@@ -129,14 +129,16 @@ describe('step operators', () => {
     }
   });
 
-  it('borrowed_step takes real steps of other trajectories of the same domain', () => {
+  it('borrowed_step takes steps of other trajectories of the same domain (adapted to this one’s entities)', () => {
     const own = new Set(textstats.steps.map((s) => s.action));
-    const others = new Set(proven.filter((t) => t.traj_id !== textstats.traj_id && t.domain === 'swe').flatMap((t) => t.steps.map((s) => s.action)));
+    const others = proven.filter((t) => t.traj_id !== textstats.traj_id && t.domain === 'swe');
+    const otherTools = new Set(others.flatMap((t) => t.steps.map((s) => s.action.tool)));
     const out = STEP_OPERATORS.borrowed_step.propose(ctx(3));
     expect(out.length).toBeGreaterThan(0);
     for (const c of out) {
       expect(own.has(c.action)).toBe(false);
-      expect(others.has(c.action)).toBe(true);
+      expect(otherTools.has(c.action.tool)).toBe(true);
+      expect(others.map((t) => t.task.instance_id)).toContain(/another task \((.+)\)/.exec(c.reason!)![1]);
     }
   });
 });

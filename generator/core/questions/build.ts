@@ -11,6 +11,7 @@ import { QUESTION_KIND_INFO, QUESTION_KINDS } from './kinds.js';
 import { modelDistractor, rewritePlans, type LlmAssist } from './llm-assist.js';
 import { normaliseChoice } from './normalise.js';
 import { planOf } from './plans.js';
+import { offeredTools } from './tools.js';
 import { validateQuestion } from './read-questions.js';
 import { type TemplateSet, loadTemplates, renderWithinBudget } from './render.js';
 import { type TokenizerName, loadTokenCounter } from './tokenizer.js';
@@ -138,7 +139,11 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
 
   interface Entry { draft: QuestionDraft; t: Trajectory; id: string }
   const seenIds = new Set<string>();
+  const seenQuestions = new Set<string>();
   const questions: Question[] = [];
+  // What distractors of a domain may be drawn from: hashed into every question's provenance.
+  const corpusHash = new Map<string, string>();
+  for (const d of new Set(usable.map((t) => t.domain))) corpusHash.set(d, sha256(`${seed}\u0000${corpus.domainMembers(d).join('\n')}`).slice(0, 16));
   // One kind at a time: its drafts (histories, candidates) are dropped before the next kind is
   // generated, which keeps peak memory near the size of the output itself.
   for (const kind of kinds) {
@@ -165,23 +170,28 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
           await modelDistractor(draft, options.llm, t, next ? [planOf(next), next.action.text] : [], findings);
           await rewritePlans(draft, options.llm, t, findings);
         }
-        // Order-free content: the id survives letter balancing and identifies the same question across seeds' layouts.
-        const id = `${kind}.${contentId({
-          kind,
-          traj: t.traj_id,
-          step: draft.step,
-          gold: draft.mcq ? draft.mcq.choices[draft.mcq.gold] : (draft.completion?.targets ?? null),
-          distractors: draft.mcq ? draft.mcq.choices.filter((_, i) => i !== draft.mcq!.gold).sort() : null,
-        })}`;
+        // The id names the question by what it asks (trajectory, anchor, kind, seed) and nothing
+        // else: other trajectories may change its distractors (recorded in build.corpus), never
+        // its id, so review decisions and harness-log joins survive a growing corpus.
+        const id = `${kind}.${contentId({ kind, traj: t.traj_id, step: draft.step, seed })}`;
         if (seenIds.has(id)) {
           findings.push(make('build-duplicate-question', {}, { id, traj_id: t.traj_id }));
           continue;
         }
+        // Overlapping rows (APTBench prefix rows, reruns sharing their first steps) give the same
+        // question twice: same goal, same steps shown, same gold. The first by traj_id is kept.
+        const dupKey = nearDuplicateKey(kind, draft);
+        if (seenQuestions.has(dupKey)) {
+          skip(`${kind}:near-duplicate`);
+          reasons['near-duplicate'] = (reasons['near-duplicate'] ?? 0) + 1;
+          continue;
+        }
+        seenQuestions.add(dupKey);
         seenIds.add(id);
         list.push({ draft, t, id });
       }
     }
-    balanceGoldPositions(list, root.fork(`balance/${kind}`));
+    balanceGoldPositions(list.map((e) => ({ ...e, split: fewshotIds.has(e.t.traj_id) ? 'fewshot' : 'test' })), root.fork(`balance/${kind}`));
     if (list.length === 0 && options.kinds) {
       findings.push(make('build-kind-empty', {}, { kind, reasons: Object.entries(reasons).map(([r, n]) => `${r}=${n}`).join(', ') }));
     }
@@ -210,6 +220,8 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
         break;
       }
       const base = {
+        language: languageOf(t.task.goal),
+        ...(rendered.questionStart !== null ? { question_start: rendered.questionStart } : {}),
         schema_version: QUESTION_SCHEMA_VERSION as typeof QUESTION_SCHEMA_VERSION,
         id,
         kind,
@@ -230,6 +242,9 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
         build: {
           seed,
           ...(draft.mcq ? { operators: [...new Set(draft.mcq.sources.filter((s) => s !== 'gold'))].sort(), choice_sources: draft.mcq.sources } : {}),
+          ...(draft.mcq ? { choice_reasons: draft.mcq.reasons ?? draft.mcq.sources.map((s) => (s === 'gold' ? '' : `a ${s.replace(/_/g, ' ')} distractor`)) } : {}),
+          offered_tools: draft.offeredTools ?? offeredTools(t, draft.step).tools.map((x) => x.name),
+          ...(draft.mcq ? { corpus: corpusHash.get(t.domain)! } : {}),
           template: templateLabel,
           tokenizer: counter.name,
           budget_tokens: budget,
@@ -266,29 +281,45 @@ export function countByKind(questions: readonly Question[]): Record<string, numb
  * seeded order of A…K over the questions sorted by id, so counts differ by at most one and
  * "always answer B" scores chance. Distractors keep their relative order.
  */
-export function balanceGoldPositions(list: Array<{ id: string; draft: QuestionDraft }>, rng: Rng): void {
-  const groups = new Map<number, Array<{ id: string; draft: QuestionDraft }>>();
+export function balanceGoldPositions(list: Array<{ id: string; draft: QuestionDraft; split?: string }>, rng: Rng): void {
+  // Per split: the scored (test) split is balanced on its own, not only the union of splits.
+  const groups = new Map<string, Array<{ id: string; draft: QuestionDraft }>>();
   for (const e of list) {
     if (!e.draft.mcq) continue;
-    const k = e.draft.mcq.choices.length;
-    const group = groups.get(k);
+    const key = `${e.split ?? 'test'}/${String(e.draft.mcq.choices.length).padStart(2, '0')}`;
+    const group = groups.get(key);
     if (group) group.push(e);
-    else groups.set(k, [e]);
+    else groups.set(key, [e]);
   }
-  for (const [k, group] of [...groups].sort(([a], [b]) => a - b)) {
+  for (const [key, group] of [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const k = group[0]!.draft.mcq!.choices.length;
+    const groupRng = rng.fork(key);
     const sorted = group.slice().sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     let cycle: number[] = [];
     for (const e of sorted) {
-      if (cycle.length === 0) cycle = rng.shuffle(Array.from({ length: k }, (_, i) => i));
+      if (cycle.length === 0) cycle = groupRng.shuffle(Array.from({ length: k }, (_, i) => i));
       const target = cycle.shift()!;
       const mcq = e.draft.mcq!;
-      const goldText = mcq.choices[mcq.gold]!;
-      const goldSource = mcq.sources[mcq.gold]!;
-      const others = mcq.choices.map((c, i) => ({ c, s: mcq.sources[i]! })).filter((_, i) => i !== mcq.gold);
-      others.splice(target, 0, { c: goldText, s: goldSource });
-      e.draft.mcq = { choices: others.map((o) => o.c), sources: others.map((o) => o.s), gold: target };
+      const reasons = mcq.reasons ?? mcq.sources.map(() => '');
+      const others = mcq.choices.map((c, i) => ({ c, s: mcq.sources[i]!, r: reasons[i]! })).filter((_, i) => i !== mcq.gold);
+      others.splice(target, 0, { c: mcq.choices[mcq.gold]!, s: mcq.sources[mcq.gold]!, r: '' });
+      e.draft.mcq = { choices: others.map((o) => o.c), sources: others.map((o) => o.s), reasons: others.map((o) => o.r), gold: target };
     }
   }
+}
+
+/** Same goal, same steps shown, same gold: the identity of a question across overlapping rows. */
+function nearDuplicateKey(kind: string, d: QuestionDraft): string {
+  const gold = d.mcq ? d.mcq.choices[d.mcq.gold]! : (d.completion?.targets ?? []).join('\u0001');
+  const steps = d.history.map((v) => `${normaliseChoice(v.plan)}\u0002${normaliseChoice(v.action)}`);
+  return sha256([kind, normaliseChoice(String(d.fields.goal ?? '')), ...steps, normaliseChoice(gold)].join('\u0000'));
+}
+
+/** `zh` when a tenth of the goal's letters are CJK ideographs, else `en`. */
+export function languageOf(text: string): 'en' | 'zh' {
+  const letters = text.match(/[\p{L}]/gu)?.length ?? 0;
+  const cjk = text.match(/[\u3400-\u9fff]/g)?.length ?? 0;
+  return letters > 0 && cjk / letters >= 0.1 ? 'zh' : 'en';
 }
 
 /**
@@ -298,8 +329,10 @@ export function balanceGoldPositions(list: Array<{ id: string; draft: QuestionDr
 function chooseShots<E extends { t: Trajectory; draft: QuestionDraft }>(pool: readonly E[], own: Trajectory, question: QuestionDraft, count: number): E[] {
   // Another run on the same task may take the very same steps, and a borrowed distractor may be
   // this question's gold: either way the example would show the answer in the prompt.
-  const answer = normaliseChoice(answerOf(question));
-  const shows = (d: QuestionDraft) => (d.mcq ? d.mcq.choices : (d.completion?.targets ?? [])).some((c) => normaliseChoice(c) === answer);
+  // Nor may an example show any option of the question: copy detection would eliminate it.
+  const options = new Set((question.mcq ? question.mcq.choices : [answerOf(question)]).map(normaliseChoice));
+  const shows = (d: QuestionDraft) =>
+    [...(d.mcq ? d.mcq.choices : (d.completion?.targets ?? [])), ...d.history.slice(-3).flatMap((v) => [v.plan, v.action])].some((c) => options.has(normaliseChoice(c)));
   const others = pool.filter((e) => !sameTask(e.t, own) && !shows(e.draft));
   const first: E[] = [];
   const rest: E[] = [];

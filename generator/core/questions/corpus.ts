@@ -1,4 +1,5 @@
 import type { Domain, Trajectory } from '../trajectories/types.js';
+import { entityTokens } from './context.js';
 import { changedFiles, normalisePatch } from './diff.js';
 
 export interface PatchRef {
@@ -45,9 +46,26 @@ export class CorpusIndex {
   private readonly fixPatches = new Map<string, PatchRef[]>();
   private readonly testPatches = new Map<string, PatchRef[]>();
   private readonly filesByRepo = new Map<string, Set<string>>();
+  /** Similarity search: bottom-k sketch tokens per trajectory, and capped postings per (domain, token). */
+  private readonly sketches = new Map<string, string[]>();
+  private readonly postings = new Map<string, Trajectory[]>();
+  /** Content hash inputs: what distractors may be drawn from, per domain (provenance, not ids). */
+  private readonly members = new Map<Domain, string[]>();
+  /** Every kind asks for the same trajectory's neighbours: computed once per trajectory. */
+  private readonly similarCache = new WeakMap<Trajectory, Trajectory[]>();
 
   constructor(readonly trajectories: readonly Trajectory[]) {
     for (const t of trajectories) {
+      const sketch = sketchOf(t);
+      this.sketches.set(t.traj_id, sketch);
+      for (const tok of sketch) {
+        const key = `${t.domain}\u0000${tok}`;
+        const list = this.postings.get(key) ?? [];
+        // A token shared by very many trajectories says little about similarity; its list stops growing.
+        if (list.length < POSTING_CAP) list.push(t);
+        this.postings.set(key, list);
+      }
+      push(this.members as Map<string, string[]>, t.domain, t.traj_id);
       const repo = repoOf(t) ?? '';
       const domainList = this.byDomain.get(t.domain) ?? [];
       const repoList = this.byRepo.get(repo) ?? [];
@@ -75,6 +93,32 @@ export class CorpusIndex {
     }
   }
 
+  /**
+   * Up to `limit` other trajectories of the same domain most like `t` (shared sketch tokens:
+   * files, identifiers, entities, tools of the goal and actions), best first, never another
+   * run on the same task. Cost is bounded by sketch size × posting cap, not corpus size.
+   */
+  similar(t: Trajectory, limit = SIMILAR_LIMIT): Trajectory[] {
+    const cached = this.similarCache.get(t);
+    if (cached && limit === SIMILAR_LIMIT) return cached;
+    const score = new Map<Trajectory, number>();
+    for (const tok of this.sketches.get(t.traj_id) ?? sketchOf(t)) {
+      for (const other of this.postings.get(`${t.domain}\u0000${tok}`) ?? []) score.set(other, (score.get(other) ?? 0) + 1);
+    }
+    const found = [...score]
+      .filter(([o]) => !sameTask(o, t))
+      .sort(([a, x], [b, y]) => y - x || (a.traj_id < b.traj_id ? -1 : 1))
+      .slice(0, limit)
+      .map(([o]) => o);
+    if (limit === SIMILAR_LIMIT) this.similarCache.set(t, found);
+    return found;
+  }
+
+  /** Sorted trajectory ids of a domain: hashed into `build.corpus`. */
+  domainMembers(domain: Domain): readonly string[] {
+    return this.members.get(domain) ?? [];
+  }
+
   stepsByDomain(domain: Domain): readonly StepRef[] {
     return this.byDomain.get(domain) ?? [];
   }
@@ -98,6 +142,26 @@ export class CorpusIndex {
   repoFiles(t: Trajectory): string[] {
     return [...(this.filesByRepo.get(repoOf(t) ?? '') ?? [])].sort();
   }
+}
+
+const SKETCH_SIZE = 48;
+const GOAL_STOP = new Set('where which what there their about after before during under other these those would could should since while whose being between first years'.split(' '));
+const POSTING_CAP = 256;
+const SIMILAR_LIMIT = 8;
+
+/** FNV-1a, 32 bit: a fast, stable token hash for bottom-k sketches. */
+function fnv(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h;
+}
+
+/** The trajectory's SKETCH_SIZE name-like tokens of least hash (a MinHash bottom-k sketch). */
+function sketchOf(t: Trajectory): string[] {
+  const text = [t.task.goal, t.environment.repo ?? t.source.repo ?? '', ...t.steps.slice(0, 40).map((s) => `${s.action.tool ?? ''} ${s.action.text.slice(0, 400)}`)].join('\n');
+  const tokens = entityTokens(text, 2000);
+  for (const w of (t.task.goal.toLowerCase().match(/[a-z\u00c0-\u024f]{5,}|[\u3400-\u9fff]{2}/gu) ?? [])) if (!GOAL_STOP.has(w)) tokens.add(w);
+  return [...tokens].map((w) => ({ w, h: fnv(w) })).sort((a, b) => a.h - b.h || (a.w < b.w ? -1 : 1)).slice(0, SKETCH_SIZE).map((x) => x.w);
 }
 
 function push<T>(map: Map<string, T[]>, key: string, value: T) {

@@ -96,6 +96,7 @@ export async function modelDistractor(draft: QuestionDraft, llm: LlmAssist, t: T
     if (replace < 0) return;
     mcq.choices[replace] = reply;
     mcq.sources[replace] = 'model_perturbation';
+    if (mcq.reasons) mcq.reasons[replace] = 'a model-written plausible but wrong next step';
   } catch (err) {
     findings.push(make('build-llm-failed', {}, { purpose: 'distractor generation', traj_id: t.traj_id, reason: (err as Error).message }));
   }

@@ -1,20 +1,75 @@
 import type { Action, Step } from '../trajectories/types.js';
 
 /**
- * One-line plans. A plan given by the source wins; otherwise it is derived from the action
- * alone, so that a gold plan and a plan derived from a perturbed action read alike and the
- * wording itself gives nothing away.
+ * One-line plans. The intent the agent wrote (see intentOf) wins; otherwise the plan is
+ * derived from the action alone, so that a gold plan and a plan derived from a perturbed
+ * action read alike and the wording itself gives nothing away.
  */
 const MAX_PLAN_CHARS = 240;
 
-export function planOf(step: Pick<Step, 'plan' | 'action'>): string {
-  const given = step.plan ? oneLine(step.plan) : '';
-  return given || planFromAction(step.action);
+export function planOf(step: Pick<Step, 'plan' | 'action'> & { thought?: string | null }): string {
+  return intentOf({ plan: step.plan, thought: step.thought ?? null }) ?? planFromAction(step.action);
+}
+
+/** A step as an option: its plan, whether that plan is the agent's own words, and its action. */
+export function candidateOf(step: Pick<Step, 'plan' | 'action'> & { thought?: string | null }): { plan: string; planGiven: boolean; action: Action } {
+  const intent = intentOf({ plan: step.plan, thought: step.thought ?? null });
+  return { plan: intent ?? planFromAction(step.action), planGiven: intent !== null, action: step.action };
 }
 
 export function oneLine(text: string, max = MAX_PLAN_CHARS): string {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length <= max ? line : `${line.slice(0, max - 1).trimEnd()}…`;
+}
+
+/**
+ * Sentences that state what the agent will do next ("Let's open…", "I need to check…",
+ * "Search for…"), as opposed to commentary on the last observation ("We see that…",
+ * "Looks like it installed successfully."). A plan question's gold must be such an intent:
+ * a comment on the observation is answerable by reading the observation, not by planning.
+ */
+const INTENT_RE = new RegExp(
+  [
+    String.raw`\b(?:let'?s|let me|let us)\b`,
+    String.raw`\b(?:i|we)(?:'ll| will| need to| should| must| have to| want to| can now| can| am going to|'m going to| are going to|'re going to| shall)\b`,
+    String.raw`\b(?:next|then|now|first|finally),? (?:i|we|let|to)\b`,
+    String.raw`\b(?:to (?:verify|confirm|check|find|see|locate|fix|reproduce|understand|test|ensure|determine|identify|look))\b`,
+    String.raw`^(?:open|run|search|find|look|check|create|edit|modify|update|add|remove|replace|install|submit|verify|confirm|browse|visit|read|view|inspect|examine|test|execute|navigate|explore|use|try|fix|implement|write|apply|re-?run|scroll|go|list|grep|locate|identify|determine|compare|review|query|perform|complete|finish|provide|answer|report|print|reproduce|investigate|retrieve|obtain|gather|collect|extract|terminate|summari[sz]e|research|resolve|clarify|cross-check|double-check|analy[sz]e|calculate|compute|conclude|end|stop|proceed|continue|attempt|seek|refine|narrow|focus|expand|broaden|validate|trace|match|correlate|establish|ascertain|pinpoint|access|consult|fetch|download|build|compile|make|set|configure|patch|change|revert|undo|restore|delete|move|rename|call|invoke|start|begin|record|note|save|cd|mkdir|cat|echo|clone|import|debug|reopen|recheck|re-?examine|re-?check|double|indicate|get|ask|request|select|choose|pick|search|look)\b`,
+  ].join('|'),
+  'i',
+);
+
+const ZH_INTENT_RE = /(查找|搜索|浏览|确认|核实|验证|获取|查询|查看|检索|寻找|打开|访问|了解|需要|接下来|下一步|然后|首先|最后|我将|我要|尝试|结束|完成|提供|回答|继续)/;
+
+/** Sentences of a text, split after ., !, ? followed by whitespace (or after 。！？). */
+export function sentences(text: string): string[] {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (!flat) return [];
+  return flat.split(/(?<=[.!?])\s+(?=[^a-z])|(?<=[。！？])/u).map((x) => x.trim()).filter(Boolean);
+}
+
+export function isIntent(sentence: string): boolean {
+  const s = sentence.trim().replace(/^[*_`>\-\s]+/, '');
+  // English sentences may quote Chinese names (广韵); only a sentence that opens in Chinese is read as Chinese.
+  if (/^[^\p{L}]*[\u3400-\u9fff]/u.test(s)) return ZH_INTENT_RE.test(s);
+  return INTENT_RE.test(s);
+}
+
+/**
+ * The forward-looking part of a step's own text (plan, else thought): its intent sentences
+ * joined, at most two, on one line. Null when the text carries no intent at all.
+ */
+export function intentOf(step: { plan?: string | null; thought?: string | null }): string | null {
+  // A source's `plan` is used only when it is the whole thought or there is no thought: SWE
+  // readers fill `plan` with the thought's first sentence, which is often commentary. The closest intent to the
+  // action (the last one) is what the step carries out.
+  const text = step.thought?.trim() || step.plan?.trim() || '';
+  if (!text) return null;
+  const kept = sentences(text).filter(isIntent);
+  if (kept.length === 0) return null;
+  // The intent closest to the action is the one it carries out; a short one gets its predecessor.
+  const last = kept[kept.length - 1]!;
+  return oneLine(last.length >= 40 || kept.length === 1 ? last : `${kept[kept.length - 2]} ${last}`);
 }
 
 /** First sentence of a thought, used when a template shows thoughts compactly. */

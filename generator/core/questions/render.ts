@@ -136,8 +136,17 @@ function computeShotContext(shot: QuestionDraft): Record<string, unknown> {
   return { ...ctx, answer: `${answer}${shot.answerSuffix}` };
 }
 
+/**
+ * Templates write `{{question_start}}` where the scored question begins (after the
+ * instructions, any shared tool list and the few-shot examples); the renderer replaces this
+ * mark by nothing and records its offset as the question's `question_start`.
+ */
+const QUESTION_MARK = '\u0001aptpace-question-start\u0001';
+
 export interface Rendered {
   prompt: string;
+  /** Offset of the scored question segment (after instructions and shots); null when the template has no `{{question_start}}` mark. */
+  questionStart: number | null;
   tokens: number;
   truncated: boolean;
   omittedSteps: number;
@@ -154,8 +163,10 @@ export function renderWithinBudget(render: Render, draft: QuestionDraft, shots: 
   const n = draft.history.length;
   const attempt = (kept: number, shotCount: number) => {
     const history = draft.history.slice(n - kept);
-    const prompt = render({ shots: shotContexts.slice(0, shotCount), question: exampleContext(draft, history, n - kept) });
-    return { prompt, tokens: counter.count(prompt) };
+    const marked = render({ shots: shotContexts.slice(0, shotCount), question: exampleContext(draft, history, n - kept), question_start: QUESTION_MARK });
+    const at = marked.indexOf(QUESTION_MARK);
+    const prompt = at < 0 ? marked : marked.slice(0, at) + marked.slice(at + QUESTION_MARK.length);
+    return { prompt, questionStart: at < 0 ? null : at, tokens: counter.count(prompt) };
   };
   const cutObservations = draft.history.some((v) => v.cut);
   for (let shotCount = shotContexts.length; shotCount >= 0; shotCount--) {

@@ -1,4 +1,4 @@
-import type { Step, Trajectory } from '../trajectories/types.js';
+import type { Step, ToolSpec, Trajectory } from '../trajectories/types.js';
 import { planOf } from './plans.js';
 import { pyJson } from './pyjson.js';
 
@@ -49,7 +49,11 @@ export function historyBefore(t: Trajectory, position: number, observationChars:
 }
 
 export function toolsText(t: Trajectory): string {
-  const tools = t.environment.tools;
+  return toolListText(t.environment.tools);
+}
+
+/** The numbered tool list prompts show: `(1) {"name": …, "description": …, "parameters": …}`. */
+export function toolListText(tools: readonly ToolSpec[]): string {
   if (tools.length === 0) return '';
   return tools
     .map((tool, i) => {

@@ -1,25 +1,68 @@
-import { sameTask } from '../corpus.js';
-import { planOf } from '../plans.js';
+import { entityTokens, stepActionTokens } from '../context.js';
+import { candidateOf } from '../plans.js';
+import { toolOf } from '../tools.js';
+import { replaceInCandidate } from './edit.js';
+import { entitiesIn, priorEntities } from './off-target-argument.js';
 import type { StepCandidate, StepOperator } from './types.js';
 
-/** Negative sampling: a real step of another trajectory of the same domain (same repository when possible). */
+/**
+ * Negative sampling by similarity: a real step of one of the most similar other trajectories
+ * (shared files, identifiers, entities and tools; found through the corpus's sketch index, so
+ * the cost does not grow with the corpus), the step that best matches where this trajectory
+ * stands now. Off-topic steps of unrelated tasks are eliminable on sight; these are not.
+ */
 export const borrowedStep: StepOperator = {
   name: 'borrowed_step',
-  description: 'a real step taken from another trajectory (negative sampling)',
-  propose({ rng, trajectory, corpus }) {
-    const out: StepCandidate[] = [];
-    const pools = [corpus.stepsByRepo(trajectory), corpus.stepsByDomain(trajectory.domain)];
-    for (const pool of pools) {
-      for (let attempt = 0; attempt < 6 && out.length < 2 && pool.length > 0; attempt++) {
-        const ref = pool[rng.int(pool.length)]!;
-        // Another run on the same task may have taken an equally valid step here.
-        if (sameTask(ref.trajectory, trajectory)) continue;
-        const step = ref.trajectory.steps[ref.step];
-        if (!step || step.action.kind === 'finish') continue;
-        out.push({ plan: planOf(step), planGiven: Boolean(step.plan), action: step.action });
-      }
-      if (out.length >= 2) break;
+  description: 'a real step of the most similar other trajectory (negative sampling by similarity)',
+  propose({ trajectory, position, corpus, offered }) {
+    const here = entityTokens([trajectory.task.goal, ...trajectory.steps.slice(Math.max(0, position - 2), position).map((s) => s.action.text)].join('\n'));
+    const scored: Array<{ c: StepCandidate; rank: number; score: number; key: string }> = [];
+    // A step in another language than the trajectory's is eliminable on sight.
+    const chinese = (text: string) => /[\u3400-\u9fff]/.test(text) && (text.match(/[\u3400-\u9fff]/g)?.length ?? 0) >= (text.match(/[A-Za-z]/g)?.length ?? 0) / 4;
+    const wantChinese = chinese(trajectory.task.goal);
+    for (const [rank, other] of corpus.similar(trajectory).entries()) {
+      other.steps.forEach((step, j) => {
+        if (step.action.kind === 'finish' || step.action.kind === 'message' || j === 0) return;
+        const tool = toolOf(step.action);
+        if (offered && (!tool || !offered.has(tool))) return;
+        let shared = 0;
+        for (const w of stepActionTokens(other, j)) if (here.has(w)) shared++;
+        const c = candidateOf(step);
+        if (chinese(c.plan) !== wantChinese) return;
+        scored.push({ c: { ...c, reason: `a step of another task (${other.task.instance_id}), not a continuation of this trajectory` }, rank, score: shared, key: `${other.traj_id}\u0000${j}` });
+      });
     }
-    return out;
+    const prior = priorEntities(trajectory, position);
+    const priorText = new Set(prior.map((e) => e.text));
+    return scored
+      .sort((a, b) => a.rank - b.rank || b.score - a.score || (a.key < b.key ? -1 : 1))
+      .slice(0, 5)
+      .map((x) => adapt(x.c, prior, priorText));
+    // Most similar trajectory first; within it, the step closest to where this one stands.
   },
 };
+
+/**
+ * Adapts a borrowed step to this trajectory: up to two of its entities this trajectory never
+ * met (another person, page, file) become entities of the same kind this trajectory did meet,
+ * so the step is about this task's subjects and only reasoning about the step rejects it.
+ */
+function adapt(c: StepCandidate, prior: ReturnType<typeof priorEntities>, priorText: ReadonlySet<string>): StepCandidate {
+  let out = c;
+  const used = new Set<string>();
+  let changed = 0;
+  // Longest first, and never a part of an entity already replaced ("Rutherford" of "Ernest Rutherford").
+  const entities = entitiesIn(`${c.plan}\n${c.action.text}`).sort((a, b) => b.text.length - a.text.length);
+  const replaced: string[] = [];
+  for (const e of entities) {
+    if (changed >= 2) break;
+    if (priorText.has(e.text) || e.type === 'number' || replaced.some((r) => r.includes(e.text))) continue;
+    const to = prior.find((p) => p.type === e.type && !used.has(p.text) && !out.action.text.includes(p.text));
+    if (!to) continue;
+    used.add(to.text);
+    replaced.push(e.text);
+    out = replaceInCandidate(out, e.text, to.text);
+    changed++;
+  }
+  return { ...out, reason: c.reason };
+}

@@ -22,7 +22,7 @@ export function replaceInCandidate(c: StepCandidate, from: string, to: string): 
     args: replaceDeep(c.action.args, from, to) as Record<string, unknown>,
     raw: c.action.raw ? c.action.raw.split(from).join(to) : c.action.raw,
   };
-  return withAction(c, action, c.planGiven ? c.plan.split(from).join(to) : undefined);
+  return { ...withAction(c, action, c.planGiven ? c.plan.split(from).join(to) : undefined), reason: c.reason };
 }
 
 /** A candidate for a new action: a given plan is kept (or replaced), a derived one is derived again. */

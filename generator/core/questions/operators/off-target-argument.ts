@@ -1,36 +1,77 @@
-import { identifiersIn, pathsIn, replaceInCandidate } from './edit.js';
-import { factsOf } from './facts.js';
+import type { Trajectory } from '../../trajectories/types.js';
+import { pathsIn, replaceInCandidate } from './edit.js';
 import type { StepCandidate, StepOperator } from './types.js';
 
+type EntityType = 'url' | 'path' | 'name' | 'number' | 'code';
+
+/** Capitalised words that open sentences and instructions; never treated as names. */
+const NOT_NAMES = new Set(
+  'The This That These Those Let Let\'s Now Next Then First Finally Search Browse Open Find Look Check Run Use Try It We I If In On At For To From By With As An A And Or But Since So Step Observation Thought Action Title Body Url Error True False None Note Here There What Which Who When Where Why How Please'.split(' '),
+);
+
+/** Entities of a text with their type, in order of first appearance, original case kept. */
+export function entitiesIn(text: string): Array<{ text: string; type: EntityType }> {
+  const out: Array<{ text: string; type: EntityType }> = [];
+  const seen = new Set<string>();
+  const add = (t: string, type: EntityType) => {
+    const v = t.trim();
+    if (v.length < 2 || seen.has(v)) return;
+    seen.add(v);
+    out.push({ text: v, type });
+  };
+  for (const m of text.matchAll(/https?:\/\/[^\s"'<>)\]]+/g)) add(m[0].replace(/[.,;]+$/, ''), 'url');
+  const noUrls = text.replace(/https?:\/\/[^\s"'<>)\]]+/g, ' ');
+  for (const p of pathsIn(noUrls, 60)) add(p, 'path');
+  for (const m of noUrls.matchAll(/`([A-Za-z_][A-Za-z0-9_.]{2,60})`|\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+[A-Z][A-Za-z0-9]+)\b/g)) {
+    const v = m[1] ?? m[2]!;
+    if (!/\.[a-z]{1,4}$/.test(v)) add(v, 'code');
+  }
+  for (const m of noUrls.matchAll(/\b[A-Z][\p{Ll}'’-]+(?:\s+(?:[A-Z][\p{Ll}'’-]+|(?:de|van|von|der|da)(?=\s+[A-Z])))*/gu)) {
+    const words = m[0].split(/\s+/);
+    // Contractions ("I'll", "Let's", "We're") open sentences; they are not names.
+    if (words.length === 1 && (NOT_NAMES.has(words[0]!) || /^[A-Z][a-z]{0,4}['’][a-z]{1,2}$/.test(words[0]!))) continue;
+    add(NOT_NAMES.has(words[0]!) ? words.slice(1).join(' ') : m[0], 'name');
+  }
+  for (const m of noUrls.matchAll(/(?<![\w.])\d{2,4}(?![\w.])/g)) add(m[0], 'number');
+  return out;
+}
+
+/** Entities the agent had met before `position` (goal, earlier steps and their observations). */
+export function priorEntities(t: Trajectory, position: number): Array<{ text: string; type: EntityType }> {
+  const parts = [t.task.goal];
+  for (const s of t.steps.slice(0, position)) parts.push(s.thought ?? '', s.action.text, (s.observation ?? '').slice(0, 6000));
+  return entitiesIn(parts.join('\n'));
+}
+
 /**
- * Same tool, wrong argument: another identifier from the trajectory in place of a search
- * term or name, or a shifted number (line range, version, count).
+ * Entity substitution: the same step aimed at another real entity of the same kind that the
+ * agent had already met (another person, file, function, URL, year), so the text stays fluent
+ * and only understanding which entity the next step needs rejects it.
  */
 export const offTargetArgument: StepOperator = {
   name: 'off_target_argument',
-  description: 'the same tool with a wrong argument (another identifier, query word or number)',
-  propose({ rng, trajectory, gold }) {
-    const text = gold.action.text;
-    const pathChars = new Set(pathsIn(text).flatMap((p) => identifiersIn(p)));
-    // Argument names are structure, not values: replacing `text` in `{"text": …}` is no perturbation.
-    const keys = new Set(Object.keys(gold.action.args));
-    const own = identifiersIn(text).filter(
-      (w) => !pathChars.has(w) && !keys.has(w) && w !== gold.action.tool && !/^(grep|find|python|python3|pytest|cat|sed|echo|view|create|str_replace|insert|command|path)$/.test(w),
-    );
+  description: 'the same step aimed at another entity of the same kind from this trajectory (name, file, function, URL, number)',
+  propose({ rng, trajectory, position, gold }) {
+    const goldText = `${gold.plan}\n${gold.action.text}`;
+    const targets = entitiesIn(goldText).filter((e) => gold.action.text.includes(e.text) || JSON.stringify(gold.action.args).includes(e.text));
+    if (targets.length === 0) return [];
+    const prior = priorEntities(trajectory, position).filter((e) => !goldText.includes(e.text));
     const out: StepCandidate[] = [];
-    // Up to three different words, each replaced by a word of the trajectory's own vocabulary.
-    for (const target of rng.shuffle(own).slice(0, 3)) {
-      // Of the same length, so that a perturbed option is not systematically longer (the audit's
-      // longest-option baseline catches that).
-      const choices = factsOf(trajectory).vocabulary.filter((w) => w !== target && !text.includes(w) && w.length === target.length);
-      if (choices.length > 0) out.push(replaceInCandidate(gold, target, rng.pick(choices)));
-    }
-    const numbers = [...text.matchAll(/(?<![\w.])(\d{1,5})(?![\w.])/g)].map((m) => m[1]!);
-    if (numbers.length > 0) {
-      const n = rng.pick(numbers);
-      const delta = [1, -1, 10, 2][rng.int(4)]!;
-      const shifted = String(Math.max(0, Number(n) + delta));
-      if (shifted !== n) out.push(replaceInCandidate(gold, n, shifted));
+    // Up to five variants: each target entity in turn, each time with another replacement.
+    const shuffled = rng.shuffle(targets);
+    const usedTo = new Set<string>();
+    for (let round = 0; round < 3 && out.length < 5; round++) {
+      for (const target of shuffled) {
+        if (out.length >= 5) break;
+        const sameType = prior.filter((e) => e.type === target.type && !usedTo.has(e.text) && !e.text.includes(target.text) && !target.text.includes(e.text));
+        const close = sameType.filter((e) => e.text.length >= target.text.length * 0.5 && e.text.length <= target.text.length * 2);
+        const pool = close.length > 0 ? close : sameType;
+        let to: string | undefined = pool.length > 0 ? rng.pick(pool.slice(0, 40)).text : undefined;
+        if (!to && target.type === 'number' && round === 0) to = String(Number(target.text) + [1, -1, 2, -2][rng.int(4)]!);
+        if (!to || to === target.text) continue;
+        usedTo.add(to);
+        out.push({ ...replaceInCandidate(gold, target.text, to), reason: `about ${to} instead of ${target.text}, which is what the next step needs` });
+      }
     }
     return out;
   },

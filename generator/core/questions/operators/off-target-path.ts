@@ -14,9 +14,11 @@ export const offTargetPath: StepOperator = {
     const seen = new Set<string>([...facts.actionPaths, ...facts.observedPaths]);
     const sameExt = (p: string) => p.split('.').pop() === target.split('.').pop();
     const alternatives = [...seen].filter((p) => p !== target && !target.endsWith(p) && !p.endsWith(target) && sameExt(p)).sort();
-    const out = rng.shuffle(alternatives).slice(0, 2).map((p) => replaceInCandidate(gold, target, alignRoot(target, p)));
-    if (out.length === 0) out.push(replaceInCandidate(gold, target, sibling(target, rng.int(3))));
-    return out;
+    // Only real paths the agent met: an invented sibling (`base_x.py`) is eliminable on sight.
+    return rng.shuffle(alternatives).slice(0, 3).map((p) => {
+      const to = alignRoot(target, p);
+      return { ...replaceInCandidate(gold, target, to), reason: `aims at ${to}, not ${target}, the file the next step needs` };
+    });
   },
 };
 
@@ -29,13 +31,3 @@ function alignRoot(target: string, replacement: string): string {
   return replacement;
 }
 
-function sibling(path: string, variant: number): string {
-  const slash = path.lastIndexOf('/');
-  const dir = path.slice(0, slash + 1);
-  const name = path.slice(slash + 1);
-  const dot = name.lastIndexOf('.');
-  const stem = dot > 0 ? name.slice(0, dot) : name;
-  const ext = dot > 0 ? name.slice(dot) : '';
-  const stems = [`${stem}_utils`, `base_${stem}`, `${stem}s`];
-  return `${dir}${stems[variant % stems.length]}${ext}`;
-}

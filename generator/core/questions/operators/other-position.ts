@@ -1,4 +1,4 @@
-import { planOf } from '../plans.js';
+import { candidateOf } from '../plans.js';
 import type { StepCandidate, StepOperator } from './types.js';
 
 /**
@@ -17,9 +17,10 @@ export const otherPosition: StepOperator = {
       eligible.push(j);
     }
     const out: StepCandidate[] = [];
-    for (const j of rng.shuffle(eligible).slice(0, 2)) {
-      const s = steps[j]!;
-      out.push({ plan: planOf(s), planGiven: Boolean(s.plan), action: s.action });
+    // Earlier steps are shown in the prompt (the copy filter drops them); later ones are kept
+    // only when they name nothing first seen in the future (the leak filter decides).
+    for (const j of rng.shuffle(eligible.filter((j) => j > position)).slice(0, 5)) {
+      out.push({ ...candidateOf(steps[j]!), reason: `step ${j + 1} of this trajectory: it depends on steps not taken yet` });
     }
     return out;
   },

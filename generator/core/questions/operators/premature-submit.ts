@@ -1,5 +1,5 @@
 import type { Action } from '../../trajectories/types.js';
-import { planOf } from '../plans.js';
+import { candidateOf, planOf } from '../plans.js';
 import type { StepOperator } from './types.js';
 
 const FALLBACK: Record<string, Action | undefined> = {
@@ -14,9 +14,10 @@ export const prematureSubmit: StepOperator = {
   propose({ trajectory, position, gold }) {
     if (gold.action.kind === 'finish') return [];
     const finish = [...trajectory.steps].reverse().find((s) => s.action.kind === 'finish');
-    if (finish) return [{ plan: planOf(finish), planGiven: Boolean(finish.plan), action: finish.action }];
+    const reason = 'finishes before the task is done: the answer is not established yet';
+    if (finish) return [{ ...candidateOf(finish), reason }];
     const fallback = FALLBACK[trajectory.domain];
     if (!fallback || position >= trajectory.steps.length - 1) return [];
-    return [{ plan: planOf({ plan: null, action: fallback }), planGiven: false, action: fallback }];
+    return [{ plan: planOf({ plan: null, action: fallback }), planGiven: false, action: fallback, reason }];
   },
 };

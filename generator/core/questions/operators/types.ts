@@ -9,6 +9,8 @@ export interface StepCandidate {
   /** True when the plan came from the source (then text edits carry into it), false when derived from the action. */
   planGiven: boolean;
   action: Action;
+  /** One line on why this option is wrong (distractors only). */
+  reason?: string;
 }
 
 export interface StepOperatorContext {
@@ -18,6 +20,8 @@ export interface StepOperatorContext {
   position: number;
   gold: StepCandidate;
   corpus: CorpusIndex;
+  /** Tool names the prompt offers; operators propose only steps that use them. */
+  offered?: ReadonlySet<string>;
 }
 
 /** Proposes distractors for a next-step question; may return none when it does not apply. */

@@ -1,10 +1,11 @@
 import type { StepOperatorName } from '../operators/index.js';
 import { pyJson } from '../pyjson.js';
-import { toolsText } from '../views.js';
+import { intentOf } from '../plans.js';
 import { nextStepDrafts } from './step-mcq.js';
 import type { QuestionTypeModule } from './module.js';
 
-const OPERATORS: StepOperatorName[] = ['off_target_argument', 'wrong_tool', 'premature_submit', 'other_position', 'borrowed_step'];
+// No `wrong_tool`: a misspelled tool is eliminable by checking the offered tool list.
+const OPERATORS: StepOperatorName[] = ['off_target_argument', 'premature_submit', 'other_position', 'borrowed_step'];
 /**
  * Operator weights. APTBench's released deep-research distractors are ~75% off-target queries,
  * but weighting off_target_argument 2–3× made the audit's longest-option and context-overlap
@@ -30,14 +31,20 @@ export const drPlanMcq: QuestionTypeModule = {
   generate(t, ctx) {
     if (!t.task.goal.trim()) return { drafts: [], skipped: ['no-goal'] };
     if (t.steps.length < 2) return { drafts: [], skipped: ['too-short'] };
-    return nextStepDrafts(t, ctx, {
+    const candidates = t.steps.map((_, i) => i).filter((i) => i >= 1);
+    const eligible = candidates.filter((i) => intentOf(t.steps[i]!) !== null);
+    const noIntent = candidates.filter((i) => intentOf(t.steps[i]!) === null).map(() => 'no-intent' as const);
+    const result = nextStepDrafts(t, ctx, {
       kind: 'dr_plan_mcq',
-      eligible: t.steps.map((_, i) => i).filter((i) => i >= 1),
+      eligible,
+      needsIntent: true,
+      showTools: true,
       operators: OPERATORS,
       render: drStepJson,
       weights: WEIGHTS,
-      fields: { goal: t.task.goal, tools: toolsText(t) },
+      fields: { goal: t.task.goal },
       answerStem: 'The correct next step should be (',
     });
+    return { drafts: result.drafts, skipped: [...noIntent, ...result.skipped] };
   },
 };

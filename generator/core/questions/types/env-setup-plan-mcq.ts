@@ -2,7 +2,11 @@ import { arrange, pickDistinct, proposeSteps } from '../distractors.js';
 import { normaliseChoice } from '../normalise.js';
 import type { StepOperatorName } from '../operators/index.js';
 import { reorderedSteps } from '../operators/reordered-steps.js';
-import { planOf } from '../plans.js';
+import { anchorContext } from '../context.js';
+import { candidateOf, planOf } from '../plans.js';
+import { offeredTools } from '../tools.js';
+import { toolListText } from '../views.js';
+import { distractorProblem } from './step-mcq.js';
 import { historyBefore } from '../views.js';
 import { isCommand } from './env-setup.js';
 import { type QuestionDraft, type QuestionTypeModule, type SkipReason, chooseAnchors } from './module.js';
@@ -33,10 +37,17 @@ export const envSetupPlanMcq: QuestionTypeModule = {
       const second = t.steps[i + 1]!;
       const goldPlans = [planOf(first), planOf(second)];
       const rng = ctx.rng.fork(`env${i}`);
-      const singles = proposeSteps({ rng, trajectory: t, position: i, gold: { plan: goldPlans[0]!, planGiven: Boolean(first.plan), action: first.action }, corpus: ctx.corpus }, OPERATORS);
+      const offered = offeredTools(t, i).tools;
+      const names = new Set(offered.map((x) => x.name));
+      const context = anchorContext(t, i, [toolListText(offered), ...t.steps.slice(0, i).map((s) => planOf(s))]);
+      const singles = proposeSteps({ rng, trajectory: t, position: i, gold: { ...candidateOf(first), plan: goldPlans[0]! }, corpus: ctx.corpus, offered: names }, OPERATORS);
       const reordered = reorderedSteps.reorder(goldPlans);
+      const goldJoined = joinPlans(goldPlans);
       const proposals = [
-        ...singles.map((p) => ({ operator: p.operator, values: p.values.map((c) => joinPlans([c.plan, goldPlans[1]!])) })),
+        ...singles.map((p) => ({
+          operator: p.operator,
+          values: p.values.map((c) => ({ c, text: joinPlans([c.plan, goldPlans[1]!]) })).filter(({ c, text }) => distractorProblem(c, text, names, context, goldJoined) === null).map((x) => x.text),
+        })),
         { operator: reorderedSteps.name, values: reordered ? [joinPlans(reordered)] : [] },
       ];
       const goldText = joinPlans(goldPlans);

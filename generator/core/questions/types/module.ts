@@ -15,7 +15,11 @@ export type SkipReason =
   | 'no-commands'
   | 'too-few-distractors'
   | 'too-few-files'
-  | 'repeated-step';
+  | 'repeated-step'
+  | 'no-intent'
+  | 'edit-body-missing'
+  | 'gold-tool-not-offered'
+  | 'near-duplicate';
 
 export const SKIP_REASONS = {
   'too-short': 'fewer steps than the question type needs',
@@ -28,6 +32,10 @@ export const SKIP_REASONS = {
   'too-few-distractors': 'fewer distinct distractors than choices - 1 after filtering',
   'too-few-files': 'too few candidate files for the choices',
   'repeated-step': 'the step repeats an earlier one, so the gold could be copied from the context',
+  'no-intent': "a step whose thought states no intent for the next step (only commentary on the last observation) is not an anchor of a plan question",
+  'edit-body-missing': 'an edit whose body the option cannot show: gold and distractors would differ only by line numbers',
+  'gold-tool-not-offered': 'the gold uses a tool the prompt does not offer (no declared tools and first used at this step)',
+  'near-duplicate': 'the same trajectory prefix and gold as a question already built from an overlapping row',
 } as const satisfies Record<SkipReason, string>;
 
 export interface KindContext {
@@ -57,8 +65,19 @@ export interface QuestionDraft {
   answerStem: string;
   /** Appended after the answer in a solved few-shot example (`)`, `]`, a closing fence). */
   answerSuffix: string;
-  mcq?: { choices: string[]; gold: number; sources: string[] };
+  mcq?: McqDraft;
+  /** Tool names the prompt offers at this question's anchor. */
+  offeredTools?: string[];
   completion?: { targets: string[]; metric: 'exact_match' | 'rouge' | 'exact_match+rouge'; stop: string[] };
+}
+
+export interface McqDraft {
+  choices: string[];
+  gold: number;
+  /** Aligned with `choices`: `gold` or the operator that made the distractor. */
+  sources: string[];
+  /** Aligned with `choices`: why each distractor is wrong ('' for the gold). */
+  reasons?: string[];
 }
 
 export interface KindResult {
@@ -78,10 +97,18 @@ export interface QuestionTypeModule {
 
 /** Steps to ask about: the latest eligible one (the longest context) plus a seeded sample. */
 export function chooseAnchors(ctx: KindContext, eligible: number[]): number[] {
+  return anchorOrder(ctx, eligible).slice(0, ctx.maxPerTrajectory).sort((a, b) => a - b);
+}
+
+/**
+ * Every eligible step in the order anchors are tried: the latest first, then a seeded
+ * shuffle, so a kind that must skip an anchor can take the next one and still stay
+ * independent of every other trajectory.
+ */
+export function anchorOrder(ctx: KindContext, eligible: number[]): number[] {
   if (eligible.length === 0) return [];
   const last = eligible[eligible.length - 1]!;
-  const rest = ctx.rng.fork('anchors').shuffle(eligible.slice(0, -1)).slice(0, Math.max(0, ctx.maxPerTrajectory - 1));
-  return [...rest, last].sort((a, b) => a - b);
+  return [last, ...ctx.rng.fork('anchors').shuffle(eligible.slice(0, -1))];
 }
 
 export function letters(n: number): string[] {

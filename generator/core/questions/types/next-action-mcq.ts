@@ -1,9 +1,9 @@
 import type { StepOperatorName } from '../operators/index.js';
-import { toolsText } from '../views.js';
 import { nextStepDrafts } from './step-mcq.js';
 import type { QuestionTypeModule } from './module.js';
 
-const OPERATORS: StepOperatorName[] = ['off_target_path', 'off_target_argument', 'wrong_tool', 'premature_submit', 'other_position', 'borrowed_step'];
+// No `wrong_tool`: a misspelled program is eliminable on sight.
+const OPERATORS: StepOperatorName[] = ['off_target_path', 'off_target_argument', 'premature_submit', 'other_position', 'borrowed_step'];
 
 /** Next-action MCQ: given the tool set and the trajectory prefix, pick the next command. */
 export const nextActionMcq: QuestionTypeModule = {
@@ -21,7 +21,8 @@ export const nextActionMcq: QuestionTypeModule = {
       eligible,
       operators: OPERATORS,
       render: (c) => c.action.text.replace(/\s*\n\s*/g, ' ').trim(),
-      fields: { goal: t.task.goal, tools: toolsText(t) },
+      showTools: true,
+      fields: { goal: t.task.goal },
       answerStem: 'The correct next command is (',
     });
   },

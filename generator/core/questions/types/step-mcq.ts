@@ -1,51 +1,106 @@
-import type { Trajectory } from '../../trajectories/types.js';
-import { type Chosen, arrange, pickDistinct, proposeSteps } from '../distractors.js';
+import type { ToolSpec, Trajectory } from '../../trajectories/types.js';
+import { type AnchorContext, anchorContext, copiedFromPrompt, futureString } from '../context.js';
+import { pickDistinct, proposeSteps } from '../distractors.js';
 import { normaliseChoice } from '../normalise.js';
 import type { StepOperatorName } from '../operators/index.js';
 import type { StepCandidate } from '../operators/types.js';
-import { planOf } from '../plans.js';
+import { candidateOf } from '../plans.js';
+import { offeredTools, toolOf } from '../tools.js';
 import type { QuestionKind } from '../types.js';
-import { type KindContext, type QuestionDraft, type SkipReason, chooseAnchors } from './module.js';
-import { historyBefore } from '../views.js';
+import { historyBefore, toolListText } from '../views.js';
+import { type KindContext, type McqDraft, type QuestionDraft, type SkipReason, anchorOrder } from './module.js';
+import { balanceCue, wordSet } from './cues.js';
+
+interface Option { text: string; reason: string }
+
+export interface StepChoiceSpec {
+  operators: readonly StepOperatorName[];
+  render: (c: StepCandidate) => string;
+  weights?: Readonly<Record<string, number>>;
+  /** Plan kinds: the gold must be an intent the agent wrote (else the anchor is skipped). */
+  needsIntent?: boolean;
+}
+
+/** A classic SWE-agent `edit N:M` shows no body once put on one line: golds and distractors differ only by line numbers. */
+function editBodyMissing(text: string): boolean {
+  return /^edit\s+\d+:\d+$/.test(normaliseChoice(text));
+}
+
+/** The final answer (or its gold) is in an observation before the anchor: "verify" and "finish" are then both reasonable. */
+function answerObserved(t: Trajectory, position: number): boolean {
+  const answers = [t.task.gold_answer, t.outcome.submission].map((a) => normaliseChoice(a ?? '')).filter((a) => a.length >= 3 && a.length <= 120);
+  if (answers.length === 0) return false;
+  return t.steps.slice(0, position).some((s) => {
+    const obs = normaliseChoice(s.observation ?? '');
+    return answers.some((a) => obs.includes(a));
+  });
+}
+
+/**
+ * Filters a candidate distractor against the deterministic defect classes: a tool the prompt
+ * does not offer, text the prompt already shows, or a string first seen after the anchor.
+ */
+export function distractorProblem(c: StepCandidate, text: string, offered: ReadonlySet<string>, ctx: AnchorContext, goldText: string): string | null {
+  const tool = toolOf(c.action);
+  if (c.action.kind !== 'message' && tool && !offered.has(tool)) return 'tool-not-offered';
+  if (copiedFromPrompt(ctx, text)) return 'copied-from-prompt';
+  if (futureString(ctx, text, goldText)) return 'future-string';
+  return null;
+}
 
 /**
  * Shared machinery of the "pick the next step" kinds: the gold is step `position`, the
  * distractors come from step operators, and `render` turns a candidate into choice text.
  */
-export function nextStepChoices(
-  t: Trajectory,
-  position: number,
-  ctx: KindContext,
-  operators: readonly StepOperatorName[],
-  render: (c: StepCandidate) => string,
-  weights: Readonly<Record<string, number>> = {},
-): { choices: string[]; gold: number; sources: string[] } | 'too-few-distractors' | 'repeated-step' {
+export function nextStepChoices(t: Trajectory, position: number, ctx: KindContext, spec: StepChoiceSpec, offered: ToolSpec[]): McqDraft | SkipReason {
   const step = t.steps[position]!;
-  const gold: StepCandidate = { plan: planOf(step), planGiven: Boolean(step.plan), action: step.action };
-  const goldKey = normaliseChoice(render(gold));
+  const gold: StepCandidate = candidateOf(step);
+  if (spec.needsIntent && !gold.planGiven) return 'no-intent';
+  const goldText = spec.render(gold);
+  if (editBodyMissing(goldText)) return 'edit-body-missing';
+  const names = new Set(offered.map((x) => x.name));
+  const goldTool = toolOf(step.action);
+  if (step.action.kind !== 'message' && goldTool && !names.has(goldTool)) return 'gold-tool-not-offered';
+  const shownSteps = t.steps.slice(0, position).map((s) => spec.render(candidateOf(s)));
+  const context = anchorContext(t, position, [toolListText(offered), ...shownSteps]);
   // A step that repeats an earlier one is in the prompt already: the gold could be copied.
-  for (let j = 0; j < position; j++) {
-    const s = t.steps[j]!;
-    if (normaliseChoice(render({ plan: planOf(s), planGiven: Boolean(s.plan), action: s.action })) === goldKey) return 'repeated-step';
-  }
+  if (copiedFromPrompt(context, goldText) || shownSteps.some((s) => normaliseChoice(s) === normaliseChoice(goldText))) return 'repeated-step';
   const rng = ctx.rng.fork(`step${position}`);
-  const proposals = proposeSteps({ rng, trajectory: t, position, gold, corpus: ctx.corpus }, operators);
-  const goldText = render(gold);
+  const finishAllowed = !answerObserved(t, position);
+  const proposals = proposeSteps({ rng, trajectory: t, position, gold, corpus: ctx.corpus, offered: names }, spec.operators);
   // The step right after the gold may be an equally valid next step (e.g. two independent reads).
   const excluded = new Set<string>();
   const following = t.steps[position + 1];
-  if (following) excluded.add(normaliseChoice(render({ plan: planOf(following), planGiven: Boolean(following.plan), action: following.action })));
-  const picked = pickDistinct(
-    rng.fork('pick'),
-    proposals.map((p) => ({ operator: p.operator, values: p.values.map(render) })),
-    normaliseChoice,
-    normaliseChoice(goldText),
-    excluded,
-    ctx.choices - 1,
-    weights,
-  );
-  if (picked.length < ctx.choices - 1) return 'too-few-distractors';
-  return arrange(rng.fork('arrange'), goldText, picked as Array<Chosen<string>>);
+  if (following) excluded.add(normaliseChoice(spec.render(candidateOf(following))));
+  const filtered = proposals.map((p) => ({
+    operator: p.operator,
+    values: p.values
+      .filter((c) => finishAllowed || c.action.kind !== 'finish')
+      // Plan kinds: a plan derived from an action reads unlike the agent's own intents (shorter,
+      // formulaic), so beside an intent gold only intent-worded distractors are offered.
+      .filter((c) => !spec.needsIntent || c.planGiven)
+      .map((c) => ({ c, text: spec.render(c) }))
+      .filter(({ c, text }) => !editBodyMissing(text) && distractorProblem(c, text, names, context, goldText) === null)
+      .map(({ c, text }): Option => ({ text, reason: c.reason ?? `a ${p.operator.replace(/_/g, ' ')} distractor` })),
+  }));
+  const need = ctx.choices - 1;
+  const pool = pickDistinct(rng.fork('pick'), filtered, (o) => normaliseChoice(o.text), normaliseChoice(goldText), excluded, need * 3, spec.weights);
+  if (pool.length < need) return 'too-few-distractors';
+  const picked = balanceCue(rng.fork('cue'), goldText, pool, need, wordSet(context.shown));
+  return arrangeWithReasons(rng.fork('arrange'), goldText, picked);
+}
+
+/** Places the gold at a seeded position among the distractors, keeping sources and reasons aligned. */
+export function arrangeWithReasons(rng: KindContext['rng'], gold: string, distractors: Array<{ value: Option; operator: string }>): McqDraft {
+  const goldAt = rng.int(distractors.length + 1);
+  const order = rng.shuffle(distractors);
+  const choices = order.map((d) => d.value.text);
+  const sources = order.map((d) => d.operator);
+  const reasons = order.map((d) => d.value.reason);
+  choices.splice(goldAt, 0, gold);
+  sources.splice(goldAt, 0, 'gold');
+  reasons.splice(goldAt, 0, '');
+  return { choices, gold: goldAt, sources, reasons };
 }
 
 /**
@@ -55,20 +110,21 @@ export function nextStepChoices(
 export function nextStepDrafts(
   t: Trajectory,
   ctx: KindContext,
-  spec: {
+  spec: StepChoiceSpec & {
     kind: QuestionKind;
     eligible: number[];
-    operators: readonly StepOperatorName[];
-    render: (c: StepCandidate) => string;
-    weights?: Readonly<Record<string, number>>;
     fields: Record<string, unknown>;
     answerStem: string;
+    /** Whether the template shows the offered tool list (`tools` field). */
+    showTools?: boolean;
   },
 ): { drafts: QuestionDraft[]; skipped: SkipReason[] } {
   const drafts: QuestionDraft[] = [];
   const skipped: SkipReason[] = [];
-  for (const i of chooseAnchors(ctx, spec.eligible)) {
-    const mcq = nextStepChoices(t, i, ctx, spec.operators, spec.render, spec.weights);
+  for (const i of anchorOrder(ctx, spec.eligible)) {
+    if (drafts.length >= ctx.maxPerTrajectory) break;
+    const offered = offeredTools(t, i).tools;
+    const mcq = nextStepChoices(t, i, ctx, spec, offered);
     if (typeof mcq === 'string') {
       skipped.push(mcq);
       continue;
@@ -76,12 +132,14 @@ export function nextStepDrafts(
     drafts.push({
       kind: spec.kind,
       step: i,
-      fields: { ...spec.fields },
+      fields: { ...spec.fields, ...(spec.showTools ? { tools: toolListText(offered) } : {}) },
       history: historyBefore(t, i, ctx.observationChars),
       answerStem: spec.answerStem,
       answerSuffix: ')',
       mcq,
+      offeredTools: offered.map((x) => x.name),
     });
   }
+  drafts.sort((a, b) => a.step! - b.step!);
   return { drafts, skipped };
 }
