@@ -15,7 +15,12 @@ export type SkipReason =
   | 'no-commands'
   | 'too-few-distractors'
   | 'too-few-files'
-  | 'repeated-step';
+  | 'repeated-step'
+  | 'no-setup-error'
+  | 'no-verified-fix'
+  | 'multi-line-call'
+  | 'no-evidence'
+  | 'all-evidence';
 
 export const SKIP_REASONS = {
   'too-short': 'fewer steps than the question type needs',
@@ -28,6 +33,11 @@ export const SKIP_REASONS = {
   'too-few-distractors': 'fewer distinct distractors than choices - 1 after filtering',
   'too-few-files': 'too few candidate files for the choices',
   'repeated-step': 'the step repeats an earlier one, so the gold could be copied from the context',
+  'no-setup-error': 'no setup, install, build or test command fails with an error observation',
+  'no-verified-fix': 'a setup error occurs, but no later successful command fixes it (the error recurs or nothing succeeds)',
+  'multi-line-call': 'the next call spans several lines (an edit body), which a one-line completion cannot be scored on',
+  'no-evidence': 'no observation contains the final answer, so no observation can be cited as support',
+  'all-evidence': 'every observation contains the final answer, so "select all" would be the gold',
 } as const satisfies Record<SkipReason, string>;
 
 export interface KindContext {
@@ -58,7 +68,18 @@ export interface QuestionDraft {
   /** Appended after the answer in a solved few-shot example (`)`, `]`, a closing fence). */
   answerSuffix: string;
   mcq?: { choices: string[]; gold: number; sources: string[] };
-  completion?: { targets: string[]; metric: 'exact_match' | 'rouge' | 'exact_match+rouge'; stop: string[] };
+  completion?: { targets: string[]; metric: 'exact_match' | 'rouge' | 'exact_match+rouge' | 'tool_call'; stop: string[] };
+  /**
+   * Multi-select kinds: numbered options and every correct index. `completion` then holds the
+   * canonical answer text (`1, 3`) so solved examples and ids work as for completions.
+   */
+  multiSelect?: { choices: string[]; golds: number[] };
+  /** One line on why each option is wrong ('' for the gold), keyed by option text: survives letter balancing. */
+  reasons?: Record<string, string>;
+  /** Tool names the prompt offers the agent (declared, or seen before the anchor). */
+  offeredTools?: string[];
+  /** The first line of the template's per-question block: where the scored segment starts. */
+  questionHeader?: string;
 }
 
 export interface KindResult {
@@ -68,7 +89,7 @@ export interface KindResult {
 
 export interface QuestionTypeModule {
   kind: QuestionKind;
-  format: 'mcq' | 'completion';
+  format: 'mcq' | 'completion' | 'multi_select';
   /** Trajectory domains the kind applies to; others are not counted as skipped. */
   domains: readonly Domain[];
   /** Template file (without `.hbs`) under templates/prompts. */
