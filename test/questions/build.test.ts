@@ -18,10 +18,10 @@ const all = loadCanonical();
 const LONG = 'fixture:acme__signalkit-88:0';
 const letter = (i: number) => String.fromCharCode(65 + i);
 
+// The APTBench kinds of issue 10 (7-option MCQ, tool calls, multi-select) have their own tests in new-kinds*.test.ts.
+const kinds = QUESTION_KINDS.filter((k) => !['env_setup_error_mcq', 'issue_fix_tool_call_tc', 'dr_citation_ms'].includes(k));
 let result: BuildResult;
 beforeAll(async () => {
-  // The APTBench kinds of issue 10 (7-option MCQ, tool calls, multi-select) have their own tests in new-kinds*.test.ts.
-  const kinds = QUESTION_KINDS.filter((k) => !['env_setup_error_mcq', 'issue_fix_tool_call_tc', 'dr_citation_ms'].includes(k));
   result = await buildQuestions(all, { seed: 'test', kinds });
 });
 
@@ -162,9 +162,9 @@ describe('buildQuestions on the fixtures', () => {
   });
 
   it('is deterministic: same inputs and seed give identical output whatever the input order', async () => {
-    const again = await buildQuestions([...all].reverse(), { seed: 'test' });
+    const again = await buildQuestions([...all].reverse(), { seed: 'test', kinds });
     expect(JSON.stringify(again.questions)).toBe(JSON.stringify(result.questions));
-    const other = await buildQuestions(all, { seed: 'other' });
+    const other = await buildQuestions(all, { seed: 'other', kinds });
     expect(JSON.stringify(other.questions)).not.toBe(JSON.stringify(result.questions));
   });
 

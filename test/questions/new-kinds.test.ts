@@ -4,6 +4,7 @@ import { MemoryVfs } from '../../generator/core/kernel/memory-vfs.js';
 import { type BuildResult, buildQuestions } from '../../generator/core/questions/build.js';
 import { errorFixPairs } from '../../generator/core/questions/operators/setup-errors.js';
 import { callKey } from '../../generator/core/questions/operators/tool-call-format.js';
+import { mentions } from '../../generator/core/questions/types/dr-citation-ms.js';
 import { languageOf } from '../../generator/core/questions/question-extras.js';
 import { readQuestions } from '../../generator/core/questions/read-questions.js';
 import type { McqQuestion, MultiSelectQuestion, Question } from '../../generator/core/questions/types.js';
@@ -115,6 +116,15 @@ describe('dr_citation_ms', () => {
     expect(kelly!.language).toBe('en');
   });
 
+  it('counts a mention only as a whole word or number, ignoring case, width and punctuation', () => {
+    expect(mentions('A comparison of cities', 'Paris')).toBe(false);
+    expect(mentions('It opened in 19680 BC', '1968')).toBe(false);
+    expect(mentions('Capital: PARIS.', 'Paris')).toBe(true);
+    expect(mentions('made by Fiat Automobiles S.p.A, Turin', 'Fiat Automobiles S.p.A.')).toBe(true);
+    expect(mentions('相对论由阿尔伯特·爱因斯坦在1905年提出', '阿尔伯特·爱因斯坦')).toBe(true);
+    expect(mentions('anything', '...')).toBe(false);
+  });
+
   it('tells languages apart by CJK share', () => {
     expect(languageOf('哪位科学家提出了相对论？')).toBe('zh');
     expect(languageOf('Who proposed relativity? 爱因斯坦')).toBe('en');
@@ -153,6 +163,11 @@ describe('the new kinds together', () => {
       expect(q.prompt.endsWith(q.answer_stem)).toBe(true);
       expect(q.build.offered_tools?.length).toBeGreaterThan(0);
     }
+  });
+
+  it('is deterministic whatever the input order', async () => {
+    const again = await buildQuestions([...all].reverse(), { seed: 'nk', kinds: [...NEW_KINDS] });
+    expect(JSON.stringify(again.questions)).toBe(JSON.stringify(result.questions));
   });
 
   it('gives the same ids when unrelated trajectories are added', async () => {

@@ -4,9 +4,29 @@ import type { QuestionTypeModule } from './module.js';
 
 export const CITATION_HEADER = 'Request: Cite the observations that support the final answer.';
 
-/** Case, width and spacing do not make a mention different. */
+/** Case, width, punctuation and spacing do not make a mention different (`S.p.A.` = `S p A`). */
 export function normaliseMention(text: string): string {
-  return text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+  return text.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+}
+
+const WORD_CHAR = /[\p{Script=Latin}\p{N}]/u;
+
+/**
+ * True when `text` mentions `answer` as a whole: contiguous after normalisation and not part of
+ * a longer Latin word or number (`Paris` is not in `comparison`, `1968` not in `19680`). CJK
+ * has no word boundaries, so a CJK edge always counts.
+ */
+export function mentions(text: string, answer: string): boolean {
+  const hay = normaliseMention(text);
+  const key = normaliseMention(answer);
+  if (!key) return false;
+  for (let at = hay.indexOf(key); at >= 0; at = hay.indexOf(key, at + 1)) {
+    const before = hay[at - 1] ?? ' ';
+    const after = hay[at + key.length] ?? ' ';
+    const edgeOk = (edge: string, inner: string) => !(WORD_CHAR.test(edge) && WORD_CHAR.test(inner));
+    if (edgeOk(before, key[0]!) && edgeOk(after, key[key.length - 1]!)) return true;
+  }
+  return false;
 }
 
 /** The canonical answer text the model writes: 1-based numbers, ascending, comma-separated. */
@@ -17,8 +37,8 @@ export function citationTarget(golds: readonly number[]): string {
 /**
  * Deep-research citation / evidence multi-select: the question, the final answer and the
  * numbered observations of the run; the model lists every observation that supports the
- * answer. An observation supports it when its shown text states the answer (normalised
- * containment, checked on the text as capped in the prompt). Scored by set equality and F1.
+ * answer. An observation supports it when its shown text mentions the answer as a whole
+ * (see `mentions`; checked on the text as capped in the prompt). Scored by set equality and F1.
  * A run where no observation, or every observation, states the answer is skipped: the first
  * has no gold, the second would make "select all" the gold.
  */
@@ -40,8 +60,7 @@ export const drCitationMs: QuestionTypeModule = {
         return { number: k + 1, tool: s.action.tool, args: s.action.args, action: s.action.text, observation: shown.text, cut: shown.cut };
       });
     if (evidence.length < 2) return { drafts: [], skipped: ['too-short'] };
-    const key = normaliseMention(answer);
-    const golds = evidence.map((e, i) => (normaliseMention(e.observation).includes(key) ? i : -1)).filter((i) => i >= 0);
+    const golds = evidence.map((e, i) => (mentions(e.observation, answer) ? i : -1)).filter((i) => i >= 0);
     if (golds.length === 0) return { drafts: [], skipped: ['no-evidence'] };
     if (golds.length === evidence.length) return { drafts: [], skipped: ['all-evidence'] };
     const choices = evidence.map((e) => `Observation ${e.number}: ${e.action.replace(/\s+/g, ' ').trim()}`);
