@@ -18,8 +18,9 @@ export function callFormatOf(t: Trajectory): CallFormat {
   if (fw === 'swe-agent') {
     // The function-calling variant's tools are inferred from history[].tool_calls; the classic
     // variant declares its command set (and the agent writes commands).
-    const tools = t.environment.tools;
-    return tools.length > 0 && tools.every((x) => (x.parameters as Record<string, unknown> | null | undefined)?.['x-inferred'] === true) ? 'json' : 'command';
+    // (A tool called without arguments has no inferred schema, so one inferred tool decides.)
+    const inferred = (x: { parameters?: Record<string, unknown> | null }) => x.parameters?.['x-inferred'] === true;
+    return t.environment.tools.some(inferred) ? 'json' : 'command';
   }
   if (fw === 'openhands' || t.source.format === 'chat-messages-jsonl') return 'json';
   return 'command';

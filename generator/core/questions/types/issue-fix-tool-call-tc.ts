@@ -29,6 +29,7 @@ export const issueFixToolCallTc: QuestionTypeModule = {
       if (a.kind === 'message' || a.kind === 'finish' || a.kind === 'llm_call' || !a.tool) continue;
       const call = calls[i];
       if (call == null || call.length > MAX_CALL_CHARS) skipped.push('multi-line-call');
+      else if (Object.keys(a.args).length === 0) skipped.push('empty-call');
       else if (keys.slice(0, i).includes(keys[i]!)) skipped.push('repeated-step');
       else eligible.push(i);
     }

@@ -19,6 +19,7 @@ export type SkipReason =
   | 'no-setup-error'
   | 'no-verified-fix'
   | 'multi-line-call'
+  | 'empty-call'
   | 'no-evidence'
   | 'all-evidence';
 
@@ -36,6 +37,7 @@ export const SKIP_REASONS = {
   'no-setup-error': 'no setup, install, build or test command fails with an error observation',
   'no-verified-fix': 'a setup error occurs, but no later successful command fixes it (the error recurs or nothing succeeds)',
   'multi-line-call': 'the next call spans several lines (an edit body), which a one-line completion cannot be scored on',
+  'empty-call': 'the call has no arguments (e.g. `think`, whose text the reader keeps as the thought): only its name could be scored',
   'no-evidence': 'no observation contains the final answer, so no observation can be cited as support',
   'all-evidence': 'every observation contains the final answer, so "select all" would be the gold',
 } as const satisfies Record<SkipReason, string>;
