@@ -39,32 +39,33 @@ export const SETUP_ERROR_CLASSES: Record<SetupErrorClass, ClassSpec> = {
   missing_path: {
     pattern: /can't cd to|No such file or directory|cannot access|does not exist/,
     label: 'a missing file or directory',
-    remedies: ['mkdir -p {dir}', 'touch {file}', 'cd {dir}'],
+    remedies: ['mkdir -p {dir}', 'touch {file}', 'cd {dir}', 'mkdir -p build'],
   },
   permission: {
     pattern: /Permission denied|EACCES|Operation not permitted/,
     label: 'a permission problem',
-    remedies: ['chmod +x {file}', 'chown -R $(whoami) {dir}'],
+    remedies: ['chmod +x {file}', 'chown -R $(whoami) {dir}', 'chmod -R u+rwX .'],
   },
   stale_build: {
     pattern: /could not load cache|CMakeCache\.txt|stale|Makefile: No such file|No rule to make target/,
     label: 'a stale or unconfigured build directory',
-    remedies: ['rm -rf {dir} && cmake -S . -B {dir}', 'make clean'],
+    // Never `rm -rf X && cmake -B X`: that also creates a missing directory, so it could be a real fix.
+    remedies: ['make clean', 'rm -rf {dir}'],
   },
   version_conflict: {
     pattern: /VersionConflict|ResolutionImpossible|requires .* but you have|incompatible with|unsupported (Python|version)/,
     label: 'a version conflict',
-    remedies: ['pip install --upgrade {module}', 'pip install "{module}<2"'],
+    remedies: ['pip install --upgrade {module}', 'pip install "{module}<2"', 'pip install --upgrade pip setuptools wheel'],
   },
   network: {
     pattern: /Could not resolve host|Temporary failure in name resolution|Connection (refused|timed out)|Failed to fetch|ReadTimeoutError/,
     label: 'a network or package-index failure',
-    remedies: ['apt-get update', 'pip install --index-url https://pypi.org/simple {module}'],
+    remedies: ['apt-get update', 'pip install --index-url https://pypi.org/simple {module}', 'pip config set global.timeout 120'],
   },
   env_variable: {
     pattern: /environment variable|is not set|_DIR-NOTFOUND|JAVA_HOME|LD_LIBRARY_PATH/,
     label: 'a missing environment variable',
-    remedies: ['export PATH=$PATH:{dir}', 'export LD_LIBRARY_PATH={dir}'],
+    remedies: ['export PATH=$PATH:{dir}', 'export LD_LIBRARY_PATH={dir}', 'export PYTHONPATH=$PWD'],
   },
 };
 
@@ -182,7 +183,8 @@ export function promptEntities(texts: readonly string[]): PromptEntities {
   for (const text of texts) {
     for (const m of text.matchAll(/(?:^|[\s'"`(=])((?:\/|\.\/)?[\w.-]+(?:\/[\w.-]+)+\/?)/g)) {
       const p = m[1]!.replace(/[.,:;]+$/, '');
-      if (/\.[A-Za-z0-9]{1,5}$/.test(p)) files.add(p);
+      // Extension-less build files (`Makefile`) are files too, or `mkdir -p …/Makefile` would be offered.
+      if (/\.[A-Za-z0-9]{1,5}$/.test(p) || /\/(Makefile|Dockerfile|Gemfile|Rakefile|Procfile|LICENSE|README)$/.test(p)) files.add(p);
       else dirs.add(p.replace(/\/$/, ''));
     }
     for (const m of text.matchAll(/No module named ['"]?([\w.]+)/g)) modules.add(m[1]!.split('.')[0]!);

@@ -29,27 +29,50 @@ function fill(template: string, e: PromptEntities, rng: Rng): string | null {
   return out;
 }
 
-export function otherClassRemedies(cls: SetupErrorClass, failedStep: number, e: PromptEntities, rng: Rng): FixCandidate[] {
+/**
+ * Remedies of other classes, filled preferably with the entities of the failed step itself
+ * (its command and error), so that "the option that names what the error names" does not
+ * single out the gold; the rest of the prompt fills slots the error leaves empty.
+ */
+export function otherClassRemedies(cls: SetupErrorClass, failedStep: number, errorEntities: PromptEntities, promptEntities: PromptEntities, rng: Rng): FixCandidate[] {
+  const pick = (a: string[], b: string[]) => (a.length ? a : b);
+  const e: PromptEntities = {
+    dirs: pick(errorEntities.dirs, promptEntities.dirs),
+    files: pick(errorEntities.files, promptEntities.files),
+    pkgs: pick(errorEntities.pkgs, promptEntities.pkgs),
+    modules: pick(errorEntities.modules, promptEntities.modules),
+  };
   const out: FixCandidate[] = [];
   const own = SETUP_ERROR_CLASSES[cls].label;
   for (const other of rng.shuffle(Object.keys(SETUP_ERROR_CLASSES) as SetupErrorClass[])) {
     if (other === cls) continue;
-    for (const remedy of SETUP_ERROR_CLASSES[other].remedies) {
+    // One remedy per class: options from one class would make the gold the odd one out.
+    for (const remedy of rng.fork(other).shuffle(SETUP_ERROR_CLASSES[other].remedies)) {
       const value = fill(remedy, e, rng.fork(`${other}/${remedy}`));
-      if (value) out.push({ value, reason: `remedies ${SETUP_ERROR_CLASSES[other].label}, but step ${failedStep + 1} failed on ${own}` });
+      if (!value) continue;
+      out.push({ value, reason: `remedies ${SETUP_ERROR_CLASSES[other].label}, but step ${failedStep + 1} failed on ${own}` });
+      break;
     }
   }
   return out;
 }
 
-/** The gold with one path or package replaced by another of the same sort from the prompt. */
+/** First two path segments (`/workspace/project`): a swap stays inside the same tree. */
+function root(p: string): string {
+  return p.split('/').filter(Boolean).slice(0, 2).join('/');
+}
+
+/**
+ * The gold with one path or package replaced by another of the same sort from the prompt;
+ * paths only by paths of the same tree, so the option stays something the agent could run.
+ */
 export function entitySwaps(gold: string, e: PromptEntities): FixCandidate[] {
   const out: FixCandidate[] = [];
-  for (const pool of [e.dirs, e.files, e.pkgs, e.modules]) {
+  for (const [pool, isPath] of [[e.dirs, true], [e.files, true], [e.pkgs, false], [e.modules, false]] as const) {
     for (const from of pool) {
       if (!gold.includes(from)) continue;
       for (const to of pool) {
-        if (to === from || gold.includes(to)) continue;
+        if (to === from || gold.includes(to) || (isPath && root(to) !== root(from))) continue;
         out.push({ value: gold.replaceAll(from, to), reason: `aims at \`${to}\`, not at \`${from}\` that the error concerns` });
       }
     }
@@ -68,9 +91,14 @@ function corpusPairs(corpus: CorpusIndex): Array<{ t: Trajectory; pair: ErrorFix
   return cached;
 }
 
-/** Verified fixes of errors of another class in other tasks' trajectories. */
-export function borrowedFixes(corpus: CorpusIndex, own: Trajectory, cls: SetupErrorClass): FixCandidate[] {
+/**
+ * Verified fixes of errors of another class in other tasks' trajectories. A fix naming a
+ * path is borrowed only when the path is in this prompt too: another project's path would be
+ * eliminable on topic alone.
+ */
+export function borrowedFixes(corpus: CorpusIndex, own: Trajectory, cls: SetupErrorClass, promptText: string): FixCandidate[] {
+  const pathsKnown = (fix: string) => [...fix.matchAll(/(?:\/|\.\/)?[\w.-]+(?:\/[\w.-]+)+/g)].every((m) => promptText.includes(m[0]));
   return corpusPairs(corpus)
-    .filter(({ t, pair }) => !sameTask(t, own) && pair.cls !== cls)
+    .filter(({ t, pair }) => !sameTask(t, own) && pair.cls !== cls && pathsKnown(pair.fixCommand))
     .map(({ pair }) => ({ value: pair.fixCommand, reason: `fixed ${SETUP_ERROR_CLASSES[pair.cls].label} in another run, not this error` }));
 }

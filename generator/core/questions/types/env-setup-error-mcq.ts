@@ -47,11 +47,13 @@ export const envSetupErrorMcq: QuestionTypeModule = {
       const future = new Set([...tokens(futureText(t, fixAt))].filter((w) => !seen.has(w)));
       const usable = (c: FixCandidate) => !promptFlat.includes(collapse(c.value)) && ![...tokens(c.value)].some((w) => future.has(w));
       const entities = promptEntities(history.flatMap((v) => [v.raw, v.observation ?? '']));
+      const failedView = history[pair.failed]!;
+      const errorEntities = promptEntities([failedView.raw, failedView.observation ?? '']);
       const rng = ctx.rng.fork(`fix${fixAt}`);
       const proposals: Array<{ operator: string; values: FixCandidate[] }> = [
-        { operator: 'other_class_remedy', values: otherClassRemedies(pair.cls, pair.failed, entities, rng.fork('remedy')).filter(usable) },
+        { operator: 'other_class_remedy', values: otherClassRemedies(pair.cls, pair.failed, errorEntities, entities, rng.fork('remedy')).filter(usable) },
         { operator: 'entity_swap', values: entitySwaps(pair.fixCommand, entities).filter(usable) },
-        { operator: 'borrowed_fix', values: rng.fork('borrow').shuffle(borrowedFixes(ctx.corpus, t, pair.cls)).filter(usable) },
+        { operator: 'borrowed_fix', values: rng.fork('borrow').shuffle(borrowedFixes(ctx.corpus, t, pair.cls, promptText)).filter(usable) },
       ];
       const picked = pickDistinct(rng.fork('pick'), proposals, (c) => normaliseChoice(c.value), normaliseChoice(pair.fixCommand), new Set(), ENV_SETUP_ERROR_CHOICES - 1);
       if (picked.length < ENV_SETUP_ERROR_CHOICES - 1) {
