@@ -34,7 +34,14 @@ function fill(template: string, e: PromptEntities, rng: Rng): string | null {
  * (its command and error), so that "the option that names what the error names" does not
  * single out the gold; the rest of the prompt fills slots the error leaves empty.
  */
-export function otherClassRemedies(cls: SetupErrorClass, failedStep: number, errorEntities: PromptEntities, promptEntities: PromptEntities, rng: Rng): FixCandidate[] {
+export function otherClassRemedies(
+  cls: SetupErrorClass,
+  failedStep: number,
+  errorEntities: PromptEntities,
+  promptEntities: PromptEntities,
+  rng: Rng,
+  usable: (c: FixCandidate) => boolean = () => true,
+): FixCandidate[] {
   const pick = (a: string[], b: string[]) => (a.length ? a : b);
   const e: PromptEntities = {
     dirs: pick(errorEntities.dirs, promptEntities.dirs),
@@ -50,7 +57,9 @@ export function otherClassRemedies(cls: SetupErrorClass, failedStep: number, err
     for (const remedy of rng.fork(other).shuffle(SETUP_ERROR_CLASSES[other].remedies)) {
       const value = fill(remedy, e, rng.fork(`${other}/${remedy}`));
       if (!value) continue;
-      out.push({ value, reason: `remedies ${SETUP_ERROR_CLASSES[other].label}, but step ${failedStep + 1} failed on ${own}` });
+      const candidate = { value, reason: `remedies ${SETUP_ERROR_CLASSES[other].label}, but step ${failedStep + 1} failed on ${own}` };
+      if (!usable(candidate)) continue;
+      out.push(candidate);
       break;
     }
   }

@@ -51,7 +51,7 @@ export const envSetupErrorMcq: QuestionTypeModule = {
       const errorEntities = promptEntities([failedView.raw, failedView.observation ?? '']);
       const rng = ctx.rng.fork(`fix${fixAt}`);
       const proposals: Array<{ operator: string; values: FixCandidate[] }> = [
-        { operator: 'other_class_remedy', values: otherClassRemedies(pair.cls, pair.failed, errorEntities, entities, rng.fork('remedy')).filter(usable) },
+        { operator: 'other_class_remedy', values: otherClassRemedies(pair.cls, pair.failed, errorEntities, entities, rng.fork('remedy'), usable) },
         { operator: 'entity_swap', values: entitySwaps(pair.fixCommand, entities).filter(usable) },
         { operator: 'borrowed_fix', values: rng.fork('borrow').shuffle(borrowedFixes(ctx.corpus, t, pair.cls, promptText)).filter(usable) },
       ];
