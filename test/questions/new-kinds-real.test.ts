@@ -1,10 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
 import { auditQuestions } from '../../generator/core/questions/audit/index.js';
+import { multiSelectBaselines } from '../../generator/core/questions/audit/multi-select.js';
 import { type BuildResult, buildQuestions } from '../../generator/core/questions/build.js';
 import type { McqQuestion, Question } from '../../generator/core/questions/types.js';
 import { readTrajectories } from '../../generator/core/trajectories/read.js';
-import { hasSharedData, shared } from '../helpers/env.js';
+import { hasPython, hasSharedData, python, shared } from '../helpers/env.js';
+import { tempDir } from '../helpers/tmp.js';
+import { run } from '../emit/support.js';
+import { writeFileSync } from 'node:fs';
+import * as path from 'node:path';
 
 const NEW_KINDS = ['env_setup_error_mcq', 'issue_fix_tool_call_tc', 'dr_citation_ms'] as const;
 
@@ -60,5 +65,29 @@ describe.skipIf(!hasSharedData)('the new kinds on the real data', () => {
     }
     const { findings } = auditQuestions(result.questions);
     expect(findings.filter((f) => f.severity === 'error')).toEqual([]);
+  });
+
+  it.skipIf(!hasPython)('scores the multi-select baselines as an independent Python count does', async () => {
+    const file = path.join(tempDir('aptpace-ms-'), 'q.jsonl');
+    writeFileSync(file, result.questions.map((q) => `${JSON.stringify(q)}\n`).join(''));
+    const script = [
+      'import json, sys',
+      'qs = [q for q in map(json.loads, open(sys.argv[1], encoding="utf-8")) if q["format"] == "multi_select" and q.get("split") != "fewshot"]',
+      'def f1(p, g): return 0.0 if not p or not g else 2 * len(p & g) / (len(p) + len(g))',
+      'rules = {"select_all": lambda k: set(range(k)), "first_only": lambda k: {0}, "last_only": lambda k: {k - 1}}',
+      'out = {n: [sum(r(len(q["choices"])) == set(q["golds"]) for q in qs) / len(qs), sum(f1(r(len(q["choices"])), set(q["golds"])) for q in qs) / len(qs)] for n, r in rules.items()}',
+      'print(json.dumps({"n": len(qs), "rules": out}))',
+    ].join('\n');
+    const r = await run(python, ['-c', script, file]);
+    expect(r.code, r.stderr).toBe(0);
+    const want = JSON.parse(r.stdout);
+    const [got] = multiSelectBaselines(result.questions);
+    expect(got!.questions).toBe(want.n);
+    for (const [name, [setMatch, f1]] of Object.entries(want.rules) as Array<[string, [number, number]]>) {
+      expect(got!.rules[name as 'select_all'].setMatch).toBeCloseTo(setMatch, 12);
+      expect(got!.rules[name as 'select_all'].f1).toBeCloseTo(f1, 12);
+    }
+    // "Select all" never matches: runs where every observation states the answer are skipped.
+    expect(got!.rules.select_all.setMatch).toBe(0);
   });
 });

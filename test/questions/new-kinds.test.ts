@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MemoryVfs } from '../../generator/core/kernel/memory-vfs.js';
+import { multiSelectBaselines } from '../../generator/core/questions/audit/multi-select.js';
 import { type BuildResult, buildQuestions } from '../../generator/core/questions/build.js';
 import { errorFixPairs } from '../../generator/core/questions/operators/setup-errors.js';
 import { callKey } from '../../generator/core/questions/operators/tool-call-format.js';
@@ -174,5 +175,23 @@ describe('the new kinds together', () => {
     const alone = await buildQuestions(load('dr-citations.jsonl'), { seed: 'nk', kinds: [...NEW_KINDS] });
     const together = new Set(result.questions.map((q) => q.id));
     for (const q of alone.questions) expect(together.has(q.id)).toBe(true);
+  });
+});
+
+describe('multi-select baselines', () => {
+  const q = (id: string, k: number, golds: number[], split: 'test' | 'fewshot' = 'test') =>
+    ({ ...result.questions.find((x) => x.format === 'multi_select')!, id, task: 't_ms', split, choices: Array.from({ length: k }, (_, i) => `Observation ${i + 1}`), golds, targets: [golds.map((g) => g + 1).join(', ')] }) as MultiSelectQuestion;
+
+  it('finds a planted "first option" shortcut and scores the other rules by hand', () => {
+    const set = [q('a', 3, [0]), q('b', 4, [0]), q('c', 2, [0]), q('d', 5, [0]), q('e', 3, [1, 2], 'fewshot')];
+    const [b] = multiSelectBaselines(set);
+    expect(b!.questions).toBe(4); // the few-shot question is not scored
+    expect(b!.rules.first_only).toEqual({ setMatch: 1, f1: 1 });
+    // select all: F1 = 2·1/(k+1) for k = 3, 4, 2, 5 → (0.5 + 0.4 + 2/3 + 1/3) / 4.
+    expect(b!.rules.select_all.setMatch).toBe(0);
+    expect(b!.rules.select_all.f1).toBeCloseTo((0.5 + 0.4 + 2 / 3 + 1 / 3) / 4, 12);
+    expect(b!.rules.last_only).toEqual({ setMatch: 0, f1: 0 });
+    // chance: mean of 1/(2^k − 1) = (1/7 + 1/15 + 1/3 + 1/31) / 4.
+    expect(b!.chanceSetMatch).toBeCloseTo((1 / 7 + 1 / 15 + 1 / 3 + 1 / 31) / 4, 12);
   });
 });
