@@ -104,15 +104,19 @@ describe('dr_citation_ms', () => {
   it('selects every observation whose shown text states the answer, and skips runs where none or all do', () => {
     const [kelly] = byTraj(result, 'fx:dr-kelly:0') as MultiSelectQuestion[];
     expect(kelly!.format).toBe('multi_select');
-    expect(kelly!.golds).toEqual([0, 2]); // "Howard Atwood  Kelly" (two spaces) still counts
-    expect(kelly!.targets).toEqual(['1, 3']);
-    expect(kelly!.build.choice_sources).toEqual(['gold', 'unsupported_observation', 'gold']);
-    expect(kelly!.build.choice_reasons).toEqual(['', 'its text does not state the final answer', '']);
+    // Observations are shown in a seeded order; the golds are the two that name Kelly
+    // ("Howard Atwood  Kelly" with two spaces still counts), wherever they land.
+    const goldTexts = kelly!.golds.map((g) => kelly!.choices[g]!.replace(/^Observation \d+: /, '')).sort();
+    expect(goldTexts).toEqual(['browse_website {"question": "Was Kelly a gynecologist?", "url": "https://example.org/kelly"}', 'web_search {"text": "Big Four founding professors Johns Hopkins"}']);
+    expect(kelly!.targets).toEqual([kelly!.golds.map((g) => g + 1).join(', ')]);
+    kelly!.choices.forEach((c, i) => expect(c.startsWith(`Observation ${i + 1}: `)).toBe(true));
+    expect(kelly!.build.choice_sources).toEqual(kelly!.choices.map((_, i) => (kelly!.golds.includes(i) ? 'gold' : 'unsupported_observation')));
+    expect(kelly!.build.choice_reasons).toEqual(kelly!.choices.map((_, i) => (kelly!.golds.includes(i) ? '' : 'its text does not state the final answer')));
     expect(kelly!.build.offered_tools).toEqual(['browse_website', 'web_search']);
     expect(result.skipped['dr_citation_ms:no-evidence']).toBe(1);
     expect(result.skipped['dr_citation_ms:all-evidence']).toBe(1);
     const [zh] = byTraj(result, 'fx:dr-zh:0') as MultiSelectQuestion[];
-    expect(zh!.golds).toEqual([0, 2]);
+    expect(zh!.golds.map((g) => zh!.choices[g]!.replace(/^Observation \d+: /, '')).sort()).toEqual(['web_search {"text": "爱因斯坦 生平"}', 'web_search {"text": "相对论 提出者"}']);
     expect(zh!.language).toBe('zh');
     expect(kelly!.language).toBe('en');
   });

@@ -36,7 +36,7 @@ export function citationTarget(golds: readonly number[]): string {
 
 /**
  * Deep-research citation / evidence multi-select: the question, the final answer and the
- * numbered observations of the run; the model lists every observation that supports the
+ * numbered observations of the run (in a seeded order); the model lists every observation that supports the
  * answer. An observation supports it when its shown text mentions the answer as a whole
  * (see `mentions`; checked on the text as capped in the prompt). Scored by set equality and F1.
  * A run where no observation, or every observation, states the answer is skipped: the first
@@ -53,12 +53,16 @@ export const drCitationMs: QuestionTypeModule = {
     const submitted = flat(t.outcome.submission);
     const answer = submitted.length > 0 && submitted.length <= 300 ? submitted : flat(t.task.gold_answer);
     if (!answer) return { drafts: [], skipped: ['no-answer'] };
-    const evidence = t.steps
+    // Shown in a seeded order, not the run's: the agent stops once it has found the answer,
+    // so in run order "pick the last observation" matched the gold set 41% of the time on the
+    // real data (chance 12%). Numbers follow the shown order.
+    const collected = t.steps
       .filter((s) => s.action.kind !== 'finish' && (s.observation ?? '').trim() !== '')
-      .map((s, k) => {
+      .map((s) => {
         const shown = middleCut(s.observation!, ctx.observationChars);
-        return { number: k + 1, tool: s.action.tool, args: s.action.args, action: s.action.text, observation: shown.text, cut: shown.cut };
+        return { tool: s.action.tool, args: s.action.args, action: s.action.text, observation: shown.text, cut: shown.cut };
       });
+    const evidence = ctx.rng.fork('order').shuffle(collected).map((e, k) => ({ number: k + 1, ...e }));
     if (evidence.length < 2) return { drafts: [], skipped: ['too-short'] };
     const golds = evidence.map((e, i) => (mentions(e.observation, answer) ? i : -1)).filter((i) => i >= 0);
     if (golds.length === 0) return { drafts: [], skipped: ['no-evidence'] };
