@@ -7,6 +7,7 @@ import { logsFindings } from './logs/findings.js';
 import { emitFindings } from './emit/findings.js';
 import { paceFindings } from './pace/findings.js';
 import { checkFindings } from './report/check-findings.js';
+import { workflowFindings } from './workflow/findings.js';
 
 /** Codes the kernel and CLI raise themselves. */
 export const kernelFindings = {
@@ -36,7 +37,7 @@ export const kernelFindings = {
  * Every domain's catalogue, in one ordered list. A domain adds one line here; render.ts
  * is the only reader.
  */
-export const findingCatalogs: FindingCatalog[] = [kernelFindings, trajectoryFindings, questionFindings, auditFindings, reviewFindings, logsFindings, emitFindings, paceFindings, checkFindings];
+export const findingCatalogs: FindingCatalog[] = [kernelFindings, trajectoryFindings, questionFindings, auditFindings, reviewFindings, logsFindings, emitFindings, paceFindings, checkFindings, workflowFindings];
 
 export function lookupFinding(code: string) {
   for (const c of findingCatalogs) if (code in c) return c[code];

@@ -32,16 +32,16 @@ describe('shortcut baselines, hand-computed', () => {
     expect(s.chance).toBeCloseTo(1 / 3, 12);
   });
 
-  it('context overlap ignores the rendered choice list and scores the share of option words in context', () => {
+  it('topic relevance ignores the rendered choice list and scores the share of option words in context', () => {
     const choices = ['open setup.py', 'delete README', 'run the tests now'];
     const listed = choices.map((c, i) => `(${'ABC'[i]}) ${c}`).join('\n');
     const withContext = mcq({ prompt: `Previous: I will open setup.py and run tests.\nChoices:\n${listed}\n`, choices, gold: 0 });
     // Only the choice list mentions these words: no option overlaps, a three-way tie.
     const withoutContext = mcq({ prompt: `Previous: nothing yet.\nChoices:\n${listed}\n`, choices, gold: 0 });
     expect(contextOf(withContext)).not.toContain('README');
-    expect(SHORTCUTS.context_overlap.credits([withContext, withoutContext])).toEqual([1, 1 / 3]);
+    expect(SHORTCUTS.topic_relevance.credits([withContext, withoutContext])).toEqual([1, 1 / 3]);
     // run + tests of {run, the, tests, now} is 1/2, below open setup.py's 3/3, so making option C gold scores 0.
-    expect(SHORTCUTS.context_overlap.credits([{ ...withContext, gold: 2 }])).toEqual([0]);
+    expect(SHORTCUTS.topic_relevance.credits([{ ...withContext, gold: 2 }])).toEqual([0]);
   });
 
   it('words splits CJK text per character and keeps identifiers whole', () => {
@@ -52,11 +52,11 @@ describe('shortcut baselines, hand-computed', () => {
   it('frequent letter is leave-one-out', () => {
     const skewed = [0, 0, 0, 1].map((gold) => mcq({ choices: ['x1', 'x2'], gold }));
     // Each A question sees A=2, B=1 among the others → right; the B question sees A=3 → wrong.
-    expect(SHORTCUTS.frequent_letter.credits(skewed)).toEqual([1, 1, 1, 0]);
+    expect(SHORTCUTS.letter_prior.credits(skewed)).toEqual([1, 1, 1, 0]);
     const balanced = [0, 1, 0, 1].map((gold) => mcq({ choices: ['x1', 'x2'], gold }));
     // Removing its own answer always tips the vote away from it: 0 by construction, and not a failure.
-    expect(SHORTCUTS.frequent_letter.credits(balanced)).toEqual([0, 0, 0, 0]);
-    expect(auditQuestions(balanced).findings.filter((f) => f.args.shortcut === 'frequent_letter')).toEqual([]);
+    expect(SHORTCUTS.letter_prior.credits(balanced)).toEqual([0, 0, 0, 0]);
+    expect(auditQuestions(balanced).findings.filter((f) => f.args.shortcut === 'letter_prior')).toEqual([]);
   });
 
   it('chance and expected letter counts follow each question\'s own choice count', () => {
@@ -93,7 +93,7 @@ describe('the fail rule: beyond tolerance and significant', () => {
     expect(codes(large)).toContain('audit-shortcut-above-chance');
   });
 
-  it('passes a significant deviation inside the tolerance, fails it with a tighter one', () => {
+  it('passes a significant deviation inside the gain limit, fails it with a tighter one', () => {
     // 2000 questions, the longest option is gold in 580 (29%): +4 points, p ≈ 3e-5.
     const qs = Array.from({ length: 2000 }, (_, i) => {
       const gold = i % 4;
@@ -104,7 +104,7 @@ describe('the fail rule: beyond tolerance and significant', () => {
     expect(s.accuracy).toBeCloseTo(0.29, 12);
     expect(s.pValue).toBeLessThan(0.001);
     expect(codes(qs).filter((c) => c.startsWith('audit-shortcut'))).toEqual([]);
-    expect(codes(qs, { tolerancePoints: 3 })).toContain('audit-shortcut-above-chance');
+    expect(codes(qs, { maxShortcutGain: 3 })).toContain('audit-shortcut-above-chance');
   });
 
   it('flags a shortcut that is reliably wrong', () => {
@@ -123,21 +123,24 @@ describe('fixtures', () => {
     expect(report.tasks[0]!.letters!.histogram).toEqual({ A: 12, B: 12, C: 12, D: 12 });
   });
 
-  it('gold-is-longest fails on longest_option', async () => {
+  it('gold-is-longest fails on longest_option (and, since only the gold carries the extra words, on most_similar avoiding it)', async () => {
     const { findings } = auditQuestions(await load('biased-longest.jsonl'));
     const failing = findings.filter((f) => f.severity === 'error');
-    expect(failing.map((f) => [f.code, f.args.shortcut])).toEqual([['audit-shortcut-above-chance', 'longest_option']]);
+    expect(failing.map((f) => [f.code, f.args.shortcut])).toEqual([
+      ['audit-shortcut-above-chance', 'longest_option'],
+      ['audit-shortcut-below-chance', 'most_similar'],
+    ]);
   });
 
   it('gold-is-always-A fails letter balance and the frequent-letter shortcut', async () => {
     const failing = auditQuestions(await load('biased-letter.jsonl')).findings.filter((f) => f.severity === 'error');
     expect(failing.map((f) => f.code).sort()).toEqual(['audit-letter-imbalance', 'audit-shortcut-above-chance']);
-    expect(failing.find((f) => f.code === 'audit-shortcut-above-chance')!.args.shortcut).toBe('frequent_letter');
+    expect(failing.find((f) => f.code === 'audit-shortcut-above-chance')!.args.shortcut).toBe('letter_prior');
   });
 
   it('distractors with invented names fail on context overlap', async () => {
     const failing = auditQuestions(await load('biased-overlap.jsonl')).findings.filter((f) => f.code === 'audit-shortcut-above-chance');
-    expect(failing.map((f) => f.args.shortcut)).toEqual(['context_overlap']);
+    expect(failing.map((f) => f.args.shortcut)).toEqual(['topic_relevance']);
   });
 
   it('leaks and duplicates are found', async () => {
@@ -240,7 +243,7 @@ describe('frequent-letter significance is simulated, because its successes are c
     // Five 6-option questions, gold D, D, D, B, C (a real 5-row sample of APTBench plan_zh has this shape).
     const golds = [3, 3, 3, 1, 2];
     const qs = golds.map((gold) => mcq({ choices: ['a', 'bb', 'ccc', 'dddd', 'eeeee', 'ffffff'], gold }));
-    const observed = SHORTCUTS.frequent_letter.credits(qs).reduce((s, c) => s + c, 0);
+    const observed = SHORTCUTS.letter_prior.credits(qs).reduce((s, c) => s + c, 0);
     expect(observed).toBe(3);
     let asExtreme = 0;
     const total = 6 ** 5;
@@ -251,10 +254,10 @@ describe('frequent-letter significance is simulated, because its successes are c
         rest = Math.floor(rest / 6);
         return { ...q, gold };
       });
-      if (SHORTCUTS.frequent_letter.credits(assignment).reduce((s, c) => s + c, 0) >= observed - 1e-9) asExtreme++;
+      if (SHORTCUTS.letter_prior.credits(assignment).reduce((s, c) => s + c, 0) >= observed - 1e-9) asExtreme++;
     }
     const exact = asExtreme / total;
-    const reported = auditQuestions(qs).report.tasks[0]!.shortcuts.find((s) => s.name === 'frequent_letter')!;
+    const reported = auditQuestions(qs).report.tasks[0]!.shortcuts.find((s) => s.name === 'letter_prior')!;
     expect(Math.abs(reported.pValue - exact)).toBeLessThan(0.02);
     // Treating the votes as independent would have called this significant; the exact null does not.
     expect(exact).toBeGreaterThan(0.05);
@@ -270,8 +273,8 @@ describe('frequent-letter fast null path', () => {
         const k = 2 + rng.int(6);
         return mcq({ choices: Array.from({ length: k }, (_, j) => `o${j}`), gold: rng.int(k) });
       });
-      const slow = SHORTCUTS.frequent_letter.credits(qs).reduce((s, c) => s + c, 0);
-      const fast = SHORTCUTS.frequent_letter.totalForGolds!(Int32Array.from(qs, (q) => q.choices.length), Int32Array.from(qs, (q) => q.gold));
+      const slow = SHORTCUTS.letter_prior.credits(qs).reduce((s, c) => s + c, 0);
+      const fast = SHORTCUTS.letter_prior.totalForGolds!(Int32Array.from(qs, (q) => q.choices.length), Int32Array.from(qs, (q) => q.gold));
       expect(fast).toBeCloseTo(slow, 12);
     }
   });

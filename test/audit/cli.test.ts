@@ -14,7 +14,7 @@ describe('aptpace audit', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('aptpace_swe_plan_mcq: 48 questions (48 MCQ, 0 completion; scored MCQs K=4×48)');
     expect(r.stdout).toMatch(/gold letters\s+A=12 B=12 C=12 D=12/);
-    for (const name of ['longest_option', 'context_overlap', 'frequent_letter']) expect(r.stdout).toContain(name);
+    for (const name of ['longest_option', 'most_similar', 'copy_elimination', 'offered_tool', 'topic_relevance', 'letter_prior', 'combined']) expect(r.stdout).toContain(name);
     expect(r.stdout).toContain('questions: read 48, accepted 48, rejected 0');
   });
 
@@ -22,20 +22,26 @@ describe('aptpace audit', () => {
     const r = await cli('audit', q('biased-longest.jsonl'), '--json');
     expect(r.code).toBe(1);
     const failing = r.json.findings.filter((f: any) => f.severity === 'error');
-    expect(failing.map((f: any) => [f.code, f.args.shortcut])).toEqual([['audit-shortcut-above-chance', 'longest_option']]);
+    expect(failing.map((f: any) => [f.code, f.args.shortcut])).toEqual([
+      ['audit-shortcut-above-chance', 'longest_option'],
+      ['audit-shortcut-below-chance', 'most_similar'],
+    ]);
     const task = r.json.data.report.tasks[0];
     expect(task.shortcuts.find((s: any) => s.name === 'longest_option')).toMatchObject({ n: 48, correct: 48, accuracy: 1, chance: 0.25 });
     expect(r.json.data.tally).toEqual({ read: 48, accepted: 48, rejected: 0 });
   });
 
-  it('audits several files per task and honours --tolerance', async () => {
+  it('audits several files per task and honours --max-shortcut-gain', async () => {
     // Together: 96 questions, gold longest in 48 + 12 → 62.5% vs 25%: fails at any sane tolerance, passes at 40.
     const strictRun = await cli('audit', q('balanced-plan.jsonl'), q('biased-longest.jsonl'), '--json');
     expect(strictRun.code).toBe(1);
     expect(strictRun.json.data.report.tasks[0].questions).toBe(96);
-    const lenient = await cli('audit', q('balanced-plan.jsonl'), q('biased-longest.jsonl'), '--tolerance', '40', '--json');
+    const lenient = await cli('audit', q('balanced-plan.jsonl'), q('biased-longest.jsonl'), '--max-shortcut-gain', '40', '--json');
     expect(codes(lenient.json)).not.toContain('audit-shortcut-above-chance');
-    expect(lenient.code).toBe(0);
+    // The two fixtures reuse four (trajectory, gold) pairs with other distractors: near-duplicates, an error whatever the limit.
+    const errors = lenient.json.findings.filter((f: any) => f.severity === 'error');
+    expect(errors.map((f: any) => [f.code, f.args.count])).toEqual(Array(4).fill(['audit-near-duplicate', 2]));
+    expect(lenient.code).toBe(1);
   });
 
   it('expands glob patterns', async () => {
@@ -66,6 +72,7 @@ describe('aptpace audit', () => {
 
   it('usage errors exit 2; a glob that matches nothing is a finding', async () => {
     expect((await cli('audit', q('balanced-plan.jsonl'), '--tolerance', 'lots')).code).toBe(2);
+    expect((await cli('audit', q('balanced-plan.jsonl'), '--max-shortcut-gain', '-3')).code).toBe(2);
     expect((await cli('audit', q('balanced-plan.jsonl'), '--alpha', '1.5')).code).toBe(2);
     const none = await cli('audit', path.join(tempDir(), '*.jsonl'), '--json');
     expect(none.code).toBe(1);

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -7,11 +7,11 @@ import { renderReviewPage } from '../../generator/core/questions/review/index.js
 import { mcq } from '../audit/build.js';
 import { tempDir } from '../helpers/tmp.js';
 
-const chromium = '/usr/bin/chromium';
+import { CHROMIUM as chromium, browserAvailable } from '../helpers/browser.js';
 
-// Runs only where a Chromium is installed (not by default): the page's script must run under
-// its own Content-Security-Policy and paint the statuses it was built with.
-describe.skipIf(!existsSync(chromium))('review page in headless Chromium', () => {
+// Runs where Chromium is installed and always in CI (.ci/run installs it): the page's script
+// must run under its own Content-Security-Policy and paint the statuses it was built with.
+describe.skipIf(!browserAvailable)('review page in headless Chromium', () => {
   it('runs its script under its CSP and paints the recorded statuses', () => {
     const qs = [
       mcq({ id: 'ok1', prompt: 'p </script><script>document.title="pwned"</script>', choices: ['a', 'b'], gold: 0 }),

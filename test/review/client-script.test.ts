@@ -16,6 +16,9 @@ class FakeElement {
   textContent = '';
   value = '';
   hidden = false;
+  classList = { add: (c: string) => void this.classes.push(c), remove: (c: string) => void this.classes.splice(this.classes.indexOf(c) >>> 0, 1) };
+  focus() {}
+  scrollIntoView() {}
   href = '';
   download = '';
   clicked = 0;
@@ -60,18 +63,16 @@ const unescape = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'")
 function boot(html: string, storage: Map<string, string>) {
   const byId = new Map<string, FakeElement>();
   const body = new FakeElement('body');
-  for (const id of ['count-approved', 'count-rejected', 'count-pending', 'count-local', 'count-shown', 'export', 'forget', 'filter-task', 'filter-status', 'filter-text']) {
+  for (const id of ['count-approved', 'count-rejected', 'count-pending', 'count-local', 'count-shown', 'export', 'forget', 'bulk-approve', 'bulk-reject', 'filter-task', 'filter-kind', 'filter-operator', 'filter-flag', 'filter-status', 'filter-text']) {
     byId.set(id, new FakeElement(id.startsWith('filter') ? 'select' : 'span'));
   }
   const data = new FakeElement('script');
   data.textContent = html.match(/<script type="application\/json" id="review-data">([^<]*)<\/script>/)![1]!;
   byId.set('review-data', data);
   const cards: FakeElement[] = [];
-  for (const m of html.matchAll(/<article class="question" id="[^"]*" data-id="([^"]*)" data-task="([^"]*)" data-search="([^"]*)"/g)) {
+  for (const m of html.matchAll(/<article class="question"([^>]*)>/g)) {
     const card = new FakeElement('article', ['question']);
-    card.setAttribute('data-id', unescape(m[1]!));
-    card.setAttribute('data-task', unescape(m[2]!));
-    card.setAttribute('data-search', unescape(m[3]!));
+    for (const a of m[1]!.matchAll(/ (data-[a-z]+)="([^"]*)"/g)) card.setAttribute(a[1]!, unescape(a[2]!));
     card.children.push(new FakeElement('span', ['status-value']), new FakeElement('textarea', ['note']));
     for (const d of ['approved', 'rejected', 'pending']) {
       const b = new FakeElement('button');
@@ -83,7 +84,9 @@ function boot(html: string, storage: Map<string, string>) {
   body.children.push(...cards);
   const downloads: Array<{ name: string; text: string }> = [];
   const blobs = new Map<string, string>();
+  const keyListeners: Array<(e: unknown) => void> = [];
   const document = {
+    addEventListener: (type: string, fn: (e: unknown) => void) => void (type === 'keydown' && keyListeners.push(fn)),
     getElementById: (id: string) => byId.get(id) ?? null,
     querySelectorAll: (sel: string) => body.querySelectorAll(sel),
     createElement: (tag: string) => {
@@ -119,7 +122,8 @@ function boot(html: string, storage: Map<string, string>) {
     card(id).querySelector('textarea.note')!.value = note;
     card(id).querySelectorAll('button[data-decide]').find((b) => b.getAttribute('data-decide') === status)!.fire('click');
   };
-  return { byId, cards, card, decide, downloads, alerts };
+  const press = (key: string) => keyListeners.forEach((fn) => fn({ key, target: body, preventDefault() {} }));
+  return { byId, cards, card, decide, downloads, alerts, press };
 }
 
 describe('review page script', () => {
@@ -184,5 +188,35 @@ describe('review page script', () => {
     page.byId.get('filter-status')!.value = 'open';
     page.byId.get('filter-status')!.fire('input');
     expect(page.cards.filter((c) => !c.hidden).map((c) => c.getAttribute('data-id'))).toEqual(['q2', 'q3']);
+  });
+
+  it('filters by kind, operator and audit flag, bulk-decides only the shown cards, and decides by keyboard', () => {
+    const mixed = [
+      mcq({ id: 'm1', task: 'aptpace_swe_plan_mcq', kind: 'plan_mcq', choices: ['a', 'b'], gold: 0, build: { seed: '0', template: 't', operators: ['borrowed_step'] } }),
+      mcq({ id: 'm2', task: 'aptpace_swe_plan_mcq', kind: 'plan_mcq', choices: ['a', 'b'], gold: 0, build: { seed: '0', template: 't', operators: ['wrong_tool'] } }),
+      mcq({ id: 'm3', task: 'aptpace_dr_plan_mcq', kind: 'dr_plan_mcq', choices: ['a', 'b'], gold: 0, build: { seed: '0', template: 't', operators: ['borrowed_step', 'wrong_tool'] } }),
+    ];
+    const findings = [{ code: 'audit-option-in-prompt', severity: 'error' as const, path: {}, args: { id: 'm2' } }];
+    const page = boot(renderReviewPage(mixed, new Map(), { findings }), new Map());
+    const shown = () => page.cards.filter((c) => !c.hidden).map((c) => c.getAttribute('data-id'));
+    const set = (id: string, value: string) => { page.byId.get(id)!.value = value; page.byId.get(id)!.fire('input'); };
+    set('filter-kind', 'plan_mcq');
+    expect(shown()).toEqual(['m1', 'm2']);
+    set('filter-operator', 'borrowed_step');
+    expect(shown()).toEqual(['m1']);
+    set('filter-kind', '');
+    expect(shown()).toEqual(['m1', 'm3']);
+    page.byId.get('bulk-approve')!.fire('click');
+    expect(page.cards.map((c) => c.getAttribute('data-status'))).toEqual(['approved', 'unreviewed', 'approved']);
+    set('filter-operator', '');
+    set('filter-flag', '*');
+    expect(shown()).toEqual(['m2']);
+    set('filter-flag', '-');
+    expect(shown()).toEqual(['m1', 'm3']);
+    set('filter-flag', '');
+    page.press('j'); page.press('j'); page.press('r');
+    expect(page.card('m2').getAttribute('data-status')).toBe('rejected');
+    page.press('k'); page.press('p');
+    expect(page.card('m1').getAttribute('data-status')).toBe('pending');
   });
 });

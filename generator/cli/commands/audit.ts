@@ -4,43 +4,61 @@ import { finding } from '../../core/kernel/findings.js';
 import { kernelFindings } from '../../core/catalog.js';
 import { renderTally } from '../../core/kernel/render.js';
 import { readQuestions } from '../../core/questions/read-questions.js';
-import { auditQuestions, type AuditReport, type TaskAudit } from '../../core/questions/audit/index.js';
+import { auditQuestions, DEFAULT_MAX_SHORTCUT_GAIN, type AuditReport, type TaskAudit } from '../../core/questions/audit/index.js';
 import type { Vfs } from '../../core/kernel/vfs.js';
 
 const audit: CommandSpec = {
   name: 'audit',
-  summary: 'Audit built questions per task: letter balance, duplicates, leaks, identical options, shortcut baselines vs chance',
+  summary: 'Audit built questions per task: shortcut rules vs chance (combined rule gated), copied and off-tool options, near-duplicates, letter balance, leaks',
   configure(cmd: Command) {
     cmd
       .argument('<questions...>', 'question JSONL files (or glob patterns)')
-      .option('--tolerance <points>', 'allowed distance of a shortcut from chance, in percentage points', '5')
+      .option('--max-shortcut-gain <points>', 'points above chance a shortcut rule may reach before a significant result fails', String(DEFAULT_MAX_SHORTCUT_GAIN))
+      .option('--tolerance <points>', 'allowed deviation of gold-letter shares from expectation, in percentage points', '5')
       .option('--alpha <p>', 'significance a deviation must reach to fail the audit', '0.05')
+      .option('--aptbench', "inputs are APTBench's released MCQ rows (issue_fix/locate, env_setup/error, deepresearch/plan_*), not aptpace questions")
+      .option('--table', 'print one Markdown table of the shortcut rules per task instead of the detailed report')
       .option('--strict', 'warnings (deviations that are not yet significant) fail too');
   },
   async run(args, opts, ctx) {
-    const tolerancePoints = Number(opts.tolerance);
-    if (!Number.isFinite(tolerancePoints) || tolerancePoints < 0) throw new UsageError(`--tolerance must be a non-negative number of points, got ${opts.tolerance}`);
+    const tolerancePoints = nonNegative(opts.tolerance, '--tolerance');
+    const maxShortcutGain = nonNegative(opts.maxShortcutGain, '--max-shortcut-gain');
     const alpha = Number(opts.alpha);
     if (!(alpha > 0 && alpha < 1)) throw new UsageError(`--alpha must be between 0 and 1, got ${opts.alpha}`);
 
     const files = await expandInputs(ctx.vfs, args, ctx.cwd);
     if (files.length === 0) return { findings: [finding(kernelFindings, 'no-inputs', {}, { patterns: args.join(' ') })] };
     ctx.progress(`reading ${files.length} question file(s)`);
-    const read = await readQuestions(ctx.vfs, files);
-    const { findings, report } = auditQuestions(read.questions, { tolerancePoints, alpha });
+    const read = opts.aptbench
+      ? await (await import('../../core/questions/audit/aptbench-rows.js')).readAptbenchRows(ctx.vfs, files)
+      : await readQuestions(ctx.vfs, files);
+    const { findings, report } = auditQuestions(read.questions, { tolerancePoints, maxShortcutGain, alpha });
     return {
       findings: [...read.findings, ...findings],
       data: { tally: read.tally, report },
-      text: `${renderReport(report)}\n${renderTally('questions', read.tally)}`,
+      text: `${opts.table ? renderTable(report) : renderReport(report)}\n${renderTally('questions', read.tally)}`,
       strict: Boolean(opts.strict),
     };
   },
 };
 export default audit;
 
+function nonNegative(value: unknown, flag: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new UsageError(`${flag} must be a non-negative number of points, got ${value}`);
+  return n;
+}
+
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const formatP = (p: number) => (p < 0.001 ? p.toExponential(1) : p.toPrecision(2));
 const signed = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(1)}`;
+
+function derivation(t: TaskAudit): string {
+  const n = t.segmentSources.field + t.segmentSources['after-shots'] + t.segmentSources['whole-prompt'];
+  const segment = t.segmentSources.field === n ? 'recorded' : `derived ${n - t.segmentSources.field}/${n} (after shots ${t.segmentSources['after-shots']}, whole prompt ${t.segmentSources['whole-prompt']})`;
+  const tools = t.toolsSources.field === n ? 'recorded' : `recorded ${t.toolsSources.field}, derived from a Tool set list ${t.toolsSources['tool-list']}, unknown ${t.toolsSources.none}`;
+  return `  question segment ${segment}; offered tools ${tools}`;
+}
 
 function renderTask(t: TaskAudit): string {
   const kinds = Object.entries(t.choiceCounts).map(([k, n]) => `K=${k}×${n}`).join(', ');
@@ -49,11 +67,12 @@ function renderTask(t: TaskAudit): string {
   ];
   if (t.letters && t.chance !== null) {
     const hist = Object.entries(t.letters.histogram).map(([l, c]) => `${l}=${c}`).join(' ');
+    lines.push(derivation(t));
     lines.push(
       `  gold letters  ${hist}   max deviation ${signed(t.letters.maxDeviationPoints)} points at ${t.letters.maxDeviationLetter} (chi2 ${t.letters.chiSquare.toFixed(2)}, df ${t.letters.df}, p=${formatP(t.letters.pValue)})  ${t.letters.verdict}`,
     );
     lines.push(
-      `  chance ${pct(t.chance)}; ${t.detectablePoints === null ? 'too few questions for any shortcut to be significant' : `at this size a shortcut is significant from ${signed(t.detectablePoints)} points`}`,
+      `  chance ${pct(t.chance)}; ${t.detectablePoints === null ? 'too few questions for any shortcut to be significant' : `at this size the combined rule is significant from ${signed(t.detectablePoints)} points`}`,
     );
     lines.push(`  ${'shortcut'.padEnd(18)}${'accuracy'.padEnd(10)}${'95% CI'.padEnd(15)}${'vs chance'.padEnd(11)}${'p'.padEnd(9)}verdict`);
     for (const s of t.shortcuts) {
@@ -61,19 +80,50 @@ function renderTask(t: TaskAudit): string {
         `  ${s.name.padEnd(18)}${pct(s.accuracy).padEnd(10)}${`${pct(s.interval[0])}–${pct(s.interval[1])}`.padEnd(15)}${signed(s.excessPoints).padEnd(11)}${formatP(s.pValue).padEnd(9)}${s.verdict}${s.sides === 'above' ? ' (gains only)' : ''}`,
       );
     }
+    lines.push(
+      `  copied distractors ${t.defects.copiedOptions}, undeclared off-tool distractors ${t.defects.undeclaredInvalidTools}, declared invalid-tool distractors ${t.defects.declaredInvalidTools}, golds calling a tool not offered ${t.defects.goldToolNotOffered}`,
+    );
   }
   lines.push(
-    `  duplicates ${t.duplicates}, same prompt ${t.duplicatePrompts}, gold leaked ${t.leaks}, gold in context with a distractor ${t.goldInContext}, targets in prompt ${t.targetsInPrompt}, identical options ${t.identicalChoices}, malformed ${t.invalid}`,
+    `  duplicates ${t.duplicates}, same prompt ${t.duplicatePrompts}, near-duplicate groups ${t.nearDuplicates.groups} (${t.nearDuplicates.extra} extra questions; ${t.nearDuplicates.distinct} distinct (prefix, gold) pairs), gold leaked ${t.leaks}, gold in context with a distractor ${t.goldInContext}, targets in prompt ${t.targetsInPrompt}, identical options ${t.identicalChoices}, malformed ${t.invalid}`,
   );
   return lines.join('\n');
 }
 
 export function renderReport(report: AuditReport): string {
-  const head = `audit of ${report.questions} questions in ${report.tasks.length} task(s): tolerance ±${report.tolerancePoints} points, alpha ${report.alpha}: ${report.verdict.toUpperCase()}`;
+  const head = `audit of ${report.questions} questions in ${report.tasks.length} task(s): max shortcut gain ${report.maxShortcutGain} points, letter tolerance ±${report.tolerancePoints} points, alpha ${report.alpha}: ${report.verdict.toUpperCase()}`;
   const note = report.tasks.some((t) => t.shortcuts.some((s) => s.sides === 'above'))
-    ? '\n\n(gains only): leave-one-out pushes frequent_letter below chance on balanced sets, so only scores above chance count against it.'
+    ? '\n\n(gains only): leave-one-out pushes letter_prior below chance on balanced sets, and the combined rule is the gate for gains, so only scores above chance count against them.'
     : '';
   return `${[head, ...report.tasks.map(renderTask)].join('\n\n')}${note}`;
+}
+
+/**
+ * The per-task shortcut table of docs/questions.md: accuracy and points above chance of each
+ * rule on the scored MCQs, the combined rule's interval and p-value, and which inputs were derived.
+ */
+export function renderTable(report: AuditReport): string {
+  const tasks = report.tasks.filter((t) => t.chance !== null && t.shortcuts.length > 0);
+  const names = tasks[0]?.shortcuts.map((s) => s.name) ?? [];
+  const header = ['task', 'n', 'chance', ...names, 'combined 95% CI', 'combined p', 'copied · off-tool distractors', 'near-dup groups', 'segment / tools derived', 'verdict'];
+  const rows = tasks.map((t) => {
+    const combined = t.shortcuts.find((s) => s.name === 'combined');
+    const n = t.shortcuts[0]!.n;
+    return [
+      t.task,
+      String(n),
+      pct(t.chance!),
+      ...t.shortcuts.map((s) => `${pct(s.accuracy)} (${signed(s.excessPoints)})`),
+      combined ? `${pct(combined.interval[0])}–${pct(combined.interval[1])}` : '',
+      combined ? formatP(combined.pValue) : '',
+      `${t.defects.copiedOptions} · ${t.defects.undeclaredInvalidTools}`,
+      String(t.nearDuplicates.groups),
+      `${n - t.segmentSources.field}/${n} · ${n - t.toolsSources.field - t.toolsSources.none}/${n}`,
+      t.verdict,
+    ];
+  });
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
 /**

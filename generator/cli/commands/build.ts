@@ -68,6 +68,8 @@ const build: CommandSpec = {
       .option('--llm-cache <dir>', 'cache folder for model responses', '.aptpace-cache/llm')
       .option('--llm-api-key-env <name>', 'environment variable holding the API key')
       .option('--no-audit', 'skip the question audit (letter balance, leaks, shortcut baselines)')
+      .option('--max-shortcut-gain <points>', 'fail when the combined shortcut rule beats chance by more than this many points, significantly', '10')
+      .option('--strict', 'warnings (such as shortcut gains not yet significant) fail the build too')
       .option('--force', 'overwrite --out if it exists');
   },
   async run(args, opts, ctx) {
@@ -78,6 +80,8 @@ const build: CommandSpec = {
     if (!isTokenizerName(String(opts.tokenizer))) throw new UsageError(`unknown --tokenizer ${opts.tokenizer}; expected ${TOKENIZERS.join(', ')}`);
     if (opts.planHistory !== 'plans' && opts.planHistory !== 'thought-action') throw new UsageError(`--plan-history must be plans or thought-action, got ${opts.planHistory}`);
     if (opts.llmEndpoint && !opts.llmModel) throw new UsageError('--llm-endpoint needs --llm-model');
+    const maxShortcutGain = Number(opts.maxShortcutGain);
+    if (!Number.isFinite(maxShortcutGain) || maxShortcutGain < 0) throw new UsageError(`--max-shortcut-gain must be a non-negative number of points, got ${opts.maxShortcutGain}`);
     const options: BuildOptions = {
       seed: String(opts.seed),
       kinds: kinds as BuildOptions['kinds'],
@@ -132,7 +136,7 @@ const build: CommandSpec = {
     let audit: unknown = null;
     if (opts.audit !== false && questions.length > 0) {
       const { auditQuestions } = await import('../../core/questions/audit/index.js');
-      const result = auditQuestions(questions);
+      const result = auditQuestions(questions, { maxShortcutGain });
       findings.push(...result.findings);
       audit = result.report;
     }
@@ -143,6 +147,7 @@ const build: CommandSpec = {
       findings,
       data: { out: String(opts.out), questions: questions.length, by_kind: countByKind(questions), skipped: built.skipped, trajectories: read.tally, audit },
       text,
+      strict: Boolean(opts.strict),
     };
   },
 };

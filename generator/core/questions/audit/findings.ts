@@ -14,7 +14,7 @@ export const auditFindings = {
     severity: 'error',
     title: 'A model-free shortcut beats chance',
     message: (a) =>
-      `task ${a.task}: "${a.shortcut}" scores ${pct(a.accuracy)} (${a.correct}/${a.n}, 95% CI ${pct(a.low)}–${pct(a.high)}) vs chance ${pct(a.chance)}: ${pts(a.excessPoints)} points, beyond the ±${a.tolerancePoints} tolerance (one-sided p=${p(a.pValue)})`,
+      `task ${a.task}: "${a.shortcut}" scores ${pct(a.accuracy)} (${a.correct}/${a.n}, 95% CI ${pct(a.low)}–${pct(a.high)}) vs chance ${pct(a.chance)}: ${pts(a.excessPoints)} points, beyond the ${a.maxShortcutGain}-point limit (exact one-sided Poisson-binomial p=${p(a.pValue)})`,
   },
   'audit-shortcut-below-chance': {
     severity: 'error',
@@ -26,7 +26,7 @@ export const auditFindings = {
     severity: 'warning',
     title: 'Shortcut outside tolerance, but not significant',
     message: (a) =>
-      `task ${a.task}: "${a.shortcut}" is ${pts(a.excessPoints)} points from chance (${a.correct}/${a.n}, 95% CI ${pct(a.low)}–${pct(a.high)}) but with ${a.n} questions that is not significant (p=${p(a.pValue)} ≥ ${a.alphaUsed}); add questions to decide`,
+      `task ${a.task}: "${a.shortcut}" is ${pts(a.excessPoints)} points from chance (${a.correct}/${a.n}, 95% CI ${pct(a.low)}–${pct(a.high)}), beyond the ${a.maxShortcutGain}-point limit, but with ${a.n} questions that is not significant (p=${p(a.pValue)} ≥ ${p(a.alphaUsed)}); add questions to decide`,
   },
   'audit-letter-imbalance': {
     severity: 'error',
@@ -89,6 +89,36 @@ export const auditFindings = {
     severity: 'error',
     title: 'Two distractors are identical',
     message: (a) => `task ${a.task}: in ${a.id}, options ${a.first} and ${a.second} are identical after normalisation`,
+  },
+  'audit-option-copied': {
+    severity: 'error',
+    title: 'A distractor is copied from the prompt',
+    message: (a) =>
+      `task ${a.task}: ${a.options} distractor(s) in ${a.questions} of ${a.total} MCQs appear verbatim in the prompt (history, tool list or shots), so they can be eliminated by copy-detection (${list(a.ids)}; id:letters)`,
+  },
+  'audit-undeclared-invalid-tool': {
+    severity: 'error',
+    title: 'A distractor calls a tool that is not offered',
+    message: (a) =>
+      `task ${a.task}: ${a.options} distractor(s) in ${a.questions} of ${a.total} MCQs call a tool not in the offered tool set and are not declared as invalid_tool distractors, so they can be rejected on sight (${list(a.ids)}; id:letters)`,
+  },
+  'audit-gold-tool-not-offered': {
+    severity: 'warning',
+    title: 'The gold calls a tool that is not offered',
+    message: (a) =>
+      `task ${a.task}: in ${a.questions} of ${a.total} MCQs the gold calls a tool missing from the offered tool set, so the tool set is wrong or incomplete (${list(a.ids)})`,
+  },
+  'audit-declared-invalid-tool-offered': {
+    severity: 'warning',
+    title: 'A distractor declared invalid_tool uses an offered tool',
+    message: (a) =>
+      `task ${a.task}: in ${a.questions} of ${a.total} MCQs a distractor declared invalid_tool calls a tool that is offered (or no recognisable tool) (${list(a.ids)})`,
+  },
+  'audit-near-duplicate': {
+    severity: 'error',
+    title: 'The same (trajectory prefix, gold) is asked several times',
+    message: (a) =>
+      `task ${a.task}: ${a.count} questions share one trajectory prefix and gold (${list(a.ids)}); they are one question and should be built once`,
   },
   'audit-invalid-mcq': {
     severity: 'error',

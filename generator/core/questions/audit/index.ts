@@ -9,58 +9,39 @@ import { stableStringify } from '../../kernel/stable-json.js';
 import { normaliseChoice } from '../normalise.js';
 import type { CompletionQuestion, McqQuestion, Question } from '../types.js';
 import { auditFindings } from './findings.js';
-import { SHORTCUTS, SHORTCUT_NAMES, type ShortcutName } from './shortcuts/index.js';
-import { chiSquareGoodnessOfFit, lowerTail, poissonBinomialPmf, upperTail, wilsonInterval } from './stats.js';
-import { collapsedContext, collapsedPrompt, collapseWhitespace, letterOf, occurrences } from './text.js';
-import { Rng } from '../../kernel/rng.js';
+import { SHORTCUT_NAMES } from './shortcuts/index.js';
+import { detectableExcess, runShortcut } from './gate.js';
+import { letterBalance } from './letters.js';
+import type { LetterBalance, ShortcutResult, Verdict } from './verdict.js';
+import { checkDefects, type DefectCounts } from './defects.js';
+import { checkNearDuplicates, type NearDuplicateCounts } from './near-duplicates.js';
+import { questionSegment, type SegmentSource, type ToolsSource } from './segment.js';
+import { collapsedPrompt, collapseWhitespace, letterOf, occurrences } from './text.js';
 
 export { auditFindings } from './findings.js';
-export { SHORTCUTS, SHORTCUT_NAMES, type ShortcutName } from './shortcuts/index.js';
+export { SHORTCUTS, SHORTCUT_NAMES, GATE_SHORTCUT, type ShortcutName } from './shortcuts/index.js';
 export { balanceLetters, planBalancedGoldPositions, permuteChoices } from './balance.js';
+export { NULL_SIMULATIONS } from './gate.js';
+export type { LetterBalance, ShortcutResult, Verdict } from './verdict.js';
 
 const make = findingFactory(auditFindings);
 
+/** Default `--max-shortcut-gain`: points above chance a shortcut rule may reach before it fails. */
+export const DEFAULT_MAX_SHORTCUT_GAIN = 10;
+
 export interface AuditOptions {
-  /** Allowed distance from chance, in percentage points (default 5). */
+  /** Allowed deviation of gold-letter shares from their expectation, in percentage points (default 5). */
   tolerancePoints?: number;
+  /**
+   * Points above chance (below, for two-sided rules) a shortcut rule may reach; beyond it a
+   * significant result fails and a non-significant one warns (default 10). The combined rule is
+   * the build gate; the single rules are judged against the same limit.
+   */
+  maxShortcutGain?: number;
   /** Significance level a deviation must reach before it fails the audit (default 0.05). */
   alpha?: number;
   /** Golds/targets shorter than this (after collapsing whitespace) are not leak-checked: `ls` in a trajectory is not a leak. */
   minLeakChars?: number;
-}
-
-export type Verdict = 'pass' | 'warn' | 'fail';
-
-export interface ShortcutResult {
-  name: ShortcutName;
-  title: string;
-  sides: 'both' | 'above';
-  n: number;
-  /** Expected number right (ties earn fractional credit). */
-  correct: number;
-  accuracy: number;
-  /** Mean of 1/K over the questions. */
-  chance: number;
-  excessPoints: number;
-  /** 95% Wilson interval of the accuracy. */
-  interval: [number, number];
-  /** One-sided p-value in the direction of the deviation, under the Poisson-binomial null of guessing. */
-  pValue: number;
-  verdict: Verdict;
-}
-
-export interface LetterBalance {
-  /** Gold counts by letter, A… up to the largest choice count. */
-  histogram: Record<string, number>;
-  /** Expected counts if every question's gold were uniform over its own choices. */
-  expected: Record<string, number>;
-  /** Largest |observed − expected| share, in points, and its letter. */
-  maxDeviationPoints: number;
-  maxDeviationLetter: string;
-  chiSquare: number;
-  df: number;
-  pValue: number;
-  verdict: Verdict;
 }
 
 export interface TaskAudit {
@@ -82,6 +63,14 @@ export interface TaskAudit {
   detectablePoints: number | null;
   duplicates: number;
   duplicatePrompts: number;
+  /** Same (trajectory prefix, gold) asked more than once. */
+  nearDuplicates: NearDuplicateCounts;
+  /** Deterministic defects (copied options, tools not offered). */
+  defects: DefectCounts;
+  /** Scored MCQs by how their question segment was found: recorded (`field`) or derived from the prompt. */
+  segmentSources: Record<SegmentSource, number>;
+  /** Scored MCQs by where their offered tool set came from: recorded, a `Tool set:` list in the prompt, or unknown. */
+  toolsSources: Record<ToolsSource, number>;
   /** MCQs whose gold is in the context alone (errors). */
   leaks: number;
   /** MCQs whose gold is in the context along with a distractor (warning, listed once per task). */
@@ -95,6 +84,7 @@ export interface TaskAudit {
 
 export interface AuditReport {
   tolerancePoints: number;
+  maxShortcutGain: number;
   alpha: number;
   questions: number;
   tasks: TaskAudit[];
@@ -103,6 +93,7 @@ export interface AuditReport {
 
 export function auditQuestions(questions: Question[], options: AuditOptions = {}): { findings: Finding[]; report: AuditReport } {
   const tolerancePoints = options.tolerancePoints ?? 5;
+  const maxShortcutGain = options.maxShortcutGain ?? DEFAULT_MAX_SHORTCUT_GAIN;
   const alpha = options.alpha ?? 0.05;
   const minLeakChars = options.minLeakChars ?? 12;
   const findings: Finding[] = [];
@@ -130,6 +121,7 @@ export function auditQuestions(questions: Question[], options: AuditOptions = {}
     const at = (q: Question, field?: string) => ({ record: indexOf.get(q)!, ...(field ? { field } : {}) });
 
     const { duplicates, duplicatePrompts } = checkDuplicates(task, taskQuestions, at, taskFindings);
+    const nearDuplicates = checkNearDuplicates(task, taskQuestions, taskFindings);
 
     // Statistics describe what the harness scores: the test split. Few-shot questions are still
     // checked one by one, and a few-shot question equal to a test question is a duplicate.
@@ -167,11 +159,19 @@ export function auditQuestions(questions: Question[], options: AuditOptions = {}
       const ids = softLeaks.targetInPrompt.sort();
       taskFindings.push(make('audit-target-in-prompt', {}, { task, count: ids.length, total: completionCount, ids }));
     }
+    const defects = checkDefects(task, valid, taskFindings);
+    const segmentSources: Record<SegmentSource, number> = { field: 0, 'after-shots': 0, 'whole-prompt': 0 };
+    const toolsSources: Record<ToolsSource, number> = { field: 0, 'tool-list': 0, none: 0 };
+    for (const q of valid) {
+      const segment = questionSegment(q);
+      segmentSources[segment.source]++;
+      toolsSources[segment.toolsSource]++;
+    }
     const chance = valid.length ? mean(valid.map((q) => 1 / q.choices.length)) : null;
     const letters = valid.length ? letterBalance(task, valid, tolerancePoints, alpha, taskFindings) : null;
-    const shortcuts = valid.length ? SHORTCUT_NAMES.map((name) => runShortcut(task, name, valid, tolerancePoints, alpha, taskFindings)) : [];
-    const detectablePoints = valid.length ? detectableExcess(valid, alpha / 2) : null;
-    if (valid.length && (detectablePoints === null || detectablePoints > 2 * tolerancePoints)) {
+    const shortcuts = valid.length ? SHORTCUT_NAMES.map((name) => runShortcut(task, name, valid, maxShortcutGain, alpha, taskFindings)) : [];
+    const detectablePoints = valid.length ? detectableExcess(valid, alpha) : null;
+    if (valid.length && (detectablePoints === null || detectablePoints > maxShortcutGain)) {
       taskFindings.push(make('audit-low-power', {}, { task, n: valid.length, detectablePoints }));
     }
 
@@ -194,6 +194,10 @@ export function auditQuestions(questions: Question[], options: AuditOptions = {}
       detectablePoints,
       duplicates,
       duplicatePrompts,
+      nearDuplicates,
+      defects,
+      segmentSources,
+      toolsSources,
       leaks,
       identicalChoices,
       invalid,
@@ -203,7 +207,7 @@ export function auditQuestions(questions: Question[], options: AuditOptions = {}
 
   return {
     findings,
-    report: { tolerancePoints, alpha, questions: questions.length, tasks, verdict: verdictOf(findings) },
+    report: { tolerancePoints, maxShortcutGain, alpha, questions: questions.length, tasks, verdict: verdictOf(findings) },
   };
 }
 
@@ -279,7 +283,7 @@ function checkIdenticalChoices(task: string, q: McqQuestion, at: At, out: Findin
 function checkGoldLeak(task: string, q: McqQuestion, minChars: number, at: At, out: Finding[], soft: string[]): number {
   const gold = collapseWhitespace(q.choices[q.gold]!);
   if (gold.length < minChars) return 0;
-  const context = collapsedContext(q);
+  const context = questionSegment(q).context;
   if (occurrences(context, gold) === 0) return 0;
   const distractorsInContext = q.choices.filter((c, i) => i !== q.gold && collapseWhitespace(c).length > 0 && context.includes(collapseWhitespace(c))).length;
   if (distractorsInContext > 0) {
@@ -293,148 +297,4 @@ function checkGoldLeak(task: string, q: McqQuestion, minChars: number, at: At, o
 function targetInPrompt(q: CompletionQuestion, minChars: number): boolean {
   const target = collapseWhitespace(q.targets[0] ?? '');
   return target.length >= minChars && collapsedPrompt(q).includes(target);
-}
-
-function letterBalance(task: string, questions: McqQuestion[], tolerancePoints: number, alpha: number, out: Finding[]): LetterBalance {
-  const letters = Math.max(...questions.map((q) => q.choices.length));
-  const observed = new Array<number>(letters).fill(0);
-  const expected = new Array<number>(letters).fill(0);
-  for (const q of questions) {
-    observed[q.gold]!++;
-    for (let j = 0; j < q.choices.length; j++) expected[j]! += 1 / q.choices.length;
-  }
-  const n = questions.length;
-  let maxDeviationPoints = 0;
-  let worst = 0;
-  observed.forEach((o, j) => {
-    const deviation = ((o - expected[j]!) / n) * 100;
-    if (Math.abs(deviation) > Math.abs(maxDeviationPoints) + 1e-12) {
-      maxDeviationPoints = deviation;
-      worst = j;
-    }
-  });
-  const test = chiSquareGoodnessOfFit(observed, expected);
-  const histogram: Record<string, number> = {};
-  const expectedOut: Record<string, number> = {};
-  observed.forEach((o, j) => {
-    histogram[letterOf(j)] = o;
-    expectedOut[letterOf(j)] = expected[j]!;
-  });
-  let verdict: Verdict = 'pass';
-  if (Math.abs(maxDeviationPoints) > tolerancePoints) {
-    verdict = test.pValue < alpha ? 'fail' : 'warn';
-    out.push(
-      make(verdict === 'fail' ? 'audit-letter-imbalance' : 'audit-letter-imbalance-not-significant', {}, {
-        task,
-        n,
-        letter: letterOf(worst),
-        observedShare: observed[worst]! / n,
-        expectedShare: expected[worst]! / n,
-        deviationPoints: maxDeviationPoints,
-        chiSquare: test.statistic,
-        df: test.df,
-        pValue: test.pValue,
-        histogram: Object.entries(histogram).map(([l, c]) => `${l}=${c}`).join(' '),
-      }),
-    );
-  }
-  return {
-    histogram,
-    expected: expectedOut,
-    maxDeviationPoints,
-    maxDeviationLetter: letterOf(worst),
-    chiSquare: test.statistic,
-    df: test.df,
-    pValue: test.pValue,
-    verdict,
-  };
-}
-
-function runShortcut(task: string, name: ShortcutName, questions: McqQuestion[], tolerancePoints: number, alpha: number, out: Finding[]): ShortcutResult {
-  const baseline = SHORTCUTS[name];
-  const credits = baseline.credits(questions);
-  const n = questions.length;
-  const nullProbabilities = questions.map((q) => 1 / q.choices.length);
-  const correct = credits.reduce((s, c) => s + c, 0);
-  const accuracy = correct / n;
-  const chance = mean(nullProbabilities);
-  const excessPoints = (accuracy - chance) * 100;
-  const above = excessPoints >= 0;
-  const pValue = baseline.independent
-    ? // Fractional (tie) credit is rounded towards chance: the test never gets more evidence than the data holds.
-      above
-      ? upperTail(nullProbabilities, Math.floor(correct + 1e-9))
-      : lowerTail(nullProbabilities, Math.ceil(correct - 1e-9))
-    : simulatedPValue(task, name, questions, correct, above);
-  // A two-sided rule spends alpha/2 on each side.
-  const alphaUsed = baseline.sides === 'both' ? alpha / 2 : alpha;
-  const outside = baseline.sides === 'both' ? Math.abs(excessPoints) > tolerancePoints : excessPoints > tolerancePoints;
-  const interval = wilsonInterval(correct, n);
-  let verdict: Verdict = 'pass';
-  if (outside) {
-    verdict = pValue < alphaUsed ? 'fail' : 'warn';
-    const code = verdict === 'warn' ? 'audit-shortcut-not-significant' : above ? 'audit-shortcut-above-chance' : 'audit-shortcut-below-chance';
-    out.push(
-      make(code, {}, {
-        task,
-        shortcut: name,
-        n,
-        correct: round(correct, 3),
-        accuracy,
-        chance,
-        excessPoints,
-        low: interval[0],
-        high: interval[1],
-        pValue,
-        alphaUsed,
-        tolerancePoints,
-      }),
-    );
-  }
-  return { name, title: baseline.title, sides: baseline.sides, n, correct, accuracy, chance, excessPoints, interval, pValue, verdict };
-}
-
-/** Draws of the null per simulated p-value: resolution 1/2000, a fraction of a second per task. */
-export const NULL_SIMULATIONS = 1999;
-
-/**
- * Monte Carlo p-value for a shortcut whose successes are not independent: golds are redrawn
- * uniformly over each question's own options (the guessing null) and the shortcut re-scored.
- * Seeded by task and shortcut so the same set always gets the same p-value.
- */
-function simulatedPValue(task: string, name: ShortcutName, questions: McqQuestion[], observed: number, above: boolean): number {
-  const rng = new Rng(`audit-null/${task}/${name}`);
-  const baseline = SHORTCUTS[name];
-  const choiceCounts = Int32Array.from(questions, (q) => q.choices.length);
-  const golds = new Int32Array(questions.length);
-  let asExtreme = 0;
-  for (let s = 0; s < NULL_SIMULATIONS; s++) {
-    for (let i = 0; i < golds.length; i++) golds[i] = rng.int(choiceCounts[i]!);
-    const total = baseline.totalForGolds
-      ? baseline.totalForGolds(choiceCounts, golds)
-      : baseline.credits(questions.map((q, i) => ({ ...q, gold: golds[i]! }))).reduce((sum, c) => sum + c, 0);
-    if (above ? total >= observed - 1e-9 : total <= observed + 1e-9) asExtreme++;
-  }
-  return (asExtreme + 1) / (NULL_SIMULATIONS + 1);
-}
-
-/**
- * Points above chance at which the guessing-null tail P(X ≥ k) drops below `alpha` for this
- * task's size and choice counts; null if even k = n does not get there.
- */
-function detectableExcess(questions: McqQuestion[], alpha: number): number | null {
-  const probabilities = questions.map((q) => 1 / q.choices.length);
-  const pmf = poissonBinomialPmf(probabilities);
-  const chance = mean(probabilities);
-  let tail = 0;
-  for (let k = pmf.length - 1; k >= 0; k--) {
-    tail += pmf[k]!;
-    if (tail >= alpha) return k + 1 > questions.length ? null : Math.max(0, ((k + 1) / questions.length - chance) * 100);
-  }
-  return 0;
-}
-
-function round(x: number, digits: number): number {
-  const f = 10 ** digits;
-  return Math.round(x * f) / f;
 }

@@ -78,25 +78,10 @@ export function occurrences(haystack: string, needle: string): number {
 // The audit looks at each prompt several times (duplicates, leaks, overlap); long prompts make
 // collapsing whitespace the dominant cost, so it is done once per question object.
 const collapsedPrompts = new WeakMap<object, string>();
-const collapsedContexts = new WeakMap<object, string>();
 
 /** `collapseWhitespace(q.prompt)`, computed once per question object. */
 export function collapsedPrompt(q: { prompt: string }): string {
   let out = collapsedPrompts.get(q);
   if (out === undefined) collapsedPrompts.set(q, (out = collapseWhitespace(q.prompt)));
-  return out;
-}
-
-/**
- * The context of an MCQ (see `contextOf`) with whitespace collapsed, computed once per question
- * object. Cutting the choice list out of the collapsed prompt with collapsed choices finds the
- * same block whatever whitespace the renderer used.
- */
-export function collapsedContext(q: Pick<McqQuestion, 'prompt' | 'choices'>): string {
-  let out = collapsedContexts.get(q);
-  if (out === undefined) {
-    out = contextOf({ prompt: collapsedPrompt(q), choices: q.choices.map(collapseWhitespace) });
-    collapsedContexts.set(q, out);
-  }
   return out;
 }

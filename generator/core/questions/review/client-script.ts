@@ -62,20 +62,67 @@ export const REVIEW_CLIENT_SCRIPT = String.raw`(function () {
     paint(card);
     counts();
   }
+  function hasWord(list, word) {
+    return (' ' + (list || '') + ' ').indexOf(' ' + word + ' ') !== -1;
+  }
   function applyFilters() {
     var task = document.getElementById('filter-task').value;
+    var kind = document.getElementById('filter-kind').value;
+    var operator = document.getElementById('filter-operator').value;
+    var flag = document.getElementById('filter-flag').value;
     var status = document.getElementById('filter-status').value;
     var text = document.getElementById('filter-text').value.trim().toLowerCase();
     var shown = 0;
     cards.forEach(function (card) {
       var s = current(card.getAttribute('data-id')).status;
+      var flags = card.getAttribute('data-flags') || '';
       var ok = (!task || card.getAttribute('data-task') === task)
+        && (!kind || card.getAttribute('data-kind') === kind)
+        && (!operator || hasWord(card.getAttribute('data-operators'), operator))
+        && (!flag || (flag === '*' ? flags !== '' : flag === '-' ? flags === '' : hasWord(flags, flag)))
         && (!status || s === status || (status === 'open' && (s === 'pending' || s === 'unreviewed')))
         && (!text || card.getAttribute('data-search').indexOf(text) !== -1);
       card.hidden = !ok;
       if (ok) shown++;
     });
     document.getElementById('count-shown').textContent = shown;
+  }
+  function shownCards() {
+    return cards.filter(function (card) { return !card.hidden; });
+  }
+  // Bulk decisions apply to exactly the cards the filters show, after a confirmation that
+  // names how many, so a filter typo cannot approve the whole set unseen.
+  function bulk(status) {
+    var targets = shownCards();
+    if (targets.length === 0) return;
+    if (!window.confirm((status === 'approved' ? 'Approve ' : 'Reject ') + targets.length + ' shown question(s)?')) return;
+    targets.forEach(function (card) { decide(card, status); });
+    applyFilters();
+  }
+  var focused = -1;
+  function focusCard(step) {
+    var shown = shownCards();
+    if (shown.length === 0) return;
+    var at = focused >= 0 ? shown.indexOf(cards[focused]) : -1;
+    var next = at < 0 ? (step > 0 ? 0 : shown.length - 1) : Math.min(shown.length - 1, Math.max(0, at + step));
+    if (focused >= 0) cards[focused].classList.remove('current');
+    focused = cards.indexOf(shown[next]);
+    var card = cards[focused];
+    card.classList.add('current');
+    card.focus({ preventScroll: true });
+    card.scrollIntoView({ block: 'start' });
+  }
+  function onKey(event) {
+    var target = event.target;
+    var tag = target && target.tagName ? target.tagName.toLowerCase() : '';
+    if (tag === 'textarea' || tag === 'input' || tag === 'select' || event.ctrlKey || event.metaKey || event.altKey) return;
+    var decision = { a: 'approved', r: 'rejected', p: 'pending' }[event.key];
+    if (event.key === 'j') focusCard(1);
+    else if (event.key === 'k') focusCard(-1);
+    else if (decision && focused >= 0) { decide(cards[focused], decision); applyFilters(); }
+    else if (event.key === 'n' && focused >= 0) cards[focused].querySelector('textarea.note').focus();
+    else return;
+    event.preventDefault();
   }
   function exportDecisions() {
     var ids = Object.keys(local).sort();
@@ -115,7 +162,10 @@ export const REVIEW_CLIENT_SCRIPT = String.raw`(function () {
     counts();
     applyFilters();
   });
-  ['filter-task', 'filter-status', 'filter-text'].forEach(function (id) {
+  document.getElementById('bulk-approve').addEventListener('click', function () { bulk('approved'); });
+  document.getElementById('bulk-reject').addEventListener('click', function () { bulk('rejected'); });
+  document.addEventListener('keydown', onKey);
+  ['filter-task', 'filter-kind', 'filter-operator', 'filter-flag', 'filter-status', 'filter-text'].forEach(function (id) {
     document.getElementById(id).addEventListener('input', applyFilters);
   });
   counts();

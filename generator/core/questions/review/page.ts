@@ -60,6 +60,11 @@ ul.flags li.warning, ul.flags li.info { color: var(--muted); }
 .controls textarea { flex: 1 1 20rem; min-height: 2.2rem; font: inherit; }
 .status-value { font-weight: bold; }
 .omitted { color: var(--muted); font-style: italic; }
+.origin { font-size: .75rem; color: var(--muted); display: block; }
+.reason { font-size: .75rem; color: var(--muted); display: block; font-style: italic; }
+p.stem { font-weight: 600; }
+article.question.current { outline: 3px solid Highlight; }
+kbd { font: 11px ui-monospace, monospace; border: 1px solid var(--line); border-radius: 3px; padding: 0 .25rem; }
 `;
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -95,6 +100,23 @@ function shownPrompt(prompt: string, max: number): string {
   return `<pre>${escapeHtml(prompt.slice(0, head))}</pre><p class="omitted">… ${omitted} characters omitted (page built with a prompt limit) …</p><pre>${escapeHtml(prompt.slice(prompt.length - tail))}</pre>`;
 }
 
+/**
+ * The answer stem as a reader sees it: the prompt ends in an opener the model completes
+ * ("… is (" for a letter, "[" for a short answer, a code fence for a command), which reads as a
+ * broken sentence on a card. Show the sentence with the slot spelled out instead.
+ */
+export function stemAsSentence(q: Question): string {
+  const stem = q.answer_stem.replace(/\s+$/, '');
+  if (q.format === 'mcq') {
+    const letters = q.choices.map((_, i) => letterOf(i)).join('/');
+    return stem.endsWith('(') ? `${stem.slice(0, -1).trimEnd()} (${letters})` : `${stem} (${letters})`;
+  }
+  const fence = /```[a-z]*$/.exec(stem);
+  if (fence) return `${stem.slice(0, fence.index).trimEnd()} …the text the model writes, up to the closing fence`;
+  if (stem.endsWith('[')) return `${stem.slice(0, -1).trimEnd()} […the text the model writes…]`;
+  return `${stem} …the text the model writes`;
+}
+
 function card(q: Question, flags: readonly Finding[], maxPromptChars: number, earlier: ReviewStatus | undefined): string {
   const p = q.provenance;
   const source = `${p.source_path}${p.source_line ? `:${p.source_line}` : ''}`;
@@ -124,11 +146,18 @@ function card(q: Question, flags: readonly Finding[], maxPromptChars: number, ea
   let answers: string;
   if (q.format === 'mcq') {
     const sources = q.build.choice_sources;
+    const reasons = q.build.choice_reasons;
     answers = `<ol class="choices">${q.choices
       .map((choice, i) => {
         const gold = i === q.gold;
-        const origin = sources && sources.length === q.choices.length ? ` <span class="origin">${escapeHtml(sources[i]!)}</span>` : '';
-        return `<li class="${gold ? 'gold' : 'distractor'}"><span class="letter">${letterOf(i)}</span><pre>${escapeHtml(choice)}</pre><span>${gold ? '<span class="badge">✔ gold</span>' : ''}${origin}</span></li>`;
+        // The gold's source is always "gold": saying it twice ("✔ gold gold") tells the reviewer
+        // nothing. A distractor shows the operator that made it and, when recorded, why it is wrong.
+        const source = sources && sources.length === q.choices.length ? sources[i]! : undefined;
+        const reason = reasons && reasons.length === q.choices.length ? reasons[i]! : '';
+        const label = gold
+          ? '<span class="badge">✔ correct</span>'
+          : `${source ? `<span class="origin">distractor: ${escapeHtml(source)}</span>` : '<span class="origin">distractor</span>'}${reason ? `<span class="reason">${escapeHtml(reason)}</span>` : ''}`;
+        return `<li class="${gold ? 'gold' : 'distractor'}"><span class="letter">${letterOf(i)}</span><pre>${escapeHtml(choice)}</pre><span class="label">${label}</span></li>`;
       })
       .join('')}</ol>`;
   } else {
@@ -137,11 +166,13 @@ function card(q: Question, flags: readonly Finding[], maxPromptChars: number, ea
       .join('')}</ol><p>metric: ${escapeHtml(q.metric)}; stop: <code>${escapeHtml(JSON.stringify(q.stop))}</code></p>`;
   }
   const search = `${q.id} ${q.task} ${q.kind} ${p.traj_id}`.toLowerCase();
-  return `<article class="question" id="q-${escapeHtml(q.id)}" data-id="${escapeHtml(q.id)}" data-task="${escapeHtml(q.task)}" data-search="${escapeHtml(search)}" data-status="unreviewed">
+  const operators = [...new Set(q.build.operators ?? [])].sort().join(' ');
+  const flagCodes = [...new Set(flags.map((f) => f.code))].sort().join(' ');
+  return `<article class="question" tabindex="-1" id="q-${escapeHtml(q.id)}" data-id="${escapeHtml(q.id)}" data-task="${escapeHtml(q.task)}" data-kind="${escapeHtml(q.kind)}" data-operators="${escapeHtml(operators)}" data-flags="${escapeHtml(flagCodes)}" data-search="${escapeHtml(search)}" data-status="unreviewed">
 <h2>${escapeHtml(q.task)} <code class="id">${escapeHtml(q.id)}</code></h2>
 <dl class="provenance">${provenance}</dl>
 ${flagList}<details class="prompt"><summary>Prompt (${escapeHtml(promptMeta)})</summary>${shownPrompt(q.prompt, maxPromptChars)}</details>
-<p>Answer stem:</p><pre class="stem">${escapeHtml(q.answer_stem)}</pre>
+<p class="stem">${escapeHtml(stemAsSentence(q))}</p>
 ${answers}
 <div class="controls">Status: <span class="status-value">unreviewed</span>
 <button type="button" data-decide="approved">Approve</button><button type="button" data-decide="rejected">Reject</button><button type="button" data-decide="pending">Pending</button>
@@ -174,6 +205,10 @@ export function renderReviewPage(questions: readonly Question[], statuses: Reado
   }
   const data = { setKey: contentId([...ids].sort()), statusFile: options.statusFile ?? null, initial, contents };
   const tasks = [...new Set(questions.map((q) => q.task))].sort();
+  const kinds = [...new Set(questions.map((q) => q.kind))].sort();
+  const operators = [...new Set(questions.flatMap((q) => q.build.operators ?? []))].sort();
+  const flagCodes = [...new Set([...flagsById.values()].flat().map((f) => f.code))].sort();
+  const optionList = (values: readonly string[]) => values.map((v) => `<option value="${escapeHtml(v)}">${escapeHtml(v)}</option>`).join('');
   const title = options.title ?? `aptpace review: ${questions.length} questions`;
   const csp = [
     "default-src 'none'",
@@ -202,13 +237,18 @@ ${REVIEW_PAGE_MARKER}
 <h1>${escapeHtml(title)}</h1>
 <div class="bar">
 <span>approved <b id="count-approved">0</b> · rejected <b id="count-rejected">0</b> · open <b id="count-pending">${questions.length}</b> · shown <b id="count-shown">${questions.length}</b> · decided here, not exported <b id="count-local">0</b></span>
-<label>task <select id="filter-task"><option value="">all</option>${tasks.map((t) => `<option value="${escapeHtml(t)}">${escapeHtml(t)}</option>`).join('')}</select></label>
+<label>task <select id="filter-task"><option value="">all</option>${optionList(tasks)}</select></label>
+<label>kind <select id="filter-kind"><option value="">all</option>${optionList(kinds)}</select></label>
+<label>operator <select id="filter-operator"><option value="">all</option>${optionList(operators)}</select></label>
+<label>audit flag <select id="filter-flag"><option value="">all</option><option value="*">any flag</option><option value="-">no flag</option>${optionList(flagCodes)}</select></label>
 <label>status <select id="filter-status"><option value="">all</option><option value="open">open</option><option value="approved">approved</option><option value="rejected">rejected</option><option value="pending">pending</option><option value="unreviewed">unreviewed</option></select></label>
 <label>search <input id="filter-text" type="search" placeholder="id, task, trajectory"></label>
+<button type="button" id="bulk-approve">Approve shown</button>
+<button type="button" id="bulk-reject">Reject shown</button>
 <button type="button" id="export">Export decisions</button>
 <button type="button" id="forget">Forget local decisions</button>
 </div>
-<p>Decisions are kept in this browser until exported. Export, then run <code>${escapeHtml(applyHint)}</code>.</p>
+<p>Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous question, <kbd>a</kbd> approve, <kbd>r</kbd> reject, <kbd>p</kbd> pending, <kbd>n</kbd> note. Decisions are kept in this browser until exported. Export, then run <code>${escapeHtml(applyHint)}</code>.</p>
 </header>
 <main>
 ${questions.map((q) => card(q, flagsById.get(q.id) ?? [], options.maxPromptChars ?? 0, outdated.get(q.id))).join('\n')}

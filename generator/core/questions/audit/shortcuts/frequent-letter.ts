@@ -9,7 +9,7 @@ import { argmaxCredit, type ShortcutBaseline } from './types.js';
  * shortcut (`sides: 'above'`), and letter-balance catches skew in the other direction.
  */
 export const frequentLetter: ShortcutBaseline = {
-  title: 'Most frequent gold letter (leave-one-out)',
+  title: 'Letter prior: most frequent gold letter (leave-one-out)',
   description: 'pick the letter that is gold most often among the other questions of the task',
   independent: false,
   sides: 'above',

@@ -1,4 +1,4 @@
-import { collapseWhitespace } from '../text.js';
+import { optionFeatures } from '../features.js';
 import { argmaxCredit, type ShortcutBaseline } from './types.js';
 
 /** Gold options written by hand (or by the successful agent) are often longer and more specific than perturbations. */
@@ -7,5 +7,5 @@ export const longestOption: ShortcutBaseline = {
   description: 'pick the option with the most characters (whitespace collapsed)',
   independent: true,
   sides: 'both',
-  credits: (questions) => questions.map((q) => argmaxCredit(q.choices.map((c) => [...collapseWhitespace(c)].length), q.gold)),
+  credits: (questions) => questions.map((q) => argmaxCredit(optionFeatures(q).length, q.gold)),
 };
