@@ -65,6 +65,7 @@ describe.skipIf(!hasSharedData)('the new kinds on the real data', () => {
     }
     const { findings } = auditQuestions(result.questions);
     expect(findings.filter((f) => f.severity === 'error')).toEqual([]);
+    expect(findings.map((f) => f.code)).not.toContain('audit-option-copied');
   });
 
   it.skipIf(!hasPython)('scores the multi-select baselines as an independent Python count does', async () => {

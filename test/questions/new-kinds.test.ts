@@ -54,8 +54,8 @@ describe('env_setup_error_mcq', () => {
           return;
         }
         expect(q.build.choice_reasons![i]).not.toBe('');
-        // Not copied from the scored segment (shots excluded), nor from anything after the fix.
-        expect(segment(q).includes(`Action: ${c}\n`)).toBe(false);
+        // Not in the prompt at all (history, tool list or shots), nor in anything after the fix.
+        expect(q.prompt.includes(c)).toBe(false);
         const future = t.steps.slice(q.provenance.step! + 1).map((s) => `${s.action.text}\n${s.observation ?? ''}`).join('\n');
         expect(future.includes(c)).toBe(false);
       });

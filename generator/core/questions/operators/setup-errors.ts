@@ -183,6 +183,8 @@ export function promptEntities(texts: readonly string[]): PromptEntities {
   for (const text of texts) {
     for (const m of text.matchAll(/(?:^|[\s'"`(=])((?:\/|\.\/)?[\w.-]+(?:\/[\w.-]+)+\/?)/g)) {
       const p = m[1]!.replace(/[.,:;]+$/, '');
+      // System locations (`/bin/sh` in "/bin/sh: 1: cd: …") are never what a fix should touch.
+      if (/^\/(bin|sbin|etc|dev|proc|sys|usr\/bin)(\/|$)/.test(p)) continue;
       // Extension-less build files (`Makefile`) are files too, or `mkdir -p …/Makefile` would be offered.
       if (/\.[A-Za-z0-9]{1,5}$/.test(p) || /\/(Makefile|Dockerfile|Gemfile|Rakefile|Procfile|LICENSE|README)$/.test(p)) files.add(p);
       else dirs.add(p.replace(/\/$/, ''));

@@ -54,7 +54,10 @@ export function otherClassRemedies(
   for (const other of rng.shuffle(Object.keys(SETUP_ERROR_CLASSES) as SetupErrorClass[])) {
     if (other === cls) continue;
     // One remedy per class: options from one class would make the gold the odd one out.
-    for (const remedy of rng.fork(other).shuffle(SETUP_ERROR_CLASSES[other].remedies)) {
+    // Only remedies filled with this prompt's entities: a fixed string (`make clean`) recurs in
+    // every question of the kind, so it would also be an option of the few-shot examples and
+    // could be eliminated by copy-detection.
+    for (const remedy of rng.fork(other).shuffle(SETUP_ERROR_CLASSES[other].remedies.filter((r) => r.includes('{')))) {
       const value = fill(remedy, e, rng.fork(`${other}/${remedy}`));
       if (!value) continue;
       const candidate = { value, reason: `remedies ${SETUP_ERROR_CLASSES[other].label}, but step ${failedStep + 1} failed on ${own}` };

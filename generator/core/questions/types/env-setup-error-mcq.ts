@@ -2,7 +2,7 @@ import type { Trajectory } from '../../trajectories/types.js';
 import { arrange, pickDistinct } from '../distractors.js';
 import { normaliseChoice } from '../normalise.js';
 import { errorFixPairs, promptEntities } from '../operators/setup-errors.js';
-import { type FixCandidate, borrowedFixes, entitySwaps, otherClassRemedies } from '../operators/setup-fix.js';
+import { type FixCandidate, entitySwaps, otherClassRemedies } from '../operators/setup-fix.js';
 import { historyBefore } from '../views.js';
 import { offeredToolsBefore } from './new-kinds-shared.js';
 import { type QuestionDraft, type QuestionTypeModule, type SkipReason, chooseAnchors } from './module.js';
@@ -53,7 +53,8 @@ export const envSetupErrorMcq: QuestionTypeModule = {
       const proposals: Array<{ operator: string; values: FixCandidate[] }> = [
         { operator: 'other_class_remedy', values: otherClassRemedies(pair.cls, pair.failed, errorEntities, entities, rng.fork('remedy'), usable) },
         { operator: 'entity_swap', values: entitySwaps(pair.fixCommand, entities).filter(usable) },
-        { operator: 'borrowed_fix', values: rng.fork('borrow').shuffle(borrowedFixes(ctx.corpus, t, pair.cls, promptText)).filter(usable) },
+        // Other runs' fixes (borrowedFixes) are not offered: they are those runs' golds, which the
+        // few-shot examples of this kind show, so they would be copied from the prompt.
       ];
       const picked = pickDistinct(rng.fork('pick'), proposals, (c) => normaliseChoice(c.value), normaliseChoice(pair.fixCommand), new Set(), ENV_SETUP_ERROR_CHOICES - 1);
       if (picked.length < ENV_SETUP_ERROR_CHOICES - 1) {
