@@ -54,8 +54,8 @@ describe('env_setup_error_mcq', () => {
           return;
         }
         expect(q.build.choice_reasons![i]).not.toBe('');
-        // Not in the prompt at all (history, tool list or shots), nor in anything after the fix.
-        expect(q.prompt.includes(c)).toBe(false);
+        // Not in the prompt before the options (history, tool list, shots), nor after the fix.
+        expect(q.prompt.slice(0, q.prompt.lastIndexOf('\nChoices:\n')).includes(c)).toBe(false);
         const future = t.steps.slice(q.provenance.step! + 1).map((s) => `${s.action.text}\n${s.observation ?? ''}`).join('\n');
         expect(future.includes(c)).toBe(false);
       });
