@@ -6,6 +6,7 @@ The harness resolves `!function utils.<name>` against this file, which sits besi
 
 import json
 import re
+import unicodedata
 from pathlib import Path
 
 import datasets
@@ -63,14 +64,21 @@ def first_line(resps, docs):
     return [[normalise_first_line(r if isinstance(r, str) else "") for r in inst] for inst in resps]
 
 
+def normalise_answer(text):
+    """An answer as answer scoring compares it: Unicode NFKC, so full-width letters, digits and
+    punctuation (`ＡＢＣ１２３`, `：，（）`) equal their ASCII forms, then whitespace collapsed.
+    CJK characters themselves, and `。`/`、`/`·`, are left as they are."""
+    return _SPACE.sub(" ", unicodedata.normalize("NFKC", text)).strip()
+
+
 def _exact_match(prediction, targets):
-    """1.0 when the prediction equals any reference, scored by the harness's own
-    exact_match with the same explicit options the EM-only tasks declare."""
+    """1.0 when the NFKC-normalised prediction equals any NFKC-normalised reference, scored by
+    the harness's own exact_match with the same explicit options the EM-only tasks declare."""
     from lm_eval.api.metrics import exact_match_hf_evaluate
 
     score = exact_match_hf_evaluate(
-        predictions=[prediction] * len(targets),
-        references=list(targets),
+        predictions=[normalise_answer(prediction)] * len(targets),
+        references=[normalise_answer(t) for t in targets],
         ignore_case=False,
         ignore_punctuation=False,
         ignore_numbers=False,
@@ -78,16 +86,36 @@ def _exact_match(prediction, targets):
     return 1.0 if score > 0.0 else 0.0
 
 
+# CJK scripts (radicals, kana, bopomofo, Han, Hangul syllables, compatibility ideographs):
+# one token per character, as Chinese has no spaces between words.
+_CJK_RANGES = "\u2e80-\u2fdf\u3040-\u30ff\u3100-\u312f\u31a0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_ROUGE_TOKEN = re.compile(f"[{_CJK_RANGES}]|[^\\W_{_CJK_RANGES}]+")
+
+
+def rouge_tokens(text):
+    """ROUGE tokens of mixed text: NFKC, lower-cased; each CJK character is a token and every
+    other run of letters and digits a word token. On ASCII text these are exactly the tokens of
+    rouge_score's default tokenizer, which drops CJK characters altogether."""
+    return _ROUGE_TOKEN.findall(unicodedata.normalize("NFKC", text).lower())
+
+
+class _RougeTokenizer:
+    """The tokenizer object rouge_score's RougeScorer accepts (anything with `tokenize`)."""
+
+    def tokenize(self, text):
+        return rouge_tokens(text)
+
+
 _SCORER = None
 
 
 def _rouge(prediction, targets):
-    """ROUGE-1/2/L F-measure (rouge_score, no stemming), best over the references."""
+    """ROUGE-1/2/L F-measure (rouge_score, no stemming, CJK-aware tokens), best over the references."""
     global _SCORER
     if _SCORER is None:
         from rouge_score import rouge_scorer
 
-        _SCORER = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"], use_stemmer=False)
+        _SCORER = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"], use_stemmer=False, tokenizer=_RougeTokenizer())
     best = dict.fromkeys(["rouge1", "rouge2", "rougeL"], 0.0)
     for target in targets:
         scores = _SCORER.score(target, prediction)

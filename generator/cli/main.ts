@@ -6,7 +6,9 @@ import { Command, CommanderError } from 'commander';
 import { commandRegistry } from './registry.js';
 import { UsageError, type CommandContext } from './command.js';
 import { exitCodeFor, ExitCode } from '../core/kernel/exit-codes.js';
-import { renderFinding } from '../core/kernel/render.js';
+import { escapeTerminal, renderFinding } from '../core/kernel/render.js';
+import { fsProblem } from '../core/kernel/walk.js';
+import { fsFindings } from '../core/kernel/fs-findings.js';
 import { nodeVfs } from '../core/kernel/node-vfs.js';
 import { OutputError } from '../core/kernel/output.js';
 import { finding } from '../core/kernel/findings.js';
@@ -61,13 +63,13 @@ export async function runCli(argv: string[], io: Io = defaultIo): Promise<number
           cwd: process.cwd(),
           json: Boolean(opts.json),
           progress: (m) => {
-            if (!opts.json && !opts.quiet) io.stderr(`${m}\n`);
+            if (!opts.json && !opts.quiet) io.stderr(`${escapeTerminal(m, false)}\n`);
           },
         };
         const result = await spec.run(command.args, opts, ctx);
         for (const f of result.findings) io.stderr(`${renderFinding(f)}\n`);
         if (ctx.json) io.stdout(`${JSON.stringify({ command: entry.name, findings: result.findings, data: result.data ?? null }, null, 2)}\n`);
-        else if (result.text) io.stdout(result.text.endsWith('\n') ? result.text : `${result.text}\n`);
+        else if (result.text) io.stdout(escapeTerminal(result.text.endsWith('\n') ? result.text : `${result.text}\n`));
         exitCode = exitCodeFor({ findings: result.findings, thresholdFailed: result.thresholdFailed, strict: result.strict });
       });
     } else {
@@ -83,17 +85,36 @@ export async function runCli(argv: string[], io: Io = defaultIo): Promise<number
       return exitCodeFor({ usageError: true });
     }
     if (err instanceof UsageError) {
-      io.stderr(`usage error: ${err.message}\n`);
+      io.stderr(`usage error: ${escapeTerminal(err.message, false)}\n`);
       return exitCodeFor({ usageError: true });
     }
     if (err instanceof OutputError) {
+      // The user named an output that exists (or lies outside the folder): a usage error, found before any work.
       io.stderr(`${renderFinding(finding(kernelFindings, err.code, { file: err.target }, { target: err.target }))}\n`);
-      return exitCodeFor({ findings: [finding(kernelFindings, err.code, { file: err.target }, { target: err.target })] });
+      return exitCodeFor({ usageError: true });
     }
-    io.stderr(`aptpace crashed: ${(err as Error).stack ?? String(err)}\n`);
+    const problem = fileSystemFinding(err);
+    if (problem) {
+      // An ordinary condition of a named path (missing, unreadable, a folder where a file belongs, a loop).
+      io.stderr(`${renderFinding(problem)}\n`);
+      return exitCodeFor({ findings: [problem] });
+    }
+    io.stderr(`aptpace crashed: ${escapeTerminal((err as Error).stack ?? String(err))}\n`);
     return exitCodeFor({ crashed: true });
   }
   return exitCode;
+}
+
+/** Write syscalls, so an EACCES says "cannot write" for an output and "cannot read" for an input. */
+const WRITE_SYSCALLS = new Set(['open-write', 'write', 'rename', 'mkdir', 'link', 'unlink', 'rmdir', 'rm', 'copyfile', 'symlink', 'mkdtemp', 'chmod']);
+
+function fileSystemFinding(err: unknown) {
+  const e = err as NodeJS.ErrnoException & { writing?: boolean };
+  if (e instanceof RangeError && /call stack/i.test(e.message)) {
+    return finding(fsFindings, 'input-too-deep', {}, { path: 'an input', limit: 'the supported number of' });
+  }
+  if (!e || typeof e.code !== 'string' || typeof e.path !== 'string') return undefined;
+  return fsProblem(e.path, e, e.writing === true || WRITE_SYSCALLS.has(e.syscall ?? ''));
 }
 
 const invokedDirectly = (() => {

@@ -8,6 +8,7 @@ import { emitFindings } from './emit/findings.js';
 import { paceFindings } from './pace/findings.js';
 import { checkFindings } from './report/check-findings.js';
 import { workflowFindings } from './workflow/findings.js';
+import { fsFindings } from './kernel/fs-findings.js';
 
 /** Codes the kernel and CLI raise themselves. */
 export const kernelFindings = {
@@ -37,7 +38,7 @@ export const kernelFindings = {
  * Every domain's catalogue, in one ordered list. A domain adds one line here; render.ts
  * is the only reader.
  */
-export const findingCatalogs: FindingCatalog[] = [kernelFindings, trajectoryFindings, questionFindings, auditFindings, reviewFindings, logsFindings, emitFindings, paceFindings, checkFindings, workflowFindings];
+export const findingCatalogs: FindingCatalog[] = [kernelFindings, fsFindings, trajectoryFindings, questionFindings, auditFindings, reviewFindings, logsFindings, emitFindings, paceFindings, checkFindings, workflowFindings];
 
 export function lookupFinding(code: string) {
   for (const c of findingCatalogs) if (code in c) return c[code];

@@ -86,3 +86,15 @@ describe('aptpace audit', () => {
     expect(codes(a.json)).toEqual(expect.arrayContaining(['audit-gold-leaked', 'audit-duplicate-question', 'audit-duplicate-prompt']));
   });
 });
+
+describe('audit on the wrong kind of file', () => {
+  it('says once per file that it holds trajectories, with the command to run, instead of a schema error per field', async () => {
+    const res = await cli('audit', fixtures('canonical', 'deep-research.jsonl'), '--json');
+    expect(res.code).toBe(1);
+    const codes = res.json.findings.map((f: { code: string }) => f.code);
+    expect(codes.filter((c: string) => c === 'question-file-wrong-kind')).toHaveLength(1);
+    expect(codes).not.toContain('question-schema');
+    const f = res.json.findings.find((x: { code: string }) => x.code === 'question-file-wrong-kind');
+    expect(f.args.lines).toBeGreaterThan(0);
+  });
+});

@@ -2,7 +2,8 @@
  * PACE fit + leave-one-model-out on synthetic IRT matrices of PACE's size (26 × 24,000) and two
  * larger shapes (500 × 100,000; 5,000 × 30,000), timed with peak memory, beside a numpy/scipy
  * implementation of the same steps run in the same invocation (reference ratio).
- * `PACE_BENCH_SIZES=small` runs only the PACE-sized case.
+ * `PACE_BENCH_SIZES=small` runs only the PACE-sized case; a comma list of case names (e.g.
+ * `PACE_BENCH_SIZES=500x100000`) runs those.
  */
 import { syntheticPace } from '../../generator/core/pace/synthetic.js';
 import { prepareData } from '../../generator/core/pace/prepare.js';
@@ -23,7 +24,8 @@ const cases: Case[] = [
   { name: '500x100000', models: 500, instances: 100_000, folds: 3, svdScope: 'all' },
   { name: '5000x30000', models: 5000, instances: 30_000, folds: 2, svdScope: 'all' },
 ];
-const wanted = process.env.PACE_BENCH_SIZES === 'small' ? cases.slice(0, 1) : cases;
+const sizes = process.env.PACE_BENCH_SIZES;
+const wanted = sizes === 'small' ? cases.slice(0, 1) : sizes ? cases.filter((c) => sizes.split(',').includes(c.name)) : cases;
 const config = { budget: 100, q: 0.5, m: 0.5, ncH: 3, ncD: 3 };
 const B = 100;
 

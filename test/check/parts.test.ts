@@ -21,6 +21,10 @@ const forecast = (target: string, predicted: number, probabilities: number[]): T
   scale: 'percent',
   predicted,
   interval: [predicted - 1, predicted + 1],
+  intervals: [{ level: 0.95, lower: predicted - 1, upper: predicted + 1, unbounded: false }],
+  skill: { verdict: 'better', mae: 1, meanMae: 2, maeDifference: -1, interval: [-1.5, -0.5], folds: 13 },
+  outOfRange: [],
+  concerns: [],
   local: predicted,
   global: null,
   guarded: false,
@@ -144,6 +148,7 @@ describe('chart kinds added for the check report', () => {
     const page = { title: 'x', verdict: { ok: true, text: 'fine' }, notices: [{ level: 'warning' as const, text: 'a <b> & c' }], sections: [] };
     expect(renderReportHtml(page)).toContain('<p class="notice warning">a &lt;b&gt; &amp; c</p>');
     expect(renderReportHtml(page)).toContain('<strong>PASS</strong> — fine');
-    expect(renderReportMarkdown(page)).toContain('> a <b> & c');
+    // Updated: the old expectation ('> a <b> & c') asserted raw HTML passing into a CI summary (issue 12).
+    expect(renderReportMarkdown(page)).toContain('> a \\<b> & c');
   });
 });

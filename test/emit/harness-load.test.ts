@@ -18,16 +18,23 @@ describe.skipIf(!runHarnessTests)('the harness loads dist-tasks', () => {
     loaded = await probe(['load', DIST_DIR, DIST_SUITE]);
   }, 120_000);
 
-  it('registers exactly our tasks and the group, with explicit aggregation', () => {
-    expect(loaded.all_tasks).toEqual([...manifest.tasks, DIST_SUITE].sort());
+  it('registers exactly our tasks, the group and its area subgroups, with explicit unweighted aggregation', () => {
+    const subgroups = [`${DIST_SUITE}_swe`, `${DIST_SUITE}_dr`];
+    expect(loaded.all_tasks).toEqual([...manifest.tasks, DIST_SUITE, ...subgroups].sort());
     expect(Object.keys(loaded.tasks)).toEqual(manifest.tasks);
-    expect(loaded.groups[DIST_SUITE].children).toEqual(manifest.tasks);
+    expect(loaded.groups[DIST_SUITE].children).toEqual(subgroups);
+    expect(loaded.groups[`${DIST_SUITE}_swe`].children).toEqual(['aptpace_env_setup_plan_mcq', 'aptpace_swe_next_action', 'aptpace_swe_plan_mcq']);
+    expect(loaded.groups[`${DIST_SUITE}_dr`].children).toEqual(['aptpace_dr_answer', 'aptpace_dr_answer_rouge']);
     expect(loaded.groups[DIST_SUITE].aggregate).toEqual([
-      { metric: 'acc', filter_list: ['none'], aggregation: 'mean', weight_by_size: true },
-      { metric: 'exact_match', filter_list: ['first_line'], aggregation: 'mean', weight_by_size: true },
-      { metric: 'rouge1', filter_list: ['first_line'], aggregation: 'mean', weight_by_size: true },
-      { metric: 'rouge2', filter_list: ['first_line'], aggregation: 'mean', weight_by_size: true },
-      { metric: 'rougeL', filter_list: ['first_line'], aggregation: 'mean', weight_by_size: true },
+      { metric: 'acc', filter_list: ['none'], aggregation: 'mean', weight_by_size: false },
+      { metric: 'exact_match', filter_list: ['first_line'], aggregation: 'mean', weight_by_size: false },
+      { metric: 'rouge1', filter_list: ['first_line'], aggregation: 'mean', weight_by_size: false },
+      { metric: 'rouge2', filter_list: ['first_line'], aggregation: 'mean', weight_by_size: false },
+      { metric: 'rougeL', filter_list: ['first_line'], aggregation: 'mean', weight_by_size: false },
+    ]);
+    expect(loaded.groups[`${DIST_SUITE}_swe`].aggregate.map((a: any) => [a.metric, a.weight_by_size])).toEqual([
+      ['acc', false],
+      ['exact_match', false],
     ]);
   });
 

@@ -89,7 +89,7 @@ describe('emitSuite writes a suite folder', () => {
     writeFileSync(path.join(out, 'utils.py'), '# the user\'s own helpers\n');
     writeFileSync(path.join(out, 'notes.txt'), 'keep me\n');
     const refused = await emitSuite(nodeVfs, questions, { suite: 'aptpace_t4', outDir: out });
-    expect(errors(refused)).toEqual(['emit-target-not-owned']);
+    expect(errors(refused)).toEqual(['emit-target-not-empty']);
     expect(listTree(out)).toEqual(['notes.txt', 'utils.py']);
     const forced = await emitSuite(nodeVfs, questions, { suite: 'aptpace_t4', outDir: out, force: true });
     expect(errors(forced)).toEqual([]);
@@ -166,31 +166,36 @@ describe('installIntoHarness', () => {
     expect(errors(r)).toEqual(['emit-harness-checkout-invalid']);
   });
 
-  it('refuses to take over a built-in task folder', async () => {
+  it('refuses to take over a built-in task folder, even with --force', async () => {
     const checkout = fresh();
     mkdirSync(path.join(checkout, 'lm_eval', 'tasks', 'aptpace_taken'), { recursive: true });
     writeFileSync(path.join(checkout, 'lm_eval', 'tasks', 'aptpace_taken', 'README.md'), 'a built-in task family\n');
     const r = await installIntoHarness(nodeVfs, questions, { checkout, suite: 'aptpace_taken' });
-    expect(errors(r)).toEqual(['emit-target-not-owned']);
+    expect(errors(r)).toEqual(['emit-suite-folder-foreign']);
+    const forced = await installIntoHarness(nodeVfs, questions, { checkout, suite: 'aptpace_taken', force: true });
+    expect(errors(forced)).toEqual(['emit-suite-folder-foreign']);
+    expect(readdirSync(path.join(checkout, 'lm_eval', 'tasks', 'aptpace_taken'))).toEqual(['README.md']);
     expect(readFileSync(path.join(checkout, 'lm_eval', 'tasks', 'aptpace_taken', 'README.md'), 'utf8')).toBe('a built-in task family\n');
   });
 });
 
 describe('files the harness leaves behind', () => {
-  it('drops Python bytecode caches and refuses a foreign manifest', async () => {
+  // Emit no longer deletes what it did not write: the harness's bytecode cache stays (Python
+  // revalidates it against utils.py's mtime) and is not reported as a foreign file.
+  it('leaves Python bytecode caches alone without a warning, and refuses a foreign manifest', async () => {
     const out = path.join(fresh(), 'suite');
     await emitSuite(nodeVfs, questions, { suite: 'aptpace_t8', outDir: out });
     mkdirSync(path.join(out, '__pycache__'));
     writeFileSync(path.join(out, '__pycache__', 'utils.cpython-311.pyc'), 'stale');
     const again = await emitSuite(nodeVfs, questions, { suite: 'aptpace_t8', outDir: out });
     expect(again.findings.filter((f) => f.severity !== 'info').map((f) => f.code)).toEqual([]);
-    expect(existsSync(path.join(out, '__pycache__'))).toBe(false);
+    expect(readFileSync(path.join(out, '__pycache__', 'utils.cpython-311.pyc'), 'utf8')).toBe('stale');
 
     const other = path.join(fresh(), 'suite');
     mkdirSync(other);
     writeFileSync(path.join(other, 'aptpace-manifest.json'), '{"not": "ours"}');
     const refused = await emitSuite(nodeVfs, questions, { suite: 'aptpace_t8b', outDir: other });
-    expect(errors(refused)).toEqual(['emit-target-not-owned']);
+    expect(errors(refused)).toEqual(['emit-target-not-empty']);
     const forced = await emitSuite(nodeVfs, questions, { suite: 'aptpace_t8b', outDir: other, force: true });
     expect(errors(forced)).toEqual([]);
     expect(JSON.parse(readFileSync(path.join(other, 'aptpace-manifest.json'), 'utf8')).suite).toBe('aptpace_t8b');

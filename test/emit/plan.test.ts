@@ -39,7 +39,9 @@ describe('planSuite on the fixture questions', () => {
       '_aptpace_test_completion_exact_match_rouge_template_yaml',
       '_aptpace_test_completion_exact_match_template_yaml',
       '_aptpace_test_completion_rouge_template_yaml',
+      '_aptpace_test_dr.yaml',
       '_aptpace_test_mcq_letter_template_yaml',
+      '_aptpace_test_swe.yaml',
       'aptpace_dr_answer.yaml',
       'aptpace_dr_answer_rouge.yaml',
       'aptpace_env_setup_plan_mcq.yaml',
@@ -92,7 +94,9 @@ describe('planSuite on the fixture questions', () => {
     }
     expect(p.files.get('aptpace_swe_plan_mcq.yaml')).toContain('fewshot_split: "fewshot"');
     expect(p.files.get('_aptpace_test_mcq_letter_template_yaml')).toContain('custom_dataset: !function "utils.load"');
-    expect(p.files.get('_aptpace_test.yaml')).toContain('weight_by_size: true');
+    // The headline is the macro average over tasks (see groups.ts); size weighting only on request.
+    expect(p.files.get('_aptpace_test.yaml')).toContain('weight_by_size: false');
+    expect(p.files.get('_aptpace_test.yaml')).not.toContain('weight_by_size: true');
   });
 
   it('names the stem in option scoring without its bracket and scores whole options', () => {

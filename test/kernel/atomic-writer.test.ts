@@ -214,7 +214,8 @@ describe('normalize writes through the atomic writer', () => {
     const out = path.join(dir, 'out.jsonl');
     writeFileSync(out, 'mine\n');
     const refused = await cli('normalize', fixtures('trajectories', 'good', 'chat-messages.jsonl'), '--out', out, '--json');
-    expect(refused.code).toBe(1);
+    // Updated: output-exists is a usage error (exit 2), issue 12.
+    expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('output-exists');
     expect(readFileSync(out, 'utf8')).toBe('mine\n');
     const forced = await cli('normalize', fixtures('trajectories', 'good', 'chat-messages.jsonl'), '--out', out, '--force', '--json');

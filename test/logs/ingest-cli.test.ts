@@ -21,7 +21,8 @@ describe('aptpace ingest', () => {
     const manifest = readFileSync(path.join(store, 'store.json'));
 
     const again = await cli('ingest', OUT, '--out', store);
-    expect(again.code).toBe(1);
+    // Updated: output-exists is a usage error (exit 2), issue 12.
+    expect(again.code).toBe(2);
     expect(again.stderr).toContain('output-exists');
 
     const forced = await cli('ingest', OUT, '--out', store, '--force');

@@ -16,6 +16,7 @@ import { absoluteMetrics } from '../../generator/core/pace/metrics.js';
 import { fitGoalA, poolStats, pooledSpearman } from '../../generator/core/pace/goal-a.js';
 import { gramRows } from '../../generator/core/pace/kernels.js';
 import { runReference, skipPython } from './reference.js';
+import { loadDense } from '../../generator/core/pace/dense.js';
 
 const rng = new Rng('numerics');
 const normal = (n: number, r = rng) => Array.from({ length: n }, () => r.normal());
@@ -29,6 +30,8 @@ const small = { n: 11, cols: 300 };
 const wide = { n: 60, cols: 500 };
 const smallX = Array.from({ length: small.n * small.cols }, (_, i) => (i % small.cols === 7 ? 1 : rng.next() < 0.5 ? 1 : rng.next() < 0.3 ? 0.5 : 0));
 const wideX = binary(wide.n * wide.cols, 0.4);
+// Continuous scores (every value distinct): the sorting path of the wide column Spearman.
+const wideContinuousX = normal(wide.n * wide.cols);
 const smallY = normal(small.n);
 const wideY = normal(wide.n);
 // Low-rank-plus-noise matrix for the SVD (4 strong factors).
@@ -71,6 +74,7 @@ def colsp(X, n, c, y):
     return res
 out['colSmall'] = colsp(d['smallX'], d['small']['n'], d['small']['cols'], d['smallY'])
 out['colWide'] = colsp(d['wideX'], d['wide']['n'], d['wide']['cols'], d['wideY'])
+out['colWideContinuous'] = colsp(d['wideContinuousX'], d['wide']['n'], d['wide']['cols'], d['wideY'])
 X = np.array(d['svdX']).reshape(d['svdShape']['n'], d['svdShape']['cols'])
 U, S, Vt = np.linalg.svd(X, full_matrices=False)
 out['sv'] = S[:6].tolist()
@@ -145,8 +149,9 @@ const close = (a: number, b: number, tol: number) => expect(Math.abs(a - b), `${
 
 describe.skipIf(skipPython)('numerics against numpy / scipy / scikit-learn', () => {
   beforeAll(async () => {
+    await loadDense();
     ref = runReference(script, {
-      tiesA, tiesB, small, smallX, smallY, wide, wideX, wideY, svdShape, svdX, H, D, obs, bt, btU, btY, alpha, reg, regX, regY, ridgeAlpha, lassoAlpha, truth, pred, gaX, sym, symN,
+      tiesA, tiesB, small, smallX, smallY, wide, wideX, wideY, wideContinuousX, svdShape, svdX, H, D, obs, bt, btU, btY, alpha, reg, regX, regY, ridgeAlpha, lassoAlpha, truth, pred, gaX, sym, symN,
     });
   }, 120_000);
 
@@ -156,10 +161,11 @@ describe.skipIf(skipPython)('numerics against numpy / scipy / scikit-learn', () 
     close(pearson(tiesA, tiesB), ref.pearson, 1e-12);
   });
 
-  it('column Spearman matches scipy on both code paths (insertion sort and binary search), NaN for constant columns', () => {
+  it('column Spearman matches scipy on every code path (insertion sort; counts for few distinct values; sort + binary search), NaN for constant columns', () => {
     for (const [shape, X, y, expected] of [
       [small, smallX, smallY, ref.colSmall],
       [wide, wideX, wideY, ref.colWide],
+      [wide, wideContinuousX, wideY, ref.colWideContinuous],
     ] as const) {
       const got = columnSpearman({ data: Float64Array.from(X), stride: shape.cols, rows: range(shape.n), cols: null }, y);
       let constants = 0;

@@ -33,6 +33,10 @@ describe.skipIf(!hasSharedData)('real data: PACE sources × OpenHands Index targ
     ]);
     expect(findings.find((f) => f.code === 'pace-model-low-coverage')!.args.model).toBe('GLM-5');
     expect(findings.filter((f) => f.code === 'pace-target-model-not-in-sources').map((f) => f.args.model)).toContain('Nemotron-3-Nano');
+    // gpqa's first duplicated id block (kept by --duplicates first) and bfcl's failed-only files.
+    expect(findings.filter((f) => f.code === 'pace-task-mostly-zero').map((f) => f.args.task)).toEqual(['bfcl/non_live_simple_python', 'gpqa/diamond']);
+    // Every alias of the mapping names an OpenHands folder or a PACE file: none is reported unused.
+    expect(inputs.findings.filter((f) => f.code === 'mapping-unused')).toEqual([]);
     expect(data!.targets.map((t) => [t.name, t.rows.length])).toEqual([
       ['commit0', 13], ['gaia', 13], ['swe-bench', 13], ['swe-bench-multimodal', 13], ['swt-bench', 13],
     ]);
@@ -40,7 +44,7 @@ describe.skipIf(!hasSharedData)('real data: PACE sources × OpenHands Index targ
 
   it('the mean-predictor LOO MAE equals the values computed independently in the reference notes', async () => {
     const { data } = prepareData(inputs.matrix!, inputs.targets, { bootstrap: 0, seed: '1' });
-    const report = await runLoocv(data!, { bootstrap: 0, alpha: 0.1, seed: '1', svdScope: 'fold', frozen: {}, nested: null, baselines: ['mean'], budgetCurve: [] });
+    const report = await runLoocv(data!, { bootstrap: 0, alpha: 0.1, seed: '1', svdScope: 'fold', frozen: {}, nested: null, baselines: ['mean'], budgetCurve: [], coverage: false });
     const mae = Object.fromEntries(report.targets.map((t) => [t.target, +(100 * t.methods.find((m) => m.method === 'mean')!.metrics.mae).toFixed(2)]));
     // pace-and-peers.md, caveat 4 (ohi_mean_baseline.py on openhands-index-results@3015ac61).
     expect(mae).toEqual({ gaia: 12.67, 'swe-bench': 3.15, 'swt-bench': 9.99, 'swe-bench-multimodal': 7.43, commit0: 14.26 });

@@ -37,7 +37,8 @@ describe('aptpace build', () => {
   it('never overwrites without --force', async () => {
     writeFileSync(out('mine.jsonl'), 'my notes\n');
     const r = await cli('build', fixtures('canonical', 'swe-basic.jsonl'), '--out', out('mine.jsonl'), ...fast, '--json');
-    expect(r.code).toBe(1);
+    // Updated: output-exists is a usage error (exit 2), issue 12.
+    expect(r.code).toBe(2);
     expect(r.json.findings.map((f: { code: string }) => f.code)).toEqual(['output-exists']);
     expect(readFileSync(out('mine.jsonl'), 'utf8')).toBe('my notes\n');
     const forced = await cli('build', fixtures('canonical', 'swe-basic.jsonl'), '--out', out('mine.jsonl'), ...fast, '--force', '--no-audit', '-q');

@@ -29,7 +29,8 @@ describe('aptpace review --out', () => {
     const out = tempDir();
     writeFileSync(path.join(out, 'review.html'), '<p>my notes</p>');
     const r = await cli('review', q('balanced-plan.jsonl'), '--out', out);
-    expect(r.code).toBe(1);
+    // Updated: output-exists is a usage error (exit 2), issue 12.
+    expect(r.code).toBe(2);
     expect(r.stderr).toContain('output-exists');
     expect(readFileSync(path.join(out, 'review.html'), 'utf8')).toBe('<p>my notes</p>');
     expect((await cli('review', q('balanced-plan.jsonl'), '--out', out, '--force')).code).toBe(0);

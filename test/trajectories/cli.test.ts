@@ -97,7 +97,8 @@ describe('aptpace normalize', () => {
     const out = path.join(dir, 'mine.jsonl');
     writeFileSync(out, 'precious\n');
     const r = await cli('normalize', good, '--out', out);
-    expect(r.code).toBe(1);
+    // Updated: output-exists is a usage error (exit 2), issue 12.
+    expect(r.code).toBe(2);
     expect(r.stderr).toContain('error[output-exists]');
     expect(readFileSync(out, 'utf8')).toBe('precious\n');
   });

@@ -182,8 +182,11 @@ describe('text helpers match their plain definitions', () => {
     const cjk = sample.match(/[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]/g)?.length ?? 0;
     const letters = sample.match(/\p{L}/gu)?.length ?? 0;
     if (letters === 0 || cjk / letters < 0.2) return 'en';
-    if (/[\u3040-\u30ff]/.test(sample)) return 'ja';
-    if (/[\uac00-\ud7af]/.test(sample)) return 'ko';
+    // The majority script decides (a Chinese question may quote a Korean title).
+    const hangul = sample.match(/[\uac00-\ud7af]/g)?.length ?? 0;
+    const kana = sample.match(/[\u3040-\u30ff]/g)?.length ?? 0;
+    if (hangul * 2 > cjk) return 'ko';
+    if (kana * 5 >= cjk) return 'ja';
     return 'zh';
   };
   const referenceFirstLine = (text: string): string => {
@@ -201,6 +204,7 @@ describe('text helpers match their plain definitions', () => {
     expect(detectLanguage('この関数のバグを直す')).toBe('ja');
     expect(detectLanguage('이 함수의 버그를 수정')).toBe('ko');
     expect(detectLanguage('Fix the bug 😀 in parse()')).toBe('en');
+    expect(detectLanguage('罗伟杰的妻子为2007年的韩剧《狗与狼的时间》（개와 늑대의 시간）中的哪一位角色配了音？')).toBe('zh');
     const rng = new Rng('detect-language');
     for (let i = 0; i < 3000; i++) {
       const text = randomText(rng, 60);

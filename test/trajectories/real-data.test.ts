@@ -18,6 +18,7 @@ describe.skipIf(!hasSharedData)('real trajectories in ../shared/data/trajectorie
     const formats = Object.fromEntries(r.files.map((f) => [path.relative(root, f.file), f.format]));
     expect(formats).toEqual({
       'deep-research/aptbench_summ_ans_en.head120.jsonl': 'deep-research-steps',
+      'deep-research/aptbench_summ_ans_zh.head40.jsonl': 'deep-research-steps',
       'mini-swe-agent/github_issue.traj.json': 'mini-swe-agent',
       'mini-swe-agent/results.json': 'predictions',
       'openhands/basic.json': 'openhands-events',
@@ -30,9 +31,15 @@ describe.skipIf(!hasSharedData)('real trajectories in ../shared/data/trajectorie
       'swe-agent/pydicom__pydicom-1458.traj': 'swe-agent-traj',
     });
     expect(r.findings.filter((f) => f.severity !== 'info')).toEqual([]);
-    expect(r.tally).toEqual({ read: 130, accepted: 130, rejected: 0, skipped: { predictions: 2 } });
+    expect(r.tally).toEqual({ read: 170, accepted: 170, rejected: 0, skipped: { predictions: 2 } });
     for (const t of r.trajectories) expect(validateTrajectory(t)).toEqual([]);
-    expect(new Set(r.trajectories.map((t) => t.traj_id)).size).toBe(130);
+    expect(new Set(r.trajectories.map((t) => t.traj_id)).size).toBe(170);
+    // Language per trajectory: the 40 Chinese APTBench rows are zh, everything else en.
+    const zh = r.trajectories.filter((t) => t.task.language === 'zh').map((t) => path.basename(t.source.path));
+    expect(zh).toEqual(Array(40).fill('aptbench_summ_ans_zh.head40.jsonl'));
+    expect(r.trajectories.filter((t) => t.task.language === 'en')).toHaveLength(130);
+    // No CTF run in this data: nothing is taken for one.
+    expect(r.trajectories.filter((t) => t.domain === 'ctf')).toEqual([]);
   });
 
   it('step counts, actions and outcomes match the source files', async () => {
@@ -88,7 +95,7 @@ describe.skipIf(!hasSharedData)('real trajectories in ../shared/data/trajectorie
     expect(r.code).toBe(0);
     const original = await readTrajectories(nodeVfs, [root], { license: 'see-shared-README' });
     const back = await readTrajectories(nodeVfs, [out]);
-    expect(back.tally).toEqual({ read: 130, accepted: 130, rejected: 0 });
+    expect(back.tally).toEqual({ read: 170, accepted: 170, rejected: 0 });
     expect(back.trajectories).toEqual(original.trajectories);
     expect(back.trajectories.every((t: Trajectory) => t.source.license === 'see-shared-README')).toBe(true);
   });

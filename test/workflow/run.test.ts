@@ -54,6 +54,7 @@ build:
   out: out/questions.jsonl
   seed: demo
   include-unproven: true
+  no-audit: true
   force: true
 `);
     const first = await cli('run', '--config', config, '--json', '--quiet');

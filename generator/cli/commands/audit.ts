@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { UsageError, type CommandSpec } from '../command.js';
 import { finding } from '../../core/kernel/findings.js';
 import { kernelFindings } from '../../core/catalog.js';
+import { fsFindings } from '../../core/kernel/fs-findings.js';
 import { renderTally } from '../../core/kernel/render.js';
 import { readQuestions } from '../../core/questions/read-questions.js';
 import { auditQuestions, DEFAULT_MAX_SHORTCUT_GAIN, type AuditReport, type TaskAudit } from '../../core/questions/audit/index.js';
@@ -32,6 +33,11 @@ const audit: CommandSpec = {
     const read = opts.aptbench
       ? await (await import('../../core/questions/audit/aptbench-rows.js')).readAptbenchRows(ctx.vfs, files)
       : await readQuestions(ctx.vfs, files);
+    if (read.questions.length === 0) {
+      // An empty set has no shortcuts to find: that is not a PASS.
+      const empty = finding(fsFindings, 'input-empty', { file: files.join(', ') }, { path: files.join(', '), what: 'questions', verb: 'audit' });
+      return { findings: [...read.findings, empty], data: { tally: read.tally, report: null }, text: `nothing audited: no questions read\n${renderTally('questions', read.tally)}` };
+    }
     const { findings, report } = auditQuestions(read.questions, { tolerancePoints, maxShortcutGain, alpha });
     return {
       findings: [...read.findings, ...findings],

@@ -12,6 +12,8 @@ import { QUESTION_KINDS, isQuestionKind } from '../../core/questions/kinds.js';
 import { TOKENIZERS, isTokenizerName } from '../../core/questions/tokenizer.js';
 import type { Question } from '../../core/questions/types.js';
 import { formatNames, readTrajectories } from '../../core/trajectories/read.js';
+import { DOMAINS } from '../../core/trajectories/types.js';
+import { domainLanguageFrom, LANGUAGES } from './inspect.js';
 
 const make = findingFactory(questionFindings);
 
@@ -61,6 +63,8 @@ const build: CommandSpec = {
       .option('--plan-history <style>', 'earlier steps in plan questions: plans (one line each) or thought-action', 'plans')
       .option('--reports <files...>', 'evaluation reports / label files giving success evidence')
       .option('--format <name>', 'trajectory format (skip auto-detection)')
+      .option('--domain <domain>', `set the domain of every trajectory read: ${DOMAINS.join(', ')}`)
+      .option('--language <lang>', `set the natural language of every trajectory read: ${LANGUAGES.join(', ')}`)
       .option('--include-unproven', 'also use trajectories whose success has no evidence')
       .option('--require-review <file>', 'keep only questions approved in this review status file')
       .option('--llm-endpoint <url>', 'OpenAI-compatible endpoint for plan rewriting (off by default)')
@@ -97,13 +101,14 @@ const build: CommandSpec = {
       templatesDir: opts.templates ? path.resolve(ctx.cwd, String(opts.templates)) : undefined,
     };
     if (options.templatesDir && !(await ctx.vfs.stat(options.templatesDir))?.isDirectory) throw new UsageError(`--templates ${opts.templates} is not a folder`);
+    const domainLanguage = domainLanguageFrom(opts);
     if (opts.format !== undefined && !formatNames().includes(opts.format)) throw new UsageError(`unknown --format ${opts.format}; expected one of ${formatNames().join(', ')}`);
     // Fail before the (possibly long) build if the output cannot be written.
     if (!opts.force && (await ctx.vfs.stat(out))) return { findings: [findingFor('output-exists', out)], data: null };
 
     const findings: Finding[] = [];
     ctx.progress(`reading trajectories from ${args.join(', ')}`);
-    const read = await readTrajectories(ctx.vfs, args, { reports: opts.reports ? [].concat(opts.reports) : undefined, format: opts.format });
+    const read = await readTrajectories(ctx.vfs, args, { reports: opts.reports ? [].concat(opts.reports) : undefined, format: opts.format, ...domainLanguage });
     findings.push(...read.findings);
 
     if (opts.llmEndpoint) {

@@ -32,6 +32,7 @@ const check: CommandSpec = {
       .requiredOption('--out <dir>', 'report folder: report.html, summary.md, result.json')
       .option('--max-missing <fraction>', 'fail (exit 1) when a target misses more than this fraction of its proxy instances')
       .option('--history <file>', 'JSONL history of earlier checks: adds a trend plot; this checkpoint’s line is appended or replaced')
+      .option('--allow-unproven', 'judge targets whose model showed no skill over the mean predictor in cross-validation, or whose checkpoint lies outside the training range (otherwise such a target does not pass)')
       .option('--step <number>', 'training step of the checkpoint (orders the trend plot)')
       .option('--force', 'overwrite existing report files; drop unreadable history lines');
   },
@@ -79,7 +80,7 @@ const check: CommandSpec = {
       forecasts = predicted.forecasts;
       findings.push(...predicted.findings);
     }
-    const evaluation = evaluateCheck(model, checkpoint, scores, forecasts, thresholds, maxMissing);
+    const evaluation = evaluateCheck(model, checkpoint, scores, forecasts, thresholds, maxMissing, { allowUnproven: Boolean(opts.allowUnproven) });
     findings.push(...evaluation.findings);
 
     const modelFileSha = sha256(modelFileText);
@@ -110,9 +111,7 @@ const check: CommandSpec = {
     if (writeHistory) entries = history.upsertHistory(entries, history.historyEntry(result));
     const report = renderCheckReport(result, model, entries);
     const json = `${stableStringify(result, 2)}\n`;
-    await out.write('result.json', json);
-    await out.write('summary.md', report.markdown);
-    await out.write('report.html', report.html);
+    await out.writeSet({ 'result.json': json, 'summary.md': report.markdown, 'report.html': report.html });
     if (historyFile && writeHistory) {
       // The history is check's own file: rewritten (atomically) without --force, confined to its folder.
       const folder = new OutputFolder(ctx.vfs, path.dirname(historyFile), { owned: (rel) => rel === path.basename(historyFile) });
@@ -124,7 +123,9 @@ const check: CommandSpec = {
       const value = t.predicted === null ? 'no prediction' : `${t.predicted.toFixed(t.scale === 'percent' ? 1 : 3)}${unit}`;
       const interval = t.interval ? ` [${t.interval[0].toFixed(t.scale === 'percent' ? 1 : 3)}, ${t.interval[1].toFixed(t.scale === 'percent' ? 1 : 3)}]` : '';
       const missing = t.missingInstances && result.found ? ` (${t.missingInstances}/${t.proxyInstances} proxy instances missing)` : '';
-      return `${t.target}: ${value}${interval}${missing} — ${t.status}`;
+      const cv = t.skill ? `; CV MAE ${t.skill.mae.toFixed(2)} vs mean ${t.skill.meanMae.toFixed(2)}` : '';
+      const why = t.concerns.length ? ` (${t.concerns.join(', ')})` : '';
+      return `${t.target}: ${value}${interval}${missing}${cv} — ${t.status}${why}`;
     });
     const verdict = checkVerdict(result);
     const text = [`${verdict.ok ? 'PASS' : 'FAIL'} ${checkpoint}: ${verdict.text}`, ...lines, `report: ${path.join(opts.out as string, 'report.html')}`].join('\n');

@@ -6,6 +6,7 @@ import { kernelFindings } from '../../core/catalog.js';
 import { renderTally } from '../../core/kernel/render.js';
 import type { Vfs } from '../../core/kernel/vfs.js';
 import { readQuestions } from '../../core/questions/read-questions.js';
+import { isValidHarnessName } from '../../core/emit/names.js';
 import { emitSuite, installIntoHarness, type EmitOptions, type EmitResult } from '../../core/emit/suite.js';
 
 const emit: CommandSpec = {
@@ -23,6 +24,7 @@ const emit: CommandSpec = {
       .option('--num-fewshot <n>', 'few-shot examples per prompt when a pool is given', '3')
       .option('--task-prefix <prefix>', 'prepend this to every task name (two suites with the same question kinds can then share an include path)')
       .option('--harness-version <version>', 'lm-eval version the suite targets', '0.4.13')
+      .option('--weight-by-size', 'weight group scores by document count (default: the macro average over tasks, each task counting equally)')
       .option('--keep-going', 'emit the accepted questions even when some input lines were rejected (the exit code is still 1)')
       .option('--force', 'overwrite files in the target that aptpace did not write (or that were changed since)');
   },
@@ -34,6 +36,7 @@ const emit: CommandSpec = {
     if (!Number.isInteger(numFewshot) || numFewshot < 1) throw new UsageError(`--num-fewshot must be a positive integer, got ${opts.numFewshot}`);
     if (!/^\d+\.\d+(\.\d+)?([.-]?[A-Za-z0-9]+)*$/.test(String(opts.harnessVersion))) throw new UsageError(`--harness-version must look like 0.4.13, got ${opts.harnessVersion}`);
 
+    if (!isValidHarnessName(String(opts.suite))) throw new UsageError(`--suite must be 1-100 characters of [A-Za-z0-9_-] starting with a letter or digit, got ${JSON.stringify(String(opts.suite))}`);
     const files = await expandInputs(ctx.vfs, args, ctx.cwd);
     if (files.length === 0) return { findings: [finding(kernelFindings, 'no-inputs', {}, { patterns: args.join(' ') })] };
     const read = await readQuestions(ctx.vfs, files);
@@ -67,6 +70,7 @@ const emit: CommandSpec = {
       force: Boolean(opts.force),
       harnessVersion: String(opts.harnessVersion),
       taskPrefix: opts.taskPrefix === undefined ? undefined : String(opts.taskPrefix),
+      weightBySize: Boolean(opts.weightBySize),
     };
     ctx.progress(`compiling ${read.questions.length} question(s) into suite ${common.suite}`);
     const result: EmitResult = opts.harness

@@ -46,12 +46,16 @@ const evaluate: CommandSpec = {
       const maxFolds = opts.maxFolds === undefined ? undefined : Number(opts.maxFolds);
       if (maxFolds !== undefined && !(Number.isInteger(maxFolds) && maxFolds > 0)) throw new settings.SettingsError('--max-folds must be a positive integer');
       const grid = opts.nested === false ? null : await settings.gridFrom(ctx.vfs, opts.grid);
-      const inputs = await loadPaceInputs(ctx.vfs, spec);
+      // Refuse an existing --out before the LOOCV, which can take minutes.
+      const out = opts.out ? new OutputFolder(ctx.vfs, opts.out as string, { force: Boolean(opts.force) }) : undefined;
+      for (const name of ['loocv.json', 'loocv.md']) await out?.check(name);
+      const inputs = await settings.applyExclusions(await loadPaceInputs(ctx.vfs, spec), opts);
+      if (inputs.excluded) ctx.progress(`--exclude-benchmark: ${inputs.excluded} source instances left out`);
       for (const [label, tally] of Object.entries(inputs.tallies)) ctx.progress(renderTally(label, tally));
       const findings = [...inputs.findings];
       if (!inputs.matrix) return { findings, text: 'no source scores read' };
       const names = inputs.targets.map((t) => t.target).filter((t) => !opts.target || (opts.target as string[]).includes(t));
-      const frozen = await settings.targetConfigs(ctx.vfs, opts, names);
+      const frozen = await settings.targetConfigs(ctx.vfs, opts, names, inputs.targets.map((t) => t.target));
       const prepared = prepareData(inputs.matrix, inputs.targets, {
         bootstrap: options.bootstrap,
         seed: options.seed,
@@ -71,13 +75,8 @@ const evaluate: CommandSpec = {
         progress: ctx.progress,
       });
       const table = renderLoocvTable(report);
-      if (opts.out) {
-        const out = new OutputFolder(ctx.vfs, opts.out as string, { force: Boolean(opts.force) });
-        await out.check('loocv.md');
-        await out.check('loocv.json');
-        await ctx.vfs.mkdirp(out.root);
-        await out.write('loocv.json', `${stableStringify(report, 1)}\n`);
-        await out.write('loocv.md', table);
+      if (out) {
+        await out.writeSet({ 'loocv.json': `${stableStringify(report, 1)}\n`, 'loocv.md': table });
       }
       return { findings, data: report, text: table };
     } catch (e) {

@@ -28,6 +28,7 @@ export function configurePaceInputs(cmd: Command): Command {
     .option('--seed <seed>', 'seed for the bootstrap, randomized SVD and random baselines', '42')
     .option('--svd-scope <scope>', 'global SVD from training models only (fold) or from every pool model (all, PACE)', 'fold')
     .option('--min-model-coverage <share>', 'models observed on less than this share of source instances leave the pool', '0.7')
+    .option('--exclude-benchmark <names...>', 'leave these source benchmarks out: a task (gpqa/diamond) or a task prefix (gpqa)')
     .option('--pool <scope>', 'pool models: those with a target score (targets) or every source model (all)', 'targets');
 }
 
@@ -50,12 +51,13 @@ const fit: CommandSpec = {
       const spec = settings.inputSpec(opts);
       const options = settings.paceOptions(opts);
       const pool = settings.poolSettings(opts);
-      const inputs = await loadPaceInputs(ctx.vfs, spec);
+      const inputs = await settings.applyExclusions(await loadPaceInputs(ctx.vfs, spec), opts);
+      if (inputs.excluded) ctx.progress(`--exclude-benchmark: ${inputs.excluded} source instances left out`);
       for (const [label, tally] of Object.entries(inputs.tallies)) ctx.progress(renderTally(label, tally));
       const findings = [...inputs.findings];
       if (!inputs.matrix) return { findings, text: 'no source scores read' };
       const names = inputs.targets.map((t) => t.target).filter((t) => !opts.target || (opts.target as string[]).includes(t));
-      const configs = await settings.targetConfigs(ctx.vfs, opts, names);
+      const configs = await settings.targetConfigs(ctx.vfs, opts, names, inputs.targets.map((t) => t.target));
       const { model, findings: fitFindings } = await fitPace(inputs.matrix, inputs.targets, {
         ...options,
         configs,
@@ -74,9 +76,8 @@ const fit: CommandSpec = {
         'proxy-set.json': `${stableStringify({ instances: model.proxy, targets: model.targets.map((t) => ({ target: t.target, weights: t.linear.weights, intercept: t.linear.intercept })) }, 1)}\n`,
         'skill-map.json': `${stableStringify({ overall: model.skillMap, targets: Object.fromEntries(model.targets.map((t) => [t.target, t.skillMap])) }, 1)}\n`,
       };
-      for (const name of Object.keys(files)) await out.check(name);
-      await ctx.vfs.mkdirp(out.root);
-      for (const [name, text] of Object.entries(files)) await out.write(name, text);
+      // One set: a run killed half way is detected when model.json is loaded, never mixed silently.
+      await out.writeSet(files);
       const lines = [`fitted ${model.targets.length} target(s) on ${model.data.poolModels.length} models; ${model.proxy.length} proxy instances → ${out.root}`];
       for (const t of model.targets)
         lines.push(

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { UsageError, type CommandSpec } from '../command.js';
 import type { Finding } from '../../core/kernel/findings.js';
-import type { Domain } from '../../core/trajectories/types.js';
+import { DOMAINS } from '../../core/trajectories/types.js';
 import { formatNames, streamTrajectories, tallyOf, type FileSummary, type ReadTrajectoriesOptions } from '../../core/trajectories/read.js';
 import { renderFileTable, totalsOf } from '../../core/trajectories/summary.js';
 
@@ -39,7 +39,18 @@ export function trajectoryInputOptions(cmd: Command): Command {
     .option('--max-file-mb <n>', 'largest whole-document JSON file (and longest JSONL line) to load; JSONL files are streamed at any size', '64')
     .option('--exact-tokens', 'count tokens with the cl100k_base tokenizer instead of the chars/4 estimate')
     .option('--license <spdx>', 'licence of the data, recorded in source.license')
-    .option('--domain <domain>', `set the domain of every trajectory read: ${DOMAINS.join(', ')}`);
+    .option('--domain <domain>', `set the domain of every trajectory read: ${DOMAINS.join(', ')}`)
+    .option('--language <lang>', `set the natural language of every trajectory read instead of detecting it: ${LANGUAGES.join(', ')}`);
+}
+
+/** Languages detection can report (see detectLanguage), so an override names one of them. */
+export const LANGUAGES = ['en', 'zh', 'ja', 'ko'] as const;
+
+/** Validates `--domain` / `--language`, shared with build. */
+export function domainLanguageFrom(opts: Record<string, any>): Pick<ReadTrajectoriesOptions, 'domain' | 'language'> {
+  if (opts.domain !== undefined && !DOMAINS.includes(opts.domain)) throw new UsageError(`unknown --domain ${opts.domain}; expected one of ${DOMAINS.join(', ')}`);
+  if (opts.language !== undefined && !(LANGUAGES as readonly string[]).includes(opts.language)) throw new UsageError(`unknown --language ${opts.language}; expected one of ${LANGUAGES.join(', ')}`);
+  return { domain: opts.domain, language: opts.language };
 }
 
 export function readOptionsFrom(opts: Record<string, any>): ReadTrajectoriesOptions {
@@ -48,9 +59,8 @@ export function readOptionsFrom(opts: Record<string, any>): ReadTrajectoriesOpti
   if (opts.format !== undefined && !formatNames().includes(opts.format)) {
     throw new UsageError(`unknown --format ${opts.format}; expected one of ${formatNames().join(', ')}`);
   }
-  if (opts.domain !== undefined && !DOMAINS.includes(opts.domain)) throw new UsageError(`unknown --domain ${opts.domain}; expected one of ${DOMAINS.join(', ')}`);
   return {
-    domain: opts.domain,
+    ...domainLanguageFrom(opts),
     reports: opts.report ? [].concat(opts.report) : undefined,
     format: opts.format,
     maxFileBytes: Math.round(maxMb * 1024 * 1024),
@@ -58,5 +68,3 @@ export function readOptionsFrom(opts: Record<string, any>): ReadTrajectoriesOpti
     license: opts.license,
   };
 }
-
-const DOMAINS: readonly Domain[] = ['swe', 'deep_research', 'env_setup', 'other'];

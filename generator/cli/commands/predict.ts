@@ -45,7 +45,7 @@ const predict: CommandSpec = {
     const { forecasts, findings: predFindings } = await predictPace(model, opts.model as string, scores);
     findings.push(...predFindings);
     // Thresholds are judged exactly as `check` judges them.
-    const verdict = evaluateCheck(model, opts.model as string, scores, forecasts, thresholds, null);
+    const verdict = evaluateCheck(model, opts.model as string, scores, forecasts, thresholds, null, { judgeConcerns: false });
     findings.push(...verdict.findings);
     const thresholdFailed = verdict.thresholdFailed;
     const data = { model: opts.model, modelFile: { matrixSha256: model.data.matrixSha256, versions: model.versions }, forecasts, thresholds };
@@ -54,7 +54,8 @@ const predict: CommandSpec = {
       const unit = f.scale === 'percent' ? '%' : '';
       const interval = f.interval ? ` [${f.interval[0].toFixed(1)}, ${f.interval[1].toFixed(1)}]` : '';
       const best = [...f.winProbabilities].sort((a, b) => b.score - a.score)[0];
-      return `${f.target}: ${f.predicted.toFixed(1)}${unit}${interval}${f.missingInstances ? ` (${f.missingInstances}/${f.proxyInstances} proxy instances missing)` : ''}${f.guarded ? ' (range guard: training mean)' : ''}${best ? `; P(beats ${best.model}) = ${best.probability.toFixed(2)}` : ''}`;
+      const cv = `; CV MAE ${f.skill.mae.toFixed(2)} vs mean ${f.skill.meanMae.toFixed(2)}${f.concerns.length ? ` — not vouched for: ${f.concerns.join(', ')}` : ''}`;
+      return `${f.target}: ${f.predicted.toFixed(1)}${unit}${interval}${cv}${f.missingInstances ? ` (${f.missingInstances}/${f.proxyInstances} proxy instances missing)` : ''}${f.guarded ? ' (range guard: training mean)' : ''}${best ? `; P(beats ${best.model}) = ${best.probability.toFixed(2)}` : ''}`;
     });
     return { findings, data, text: lines.join('\n'), thresholdFailed };
   },

@@ -160,6 +160,29 @@ export const emitFindings = {
     title: 'Not a harness checkout',
     message: (a) => `${a.checkout} has no lm_eval/tasks folder; pass the root of an lm-evaluation-harness checkout`,
   },
+  'emit-target-not-empty': {
+    severity: 'error',
+    title: 'Refusing to write into a folder aptpace does not own',
+    message: (a) => `${a.target} holds ${a.count} entr${a.count === 1 ? 'y' : 'ies'} and no aptpace suite manifest; choose an empty or new folder, or pass --force to write the suite's files beside them (nothing else is touched)`,
+  },
+  'emit-suite-folder-foreign': {
+    severity: 'error',
+    title: 'Suite folder in the harness belongs to someone else',
+    message: (a) => `${a.target} exists and was not written by aptpace (a built-in or another suite's folder); choose another --suite. --force does not override this`,
+  },
+  'emit-target-symlink': {
+    severity: 'error',
+    title: 'Symbolic link where the suite writes',
+    message: (a) =>
+      a.reason === 'dangling'
+        ? `${a.target} is a symbolic link to nothing; create its target folder or choose another --out`
+        : `${a.target} is a symbolic link; aptpace never replaces a link with a file. Remove it or choose another folder`,
+  },
+  'emit-suite-torn': {
+    severity: 'warning',
+    title: 'Previous emit was interrupted',
+    message: (a) => `${a.target} holds a suite whose last emit stopped half way (its manifest still says writing); its files are repaired now`,
+  },
   'emit-foreign-file-kept': {
     severity: 'warning',
     title: 'File not written by aptpace kept in the suite folder',

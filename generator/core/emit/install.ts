@@ -5,6 +5,7 @@ import { findingFactory } from '../kernel/findings.js';
 import { OutputFolder } from '../kernel/output.js';
 import { sha256, stableStringify } from '../kernel/stable-json.js';
 import type { Vfs } from '../kernel/vfs.js';
+import { describeFsError, walkTree } from '../kernel/walk.js';
 import { emitFindings } from './findings.js';
 import { MANIFEST_FILE } from './plan.js';
 
@@ -23,109 +24,207 @@ export interface SuiteManifest {
   tasks: string[];
   harness_version: string;
   files: WrittenFile[];
+  /**
+   * `writing` while an emit replaces files in place: `previous` then lists the files of the
+   * suite being replaced, so a run killed half way leaves a set that the next emit recognises
+   * (each file matches the old or the new hash) and repairs, instead of a silent mix.
+   */
+  state?: 'writing';
+  previous?: WrittenFile[];
+}
+
+export interface SuiteFolderMeta {
+  suite: string;
+  tasks: string[];
+  harnessVersion: string;
+  force: boolean;
+  /** The folder is `lm_eval/tasks/<suite>` of a harness checkout: a folder we did not write is never taken over. */
+  insideHarness?: boolean;
 }
 
 /**
- * Puts `files` into `target` as one unit. Everything is staged in a hidden sibling folder
- * and checked first; then the staged folder replaces the target with two renames, so a
- * reader sees the old suite or the new one, never a mix. Files the previous manifest lists
- * (unchanged) are ours to replace or drop; any other existing file blocks the write unless
- * `force` — and even then files we do not produce are carried over, not deleted.
+ * Puts `files` into `target`, touching nothing else. A new folder is staged beside the target
+ * and renamed into place, so it appears complete or not at all. An existing folder is never
+ * moved, copied, re-created or re-permissioned (its inode, its other files, links, modes and
+ * empty folders stay as they are): only the files our manifest lists — and, with `force`,
+ * regular files at the names we write — are replaced, each atomically, with the manifest
+ * marking the set as being written until the last file is in. A non-empty folder without our
+ * manifest is refused unless `force` (always inside a harness checkout); a symbolic link where
+ * we would write a file is refused, never replaced; a link to the folder itself is followed.
  */
-export async function writeSuiteFolder(
-  vfs: Vfs,
-  target: string,
-  files: Map<string, string>,
-  meta: { suite: string; tasks: string[]; harnessVersion: string; force: boolean },
-): Promise<{ written: WrittenFile[]; findings: Finding[] }> {
+export async function writeSuiteFolder(vfs: Vfs, target: string, files: Map<string, string>, meta: SuiteFolderMeta): Promise<{ written: WrittenFile[]; findings: Finding[] }> {
   const findings: Finding[] = [];
   const targetDir = path.resolve(target);
   const parent = path.dirname(targetDir);
   if (parent === targetDir) {
-    findings.push(make('emit-target-unwritable', { file: target }, { target, reason: 'refusing to replace a filesystem root' }));
+    findings.push(make('emit-target-unwritable', { file: target }, { target, reason: 'refusing to write into a filesystem root' }));
     return { written: [], findings };
   }
-
-  const existing = await statOrError(vfs, targetDir);
-  if (existing instanceof Error) {
-    findings.push(make('emit-target-unwritable', { file: target }, { target, reason: existing.message }));
+  let existing;
+  let link;
+  try {
+    existing = await vfs.stat(targetDir);
+    link = await vfs.lstat(targetDir);
+  } catch (err) {
+    findings.push(make('emit-target-unwritable', { file: target }, { target, reason: describeFsError(err) }));
+    return { written: [], findings };
+  }
+  if (!existing && link?.isSymbolicLink) {
+    findings.push(make('emit-target-symlink', { file: target }, { target, reason: 'dangling' }));
     return { written: [], findings };
   }
   if (existing && !existing.isDirectory) {
     findings.push(make('emit-target-not-directory', { file: target }, { target }));
     return { written: [], findings };
   }
+  const encoded = new Map([...files].map(([rel, text]) => [rel, new TextEncoder().encode(text)] as const));
+  const written: WrittenFile[] = [...encoded].map(([rel, bytes]) => ({ path: rel, bytes: bytes.length, sha256: sha256(bytes) }));
+  const manifestOf = (extra: Partial<SuiteManifest> = {}): Uint8Array =>
+    new TextEncoder().encode(`${stableStringify({ format: 'aptpace-suite-manifest/1', suite: meta.suite, tasks: meta.tasks, harness_version: meta.harnessVersion, files: written, ...extra } satisfies SuiteManifest, 2)}\n`);
 
-  const carryOver: string[] = [];
-  if (existing) {
-    const owned = await readManifest(vfs, path.join(targetDir, MANIFEST_FILE));
-    for (const rel of await walkFiles(vfs, targetDir)) {
-      if (rel === MANIFEST_FILE && owned) continue;
-      // Python's bytecode cache of our utils.py: disposable, and stale once utils.py is rewritten.
-      if (rel.split('/').includes('__pycache__')) continue;
-      const ours = owned?.get(rel);
-      const produced = files.has(rel) || rel === MANIFEST_FILE;
-      const shown = path.join(target, rel);
-      if (ours !== undefined) {
-        if (ours === sha256(await vfs.readBytes(path.join(targetDir, rel)))) continue;
-        // Changed since we wrote it: replacing or dropping it would lose the user's edit.
-        if (!meta.force) findings.push(make('emit-target-not-owned', { file: shown }, { target: shown, reason: 'modified' }));
-        continue;
-      }
-      if (produced) {
-        if (!meta.force) findings.push(make('emit-target-not-owned', { file: shown }, { target: shown, reason: 'unknown' }));
-        continue;
-      }
-      carryOver.push(rel);
-      findings.push(make('emit-foreign-file-kept', { file: shown }, { target: shown, yaml: rel.endsWith('.yaml') }));
+  if (!existing) {
+    const done = await createFolder(vfs, targetDir, encoded, manifestOf());
+    if (done) {
+      findings.push(make('emit-target-unwritable', { file: target }, { target, reason: done }));
+      return { written: [], findings };
     }
+    return { written: withManifest(written, manifestOf()), findings };
   }
+
+  const plan = await planInPlace(vfs, targetDir, target, encoded, meta);
+  findings.push(...plan.findings);
   if (findings.some((f) => f.severity === 'error')) return { written: [], findings };
 
+  try {
+    // 1. The set is marked as being written (old and new hashes both ours) before any file changes.
+    await vfs.writeFileAtomic(path.join(targetDir, MANIFEST_FILE), manifestOf({ state: 'writing', previous: plan.previous }));
+    await removeOwnTemporaries(vfs, targetDir, [...encoded.keys(), ...plan.stale, MANIFEST_FILE]);
+    for (const [rel, bytes] of encoded) await vfs.writeFileAtomic(path.join(targetDir, rel), bytes);
+    for (const rel of plan.stale) await vfs.remove(path.join(targetDir, rel));
+    // 2. The last write completes the set.
+    await vfs.writeFileAtomic(path.join(targetDir, MANIFEST_FILE), manifestOf());
+  } catch (err) {
+    findings.push(make('emit-target-unwritable', { file: target }, { target, reason: `${describeFsError(err)}; the manifest marks the suite as incomplete, rerun emit to repair it` }));
+    return { written: [], findings };
+  }
+  return { written: withManifest(written, manifestOf()), findings };
+}
+
+function withManifest(written: WrittenFile[], manifest: Uint8Array): WrittenFile[] {
+  return [...written, { path: MANIFEST_FILE, bytes: manifest.length, sha256: sha256(manifest) }].sort((a, b) => (a.path < b.path ? -1 : 1));
+}
+
+/** Stages the whole suite in a hidden sibling and renames it to `targetDir`; returns the failure, if any. */
+async function createFolder(vfs: Vfs, targetDir: string, encoded: Map<string, Uint8Array>, manifest: Uint8Array): Promise<string | undefined> {
+  const parent = path.dirname(targetDir);
   await removeStaleStaging(vfs, parent, path.basename(targetDir));
-  const tag = randomBytes(6).toString('hex');
-  const staging = path.join(parent, `.${path.basename(targetDir)}.aptpace-staging-${tag}`);
-  const retired = path.join(parent, `.${path.basename(targetDir)}.aptpace-old-${tag}`);
-  const written: WrittenFile[] = [];
-  let manifestEntry: WrittenFile | undefined;
+  const staging = path.join(parent, `.${path.basename(targetDir)}.aptpace-staging-${randomBytes(6).toString('hex')}`);
   try {
     await vfs.mkdirp(staging);
     const out = new OutputFolder(vfs, staging);
-    for (const [rel, text] of files) {
-      const bytes = new TextEncoder().encode(text);
-      await out.write(rel, bytes);
-      written.push({ path: rel, bytes: bytes.length, sha256: sha256(bytes) });
-    }
-    for (const rel of carryOver) await out.write(rel, await vfs.readBytes(path.join(targetDir, rel)));
-    const manifest: SuiteManifest = { format: 'aptpace-suite-manifest/1', suite: meta.suite, tasks: meta.tasks, harness_version: meta.harnessVersion, files: written };
-    const manifestBytes = new TextEncoder().encode(`${stableStringify(manifest, 2)}\n`);
-    await out.write(MANIFEST_FILE, manifestBytes);
-    manifestEntry = { path: MANIFEST_FILE, bytes: manifestBytes.length, sha256: sha256(manifestBytes) };
-
-    if (existing) {
-      await vfs.rename(targetDir, retired);
-      try {
-        await vfs.rename(staging, targetDir);
-      } catch (err) {
-        await vfs.rename(retired, targetDir);
-        throw err;
-      }
-      await vfs.remove(retired);
-    } else {
-      await vfs.rename(staging, targetDir);
-    }
+    for (const [rel, bytes] of encoded) await out.write(rel, bytes);
+    await out.write(MANIFEST_FILE, manifest);
+    // Someone may have created the folder meanwhile: never rename over it.
+    if (await vfs.lstat(targetDir)) throw new Error(`${targetDir} appeared while the suite was being written`);
+    await vfs.rename(staging, targetDir);
+    return undefined;
   } catch (err) {
     await vfs.remove(staging).catch(() => undefined);
-    findings.push(make('emit-target-unwritable', { file: target }, { target, reason: describeError(err) }));
-    return { written: [], findings };
+    return describeFsError(err);
   }
-  const all = [...written, manifestEntry!].sort((a, b) => (a.path < b.path ? -1 : 1));
-  return { written: all, findings };
+}
+
+interface InPlacePlan {
+  findings: Finding[];
+  /** Files of the previous suite, recorded while the new set is written. */
+  previous: WrittenFile[];
+  /** Our unchanged files that the new suite no longer produces. */
+  stale: string[];
+}
+
+async function planInPlace(vfs: Vfs, targetDir: string, target: string, encoded: Map<string, Uint8Array>, meta: SuiteFolderMeta): Promise<InPlacePlan> {
+  const findings: Finding[] = [];
+  const manifest = await readManifestFile(vfs, path.join(targetDir, MANIFEST_FILE));
+  const owned = manifestHashes(manifest);
+  if (manifest?.state === 'writing') findings.push(make('emit-suite-torn', { file: path.join(target, MANIFEST_FILE) }, { target }));
+  if (!owned) {
+    const entries = await vfs.list(targetDir);
+    if (entries.length > 0) {
+      if (meta.insideHarness) {
+        findings.push(make('emit-suite-folder-foreign', { file: target }, { target, count: entries.length }));
+        return { findings, previous: [], stale: [] };
+      }
+      if (!meta.force) {
+        findings.push(make('emit-target-not-empty', { file: target }, { target, count: entries.length }));
+        return { findings, previous: [], stale: [] };
+      }
+    }
+  }
+  const shown = (rel: string) => path.join(target, rel);
+  // Every name we are about to write: ours unchanged, or (with force) a regular file we may replace.
+  for (const rel of [...encoded.keys(), MANIFEST_FILE]) {
+    const file = path.join(targetDir, rel);
+    const st = await vfs.lstat(file);
+    if (!st) continue;
+    if (st.isSymbolicLink) {
+      findings.push(make('emit-target-symlink', { file: shown(rel) }, { target: shown(rel), reason: 'file' }));
+      continue;
+    }
+    if (!st.isFile) {
+      findings.push(make('emit-target-not-owned', { file: shown(rel) }, { target: shown(rel), reason: 'not-a-file' }));
+      continue;
+    }
+    if (rel === MANIFEST_FILE && owned) continue;
+    const hashes = owned?.get(rel);
+    if (hashes?.has(sha256(await vfs.readBytes(file)))) continue;
+    if (!meta.force) findings.push(make('emit-target-not-owned', { file: shown(rel) }, { target: shown(rel), reason: hashes ? 'modified' : 'unknown' }));
+  }
+  const stale: string[] = [];
+  for (const [rel, hashes] of owned ?? []) {
+    if (encoded.has(rel) || rel === MANIFEST_FILE) continue;
+    const file = path.join(targetDir, rel);
+    const st = await vfs.lstat(file);
+    // Removed only when it is still exactly what we wrote: an edited file is the user's now.
+    if (st?.isFile && !st.isSymbolicLink && hashes.has(sha256(await vfs.readBytes(file)))) stale.push(rel);
+  }
+  // The harness indexes every YAML below the suite folder: say which files are not ours.
+  const tree = await walkTree(vfs, targetDir);
+  findings.push(...tree.findings.filter((f) => f.severity === 'error'));
+  for (const file of tree.files) {
+    const rel = path.relative(targetDir, file).split(path.sep).join('/');
+    if (encoded.has(rel) || rel === MANIFEST_FILE || stale.includes(rel) || owned?.has(rel)) continue;
+    // Python's bytecode cache of our utils.py: the harness's, not the user's, and stale by mtime anyway.
+    if (rel.split('/').includes('__pycache__')) continue;
+    findings.push(make('emit-foreign-file-kept', { file: shown(rel) }, { target: shown(rel), yaml: /\.ya?ml$/i.test(rel) }));
+  }
+  return { findings, previous: manifest?.files ?? [], stale: stale.sort() };
+}
+
+/** Temp files our atomic writes leave when killed (`.<name>.<12 hex>.tmp`), only for names we write. */
+async function removeOwnTemporaries(vfs: Vfs, targetDir: string, rels: string[]): Promise<void> {
+  const byDir = new Map<string, Set<string>>();
+  for (const rel of rels) {
+    const dir = path.join(targetDir, path.dirname(rel));
+    if (!byDir.has(dir)) byDir.set(dir, new Set());
+    byDir.get(dir)!.add(path.basename(rel));
+  }
+  for (const [dir, names] of byDir) {
+    let entries: string[];
+    try {
+      entries = await vfs.list(dir);
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      const m = /^\.(.+)\.[0-9a-f]{12}\.tmp$/.exec(entry);
+      if (m && names.has(m[1]!)) await vfs.remove(path.join(dir, entry));
+    }
+  }
 }
 
 /**
- * A process killed between the two renames leaves `.<name>.aptpace-staging-*` or `-old-*`
- * beside the target; the harness would index the YAML inside them, so they go first.
+ * A process killed before its rename leaves `.<name>.aptpace-staging-*` (or, from older
+ * versions, `-old-*`) beside the target; the harness would index the YAML inside them.
  */
 async function removeStaleStaging(vfs: Vfs, parent: string, name: string): Promise<void> {
   const stale = new RegExp(`^\\.${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.aptpace-(staging|old)-[0-9a-f]{12}$`);
@@ -138,31 +237,30 @@ async function removeStaleStaging(vfs: Vfs, parent: string, name: string): Promi
   for (const entry of entries) if (stale.test(entry)) await vfs.remove(path.join(parent, entry));
 }
 
-async function statOrError(vfs: Vfs, p: string) {
-  try {
-    return await vfs.stat(p);
-  } catch (err) {
-    return new Error(describeError(err));
+/** path → sha256 values that are ours (two while a write was in progress); undefined without a manifest of ours. */
+function manifestHashes(manifest: Partial<SuiteManifest> | undefined): Map<string, Set<string>> | undefined {
+  if (!manifest || !Array.isArray(manifest.files)) return undefined;
+  const out = new Map<string, Set<string>>();
+  for (const f of [...manifest.files, ...(manifest.state === 'writing' && Array.isArray(manifest.previous) ? manifest.previous : [])]) {
+    if (typeof f?.path !== 'string' || typeof f?.sha256 !== 'string') continue;
+    if (!out.has(f.path)) out.set(f.path, new Set());
+    out.get(f.path)!.add(f.sha256);
   }
+  return out;
 }
 
-function describeError(err: unknown): string {
-  const e = err as NodeJS.ErrnoException;
-  return e.code ? `${e.code} (${e.syscall ?? 'write'} ${e.path ?? ''})`.replace(/ \)$/, ')') : String((err as Error).message ?? err);
-}
-
-/** path → sha256 of every file a previous emit recorded; undefined when there is no readable manifest. */
-export async function readManifest(vfs: Vfs, file: string): Promise<Map<string, string> | undefined> {
-  const parsed = await readManifestFile(vfs, file);
-  if (!parsed || !Array.isArray(parsed.files)) return undefined;
-  return new Map(parsed.files.filter((f) => typeof f?.path === 'string' && typeof f?.sha256 === 'string').map((f) => [f.path, f.sha256]));
+/** path → the sha256 values a previous emit recorded; undefined when there is no readable manifest. */
+export async function readManifest(vfs: Vfs, file: string): Promise<Map<string, Set<string>> | undefined> {
+  return manifestHashes(await readManifestFile(vfs, file));
 }
 
 async function readManifestFile(vfs: Vfs, file: string): Promise<Partial<SuiteManifest> | undefined> {
   try {
-    if (!(await vfs.stat(file))?.isFile) return undefined;
+    const st = await vfs.lstat(file);
+    // Never open a FIFO or follow a link someone put at our manifest's name.
+    if (!st?.isFile || st.isSymbolicLink) return undefined;
     const parsed = JSON.parse(await vfs.readText(file)) as Partial<SuiteManifest>;
-    return parsed.format === 'aptpace-suite-manifest/1' ? parsed : undefined;
+    return parsed?.format === 'aptpace-suite-manifest/1' ? parsed : undefined;
   } catch {
     return undefined;
   }
@@ -178,29 +276,21 @@ export async function siblingSuiteNames(vfs: Vfs, suiteDir: string): Promise<Map
   const own = path.basename(path.resolve(suiteDir));
   const out = new Map<string, string>();
   let names: string[];
+  let ownReal: string | undefined;
   try {
     names = await vfs.list(parent);
+    ownReal = await vfs.realpath(suiteDir).catch(() => undefined);
   } catch {
     return out;
   }
   for (const name of names) {
     if (name === own || name.startsWith('.')) continue;
+    // A link to the suite folder itself (or the folder a link names) is the same suite, not a sibling.
+    if (ownReal && (await vfs.realpath(path.join(parent, name)).catch(() => undefined)) === ownReal) continue;
     const manifest = await readManifestFile(vfs, path.join(parent, name, MANIFEST_FILE));
     if (!manifest) continue;
     if (typeof manifest.suite === 'string') out.set(manifest.suite, name);
     for (const t of Array.isArray(manifest.tasks) ? manifest.tasks : []) if (typeof t === 'string') out.set(t, name);
   }
   return out;
-}
-
-/** Every file under `root`, as sorted POSIX paths relative to it (hidden files included). */
-async function walkFiles(vfs: Vfs, root: string, rel = ''): Promise<string[]> {
-  const out: string[] = [];
-  for (const name of await vfs.list(path.join(root, rel))) {
-    const child = rel ? `${rel}/${name}` : name;
-    const s = await vfs.stat(path.join(root, child));
-    if (s?.isDirectory) out.push(...(await walkFiles(vfs, root, child)));
-    else if (s) out.push(child);
-  }
-  return out.sort();
 }

@@ -32,13 +32,14 @@ export const METRICS = {
     filter: 'first_line',
     higherIsBetter: true,
     definition:
-      'Greedy generation until a stop sequence, normalised to its first non-empty line (opening code fence and `$ ` prompt removed, whitespace collapsed); 1 when it equals any normalised reference, case- and punctuation-sensitive (built-in `exact_match` with `ignore_case: false`, `ignore_punctuation: false`, `ignore_numbers: false`).',
+      'Greedy generation until a stop sequence, normalised to its first non-empty line (opening code fence and `$ ` prompt removed, whitespace collapsed); 1 when it equals any normalised reference, case- and punctuation-sensitive (built-in `exact_match` with `ignore_case: false`, `ignore_punctuation: false`, `ignore_numbers: false`). Answers scored together with ROUGE are compared after Unicode NFKC on both sides, so full-width letters, digits and punctuation equal their ASCII forms.',
   },
   rouge1: {
     title: 'ROUGE-1 F',
     filter: 'first_line',
     higherIsBetter: true,
-    definition: 'Unigram-overlap F-measure between the normalised generation and the best-matching reference (`rouge_score`, its default lower-casing ASCII tokenizer, no stemming).',
+    definition:
+      'Unigram-overlap F-measure between the normalised generation and the best-matching reference (`rouge_score`, no stemming), over CJK-aware tokens: NFKC and lower-cased, each CJK character one token, every other run of letters and digits one word (on ASCII text the tokens of `rouge_score`\'s default tokenizer, which drops CJK).',
   },
   rouge2: {
     title: 'ROUGE-2 F',

@@ -6,7 +6,8 @@ import { emitFindings, type EmitFindingCode } from './findings.js';
 import { kindOf, TASK_KINDS, type DocRow, type McqScoring, type TaskKind, type TaskKindSpec } from './kinds/index.js';
 import { METRICS, METRIC_ORDER, EXACT_MATCH_OPTIONS, ROUGE_TYPES, type MetricName } from './metrics.js';
 import { isValidHarnessName, type BuiltinTaskNames } from './names.js';
-import { FunctionRef, type GroupConfigSubset, type TaskConfigSubset } from './task-config.js';
+import { areaOf, languageOf, planGroups, treeOrder, type Area } from './groups.js';
+import { FunctionRef, type TaskConfigSubset } from './task-config.js';
 import { roundTrips, toHarnessYaml, validateConfig } from './yaml-io.js';
 import type { SuiteTemplates } from './templates.js';
 
@@ -31,11 +32,15 @@ export interface PlanOptions {
   harnessVersion: string;
   /** Prepended to every question's task name, so two suites of the same kinds can share a tree. */
   taskPrefix?: string;
+  /** Group scores weighted by document count instead of the macro average over tasks. */
+  weightBySize?: boolean;
 }
 
 export interface PlannedTask {
   task: string;
   kind: TaskKind;
+  area: Area;
+  language: string;
   docs: number;
   fewshot: number;
   buckets: Record<LengthBucket, number>;
@@ -51,6 +56,8 @@ export interface SuitePlan {
 interface TaskBuild {
   task: string;
   kind: TaskKind;
+  area: Area;
+  language: string;
   spec: TaskKindSpec<any>;
   test: Question[];
   pool: Question[];
@@ -98,8 +105,15 @@ export function planSuite(questions: Question[], options: PlanOptions, builtins:
 
   const builds: TaskBuild[] = [];
   const prefix = options.taskPrefix ?? '';
-  const byTask = groupBy(test, (q) => prefix + q.task);
-  const poolByTask = groupBy(pool, (q) => prefix + q.task);
+  // With more than one language, every task name carries its language (`…_en`, `…_zh`): one
+  // task never mixes languages, and shots are drawn from the pool of the same language.
+  const multiLanguage = new Set(test.map(languageOf)).size > 1;
+  const taskName = (q: Question) => {
+    const suffix = `_${languageOf(q)}`;
+    return prefix + q.task + (multiLanguage && !q.task.endsWith(suffix) ? suffix : '');
+  };
+  const byTask = groupBy(test, taskName);
+  const poolByTask = groupBy(pool, taskName);
   for (const [task, taskQuestions] of [...byTask].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     if (!checkName('task', task, builtins, findings)) continue;
     if (task === options.suite) {
@@ -131,7 +145,12 @@ export function planSuite(questions: Question[], options: PlanOptions, builtins:
     }
     const alreadyShot = taskQuestions.filter((q) => (q.build.fewshot_ids?.length ?? 0) > 0).length;
     if (shots > 0 && alreadyShot > 0) findings.push(make('emit-fewshot-doubled', {}, { task, count: alreadyShot, shots }));
-    builds.push({ task, kind, spec, test: sortById(taskQuestions), pool: shots ? sortById(taskPool) : [], shots });
+    const areas = [...new Set(taskQuestions.map(areaOf))].sort();
+    if (areas.length > 1) {
+      findings.push(make('emit-task-mixed', {}, { task, field: 'area (kind domain)', values: areas }));
+      continue;
+    }
+    builds.push({ task, kind, area: areas[0]!, language: languageOf(taskQuestions[0]!), spec, test: sortById(taskQuestions), pool: shots ? sortById(taskPool) : [], shots });
   }
   for (const [task, unused] of poolByTask) {
     if (!byTask.has(task)) findings.push(make('emit-fewshot-unused', {}, { task, count: unused.length }));
@@ -177,13 +196,15 @@ export function planSuite(questions: Question[], options: PlanOptions, builtins:
   for (const [kind, base] of bases) yamlFiles.push({ file: `_${options.suite}_${kind}_template_yaml`, config: base, schema: 'task-file' });
 
   const usedMetrics = METRIC_ORDER.filter((m) => builds.some((b) => b.spec.metrics.includes(m)));
-  const group: GroupConfigSubset = {
-    group: options.suite,
-    task: builds.map((b) => b.task),
-    aggregate_metric_list: usedMetrics.map((metric) => ({ metric, aggregation: 'mean', weight_by_size: true, filter_list: [METRICS[metric].filter] })),
-    metadata: { version: SUITE_FORMAT_VERSION },
-  };
-  yamlFiles.push({ file: `_${options.suite}.yaml`, config: group, schema: 'group' });
+  const weightBySize = options.weightBySize ?? false;
+  const groups = planGroups(options.suite, builds.map((b) => ({ task: b.task, area: b.area, language: b.language, metrics: b.spec.metrics })), multiLanguage, weightBySize, SUITE_FORMAT_VERSION);
+  const taskNames = new Set(builds.map((b) => b.task));
+  for (const g of groups) {
+    if (g.name === options.suite) continue;
+    if (!checkName('suite', g.name, builtins, findings)) continue;
+    if (taskNames.has(g.name)) findings.push(make('emit-name-duplicate', {}, { kind: 'task', name: g.name, other: `the subgroup ${g.name}` }));
+  }
+  for (const g of groups) yamlFiles.push({ file: `_${g.name}.yaml`, config: g.config, schema: 'group' });
 
   for (const { file, config, schema } of yamlFiles) {
     const problems = validateConfig(schema, config);
@@ -197,7 +218,7 @@ export function planSuite(questions: Question[], options: PlanOptions, builtins:
   }
   if (findings.some((f) => f.severity === 'error')) return fail();
 
-  const tasks = builds.map((b) => ({ task: b.task, kind: b.kind, docs: b.test.length, fewshot: b.shots, buckets: bucketCounts(b.test) }));
+  const tasks = builds.map((b) => ({ task: b.task, kind: b.kind, area: b.area, language: b.language, docs: b.test.length, fewshot: b.shots, buckets: bucketCounts(b.test) }));
   const processResults = [...new Map(builds.flatMap((b) => (b.spec.processResults ? [[b.spec.processResults.name, { ...b.spec.processResults, title: b.spec.title }] as const] : []))).values()];
   files.set(
     'utils.py',
@@ -212,7 +233,7 @@ export function planSuite(questions: Question[], options: PlanOptions, builtins:
       utilsBlocks: { tool_call: builds.some((b) => b.spec.utilsBlock === 'tool_call'), multi_select: builds.some((b) => b.spec.utilsBlock === 'multi_select') },
     }),
   );
-  files.set('README.md', templates.readme(readmeContext(options, tasks, builds, usedMetrics)));
+  files.set('README.md', templates.readme({ ...readmeContext(options, tasks, builds, usedMetrics), weightBySize, multiLanguage, groups: treeOrder(groups).map((g) => ({ name: g.name, title: g.title, children: g.children.map((c) => `\`${c}\``).join(', '), leaves: g.leaves.length })) }));
   return { files: new Map([...files].sort(([a], [b]) => (a < b ? -1 : 1))), findings, tasks };
 }
 

@@ -6,7 +6,7 @@ import type { Question } from '../questions/types.js';
 import { emitFindings } from './findings.js';
 import { siblingSuiteNames, writeSuiteFolder, type WrittenFile } from './install.js';
 import type { McqScoring } from './kinds/index.js';
-import { builtinTaskNames } from './names.js';
+import { builtinTaskNames, type BuiltinTaskNames } from './names.js';
 import { DEFAULT_HARNESS_VERSION, DEFAULT_NUM_FEWSHOT, planSuite, type PlannedTask } from './plan.js';
 import { loadSuiteTemplates } from './templates.js';
 
@@ -28,6 +28,8 @@ export interface EmitOptions {
   harnessVersion?: string;
   /** Folder holding README.md.hbs and utils.py.hbs (default: the package's templates/suite). */
   templateDir?: string;
+  /** Group scores weighted by document count instead of the macro average over tasks (default false). */
+  weightBySize?: boolean;
 }
 
 export interface EmitResult {
@@ -61,12 +63,19 @@ export async function installIntoHarness(vfs: Vfs, questions: Question[], option
   if (!stat?.isDirectory) {
     return { files: [], findings: [make('emit-harness-checkout-invalid', { file: options.checkout }, { checkout: options.checkout })], lmEvalCommand: '', suiteDir, tasks: [] };
   }
+  // Names and version come from the checkout itself (its task YAMLs, its pyproject or
+  // dist-info), not from the snapshot, which only serves `--out` where there is no checkout.
+  const { readCheckoutNames } = await import('./harness-checkout.js');
+  const checkout = await readCheckoutNames(vfs, options.checkout);
+  const harnessVersion = checkout.versionSource ? checkout.harness_version : (options.harnessVersion ?? DEFAULT_HARNESS_VERSION);
+  const builtins = { harness_version: harnessVersion, names: checkout.names };
   // The suite name becomes a folder under lm_eval/tasks; planSuite rejects a name such as
   // `../x` before anything is written, so the joined path never reaches the disk.
-  return compileAndWrite(vfs, questions, { ...options, outDir: suiteDir }, suiteDir, runCommand(options.suite));
+  const result = await compileAndWrite(vfs, questions, { ...options, harnessVersion, outDir: suiteDir }, suiteDir, runCommand(options.suite), true, builtins);
+  return { ...result, findings: [...checkout.findings.filter((f) => f.severity === 'error'), ...result.findings] };
 }
 
-async function compileAndWrite(vfs: Vfs, questions: Question[], options: EmitOptions, suiteDir: string, lmEvalCommand: string): Promise<EmitResult> {
+async function compileAndWrite(vfs: Vfs, questions: Question[], options: EmitOptions, suiteDir: string, lmEvalCommand: string, insideHarness = false, builtins?: BuiltinTaskNames): Promise<EmitResult> {
   const harnessVersion = options.harnessVersion ?? DEFAULT_HARNESS_VERSION;
   const plan = planSuite(
     questions,
@@ -77,8 +86,9 @@ async function compileAndWrite(vfs: Vfs, questions: Question[], options: EmitOpt
       numFewshot: options.numFewshot ?? DEFAULT_NUM_FEWSHOT,
       harnessVersion,
       taskPrefix: options.taskPrefix,
+      weightBySize: options.weightBySize,
     },
-    await builtinTaskNames(),
+    builtins ?? (await builtinTaskNames()),
     await loadSuiteTemplates(vfs, options.templateDir),
   );
   if (plan.files.size === 0) return { files: [], findings: plan.findings, lmEvalCommand: '', suiteDir, tasks: [] };
@@ -95,6 +105,7 @@ async function compileAndWrite(vfs: Vfs, questions: Question[], options: EmitOpt
     tasks: plan.tasks.map((t) => t.task),
     harnessVersion,
     force: options.force ?? false,
+    insideHarness,
   });
   const all = [...plan.findings, ...findings];
   if (written.length === 0) return { files: [], findings: all, lmEvalCommand: '', suiteDir, tasks: [] };

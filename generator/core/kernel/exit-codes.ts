@@ -18,10 +18,16 @@ export interface Outcome {
   strict?: boolean;
 }
 
+/**
+ * Findings about how the command was called rather than about the data: an output that
+ * already exists (pass --force or another path) is a usage error wherever it is found.
+ */
+const USAGE_FINDINGS = new Set(['output-exists']);
+
 /** The one place that decides the process exit code. */
 export function exitCodeFor(outcome: Outcome): ExitCode {
   if (outcome.crashed) return ExitCode.crash;
-  if (outcome.usageError) return ExitCode.usage;
+  if (outcome.usageError || (outcome.findings ?? []).some((f) => USAGE_FINDINGS.has(f.code))) return ExitCode.usage;
   const failing = (outcome.findings ?? []).some(
     (f) => f.severity === 'error' || (outcome.strict === true && f.severity === 'warning'),
   );

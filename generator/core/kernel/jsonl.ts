@@ -1,3 +1,5 @@
+import { parseJson } from './json.js';
+import { firstInvalidUtf8 } from './utf8.js';
 import type { Vfs } from './vfs.js';
 
 export interface Line {
@@ -72,7 +74,8 @@ export async function* readBoundedLines(vfs: Vfs, file: string, maxLineBytes: nu
       }
       return { kind: 'line', line: lineNo, text, bytes: joined.subarray(from, end), offset: start, terminated };
     } catch {
-      return { kind: 'invalid-utf8', line: lineNo, offset: start };
+      // The offset of the bad byte itself, not of its line: a reader can point at it.
+      return { kind: 'invalid-utf8', line: lineNo, offset: start + Math.max(0, firstInvalidUtf8(joined.subarray(0, end))) };
     }
   }
 
@@ -144,7 +147,7 @@ export async function* readJsonlValues(vfs: Vfs, file: string): AsyncGenerator<J
     if (ev.text.trim() === '') continue;
     let value: unknown;
     try {
-      value = JSON.parse(ev.text);
+      value = parseJson(ev.text);
     } catch (err) {
       yield { kind: 'invalid-json', line: ev.line, message: (err as Error).message };
       continue;

@@ -31,6 +31,12 @@ export class MemoryVfs implements Vfs {
     for (const k of this.files.keys()) if (k.startsWith(prefix)) return { size: 0, isFile: false, isDirectory: true, mtimeMs: 0 };
     return undefined;
   }
+  async lstat(p: string) {
+    return this.stat(p);
+  }
+  async realpath(p: string) {
+    return norm(p);
+  }
   async list(dir: string) {
     const prefix = `${norm(dir)}/`;
     const names = new Set<string>();

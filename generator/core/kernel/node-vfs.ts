@@ -8,14 +8,19 @@ import type { AtomicWriter, AtomicWriterOptions, FileStat, Vfs } from './vfs.js'
 
 /** Write to a sibling temp file, then rename: readers never see half a file. */
 export async function writeFileAtomic(target: string, data: string | Uint8Array): Promise<void> {
-  await fsp.mkdir(path.dirname(target), { recursive: true });
+  try {
+    await fsp.mkdir(path.dirname(target), { recursive: true });
+  } catch (err) {
+    throw withPath(err, path.dirname(target), true);
+  }
   const tmp = tempPathFor(target);
   try {
-    await fsp.writeFile(tmp, data);
+    await fsp.writeFile(tmp, data, { flag: 'wx' });
     await fsp.rename(tmp, target);
   } catch (err) {
     await fsp.rm(tmp, { force: true });
-    throw err;
+    // The user named `target`; the temp name would only confuse.
+    throw withPath(err, target, true);
   }
 }
 
@@ -48,7 +53,11 @@ const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDE
 export async function openAtomicWriter(target: string, options: AtomicWriterOptions = {}): Promise<AtomicWriter> {
   const force = options.force ?? false;
   if (!force && (await exists(target))) throw new OutputError('output-exists', target);
-  await fsp.mkdir(path.dirname(target), { recursive: true });
+  try {
+    await fsp.mkdir(path.dirname(target), { recursive: true });
+  } catch (err) {
+    throw withPath(err, path.dirname(target), true);
+  }
   const tmp = tempPathFor(target);
   // 'wx': never write through a file (or symlink) someone else put at the temp name.
   const stream: WriteStream = createWriteStream(tmp, { flags: 'wx', highWaterMark: WRITE_BUFFER_BYTES });
@@ -58,7 +67,7 @@ export async function openAtomicWriter(target: string, options: AtomicWriterOpti
   });
   await new Promise<void>((resolve, reject) => {
     stream.once('ready', resolve);
-    stream.once('error', reject);
+    stream.once('error', (err) => reject(withPath(err, target, true)));
   });
   let state: 'open' | 'committing' | 'committed' | 'aborted' = 'open';
 
@@ -82,6 +91,14 @@ export async function openAtomicWriter(target: string, options: AtomicWriterOpti
   }
 
   async function publish(): Promise<void> {
+    try {
+      await link();
+    } catch (err) {
+      throw err instanceof OutputError ? err : withPath(err, target, true);
+    }
+  }
+
+  async function link(): Promise<void> {
     if (force) return fsp.rename(tmp, target);
     try {
       await fsp.link(tmp, target);
@@ -134,16 +151,41 @@ export async function openAtomicWriter(target: string, options: AtomicWriterOpti
   };
 }
 
+/**
+ * Node leaves `path` off some errors (readFile of a folder: EISDIR with no path). Every error
+ * leaving the Vfs names the path it was about, so the CLI can turn it into a finding.
+ */
+function withPath(err: unknown, p: string, writing = false): unknown {
+  if (err && typeof err === 'object' && typeof (err as NodeJS.ErrnoException).code === 'string') {
+    const e = err as NodeJS.ErrnoException & { writing?: boolean };
+    e.path = p;
+    if (writing) e.writing = true;
+  }
+  return err;
+}
+
 export const nodeVfs: Vfs = {
   async readBytes(p) {
-    return new Uint8Array(await fsp.readFile(p));
+    try {
+      return new Uint8Array(await fsp.readFile(p));
+    } catch (err) {
+      throw withPath(err, p);
+    }
   },
   async readText(p) {
-    return fsp.readFile(p, 'utf8');
+    try {
+      return await fsp.readFile(p, 'utf8');
+    } catch (err) {
+      throw withPath(err, p);
+    }
   },
   async *readChunks(p, chunkSize = 1 << 20) {
     const stream = createReadStream(p, { highWaterMark: chunkSize });
-    for await (const chunk of stream) yield chunk as Uint8Array;
+    try {
+      for await (const chunk of stream) yield chunk as Uint8Array;
+    } catch (err) {
+      throw withPath(err, p);
+    }
   },
   async stat(p): Promise<FileStat | undefined> {
     try {
@@ -154,8 +196,24 @@ export const nodeVfs: Vfs = {
       throw err;
     }
   },
+  async lstat(p): Promise<FileStat | undefined> {
+    try {
+      const s = await fsp.lstat(p);
+      return { size: s.size, isFile: s.isFile(), isDirectory: s.isDirectory(), mtimeMs: s.mtimeMs, isSymbolicLink: s.isSymbolicLink() };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+  },
+  async realpath(p) {
+    return fsp.realpath(p);
+  },
   async list(dir) {
-    return (await fsp.readdir(dir)).sort();
+    try {
+      return (await fsp.readdir(dir)).sort();
+    } catch (err) {
+      throw withPath(err, dir);
+    }
   },
   async glob(patterns, options = {}) {
     const found = await fg(patterns, { cwd: options.cwd, absolute: options.absolute ?? false, dot: false, onlyFiles: true });

@@ -7,6 +7,8 @@ export interface FileStat {
   isFile: boolean;
   isDirectory: boolean;
   mtimeMs: number;
+  /** Only from `lstat`: the path itself is a symbolic link. */
+  isSymbolicLink?: boolean;
 }
 
 /**
@@ -40,6 +42,10 @@ export interface Vfs {
   /** Streams a file in chunks; large files never need to fit in memory. */
   readChunks(path: string, chunkSize?: number): AsyncIterable<Uint8Array>;
   stat(path: string): Promise<FileStat | undefined>;
+  /** Like stat, but describes a symbolic link itself instead of its target. */
+  lstat(path: string): Promise<FileStat | undefined>;
+  /** The canonical path with every symbolic link resolved (walkers use it to detect loops). */
+  realpath(path: string): Promise<string>;
   /** Immediate children names of a directory (sorted). */
   list(dir: string): Promise<string[]>;
   /** fast-glob style patterns, results sorted for determinism. */

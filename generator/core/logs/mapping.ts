@@ -1,3 +1,4 @@
+import { parseJson } from '../kernel/json.js';
 import type { Finding } from '../kernel/findings.js';
 import type { Vfs } from '../kernel/vfs.js';
 import { delimiterFor, parseCsv } from './csv.js';
@@ -23,7 +24,7 @@ export async function readModelMapping(vfs: Vfs, file: string): Promise<{ mappin
   if (/\.json$/i.test(file)) {
     let parsed: unknown;
     try {
-      parsed = JSON.parse(text);
+      parsed = parseJson(text);
     } catch (err) {
       sink.add('input-unreadable', { file }, { reason: `invalid JSON: ${(err as Error).message}` });
       return { mapping: {}, findings: sink.close() };

@@ -104,9 +104,8 @@ export async function saveStore(vfs: Vfs, dir: string, store: { matrix: ScoreMat
       observed: { name: STORE_FILES.observed, bytes: observedBytes.byteLength, sha256: sha256(observedBytes), dtype: 'uint8' },
     },
   };
-  await out.write(STORE_FILES.values, valueBytes);
-  await out.write(STORE_FILES.observed, observedBytes);
-  await out.write(STORE_FILES.manifest, `${stableStringify(manifest, 1)}\n`);
+  // store.json (last) records the binaries' hashes, so a torn store is refused on load; the set manifest adds the 'writing' mark and temp cleanup.
+  await out.writeSet({ [STORE_FILES.values]: valueBytes, [STORE_FILES.observed]: observedBytes, [STORE_FILES.manifest]: `${stableStringify(manifest, 1)}\n` });
   return out.written.map((f) => path.join(out.root, f));
 }
 

@@ -1,23 +1,15 @@
-import * as path from 'node:path';
 import type { Vfs } from '../kernel/vfs.js';
+import { walkTree } from '../kernel/walk.js';
+import type { FindingSink } from './sink.js';
 
 /**
- * Every file under `root`, depth-first in sorted order (deterministic across machines).
- * Hidden entries (`.git`, `.tmp` files from atomic writers) are skipped. Uses `list`/`stat`
- * rather than globbing so that folder names with glob metacharacters are taken literally.
+ * Every file under `root`, depth-first in sorted order (deterministic across machines), via
+ * the kernel walker: hidden entries (`.git`, atomic-write temporaries) are skipped, folder
+ * names with glob metacharacters are taken literally, a symlink loop or a dangling link is
+ * reported to `sink` (when given) instead of recursing or crashing.
  */
-export async function walkFiles(vfs: Vfs, root: string, filter: (file: string) => boolean = () => true): Promise<string[]> {
-  const out: string[] = [];
-  async function visit(dir: string): Promise<void> {
-    for (const name of await vfs.list(dir)) {
-      if (name.startsWith('.')) continue;
-      const full = path.join(dir, name);
-      const st = await vfs.stat(full);
-      if (!st) continue;
-      if (st.isDirectory) await visit(full);
-      else if (st.isFile && filter(full)) out.push(full);
-    }
-  }
-  await visit(root);
-  return out;
+export async function walkFiles(vfs: Vfs, root: string, filter: (file: string) => boolean = () => true, sink?: FindingSink): Promise<string[]> {
+  const { files, findings } = await walkTree(vfs, root, { filter });
+  sink?.push(...findings);
+  return files;
 }

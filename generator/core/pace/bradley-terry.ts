@@ -9,6 +9,7 @@
  * out (PACE's label 1[Δy > 0] would score them as losses for both orders).
  */
 import { pinvSymApply } from './linalg.js';
+import { solveSpd } from './dense.js';
 import type { Rng } from '../kernel/rng.js';
 
 export interface BradleyTerryFit {
@@ -120,7 +121,9 @@ export function fitBradleyTerry(u: Float64Array, k: number, pairs: PairCounts, a
     }
     gradNorm = Math.sqrt(g.reduce((s, x) => s + x * x, 0));
     if (gradNorm < 1e-10) break;
-    const step = pinvSymApply(h, k, g, 1e-14);
+    // H = mean curvature + α·I is positive definite for α > 0: an LU solve (mathjs); with α = 0
+    // and separable data it can be singular, and the pseudo-inverse step is taken instead.
+    const step = solveSpd(h, k, g) ?? pinvSymApply(h, k, g, 1e-14);
     // Damped Newton: halve until the objective does not increase.
     const before = objective(w);
     let t = 1;

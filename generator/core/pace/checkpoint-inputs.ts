@@ -3,6 +3,8 @@
  * score tables, through logs' ingestLogs or pace's loadPaceInputs. `predict` and `check` both
  * read through here, so they see identical numbers for identical inputs.
  */
+import * as path from 'node:path';
+import { verifyOutputSet } from '../kernel/output.js';
 import { findingFactory, type Finding, type Tally } from '../kernel/findings.js';
 import { paceFindings } from './findings.js';
 import { parseModelFile, type PaceModelFile } from './model-file.js';
@@ -71,6 +73,9 @@ export async function readModelFile(vfs: Vfs, file: string): Promise<{ model: Pa
     // A CI step pointed at a fit that did not run should fail like a bad file, not crash.
     return { finding: make('pace-model-file-invalid', { file }, { reason: `cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` }) };
   }
+  // model.json is one file of fit's set: a fit killed half way (or a model.json beside another fit's files) is refused.
+  const torn = await verifyOutputSet(vfs, path.dirname(file));
+  if (torn.length) return { finding: torn[0]! };
   const parsed = parseModelFile(text);
   if (!parsed.model) return { finding: make('pace-model-file-invalid', { file }, { reason: parsed.reason }) };
   return { model: parsed.model, text };

@@ -3,6 +3,7 @@
  * in aptpace's names (budget, q, m, ncH, ncD) or PACE's (count, q, m, nc_h, nc_d); keys
  * starting with `$` are comments.
  */
+import { parseJson } from '../kernel/json.js';
 import { fallbackConfig, type PaceConfig } from './types.js';
 import type { Grid } from './pipeline.js';
 
@@ -16,6 +17,9 @@ export const defaultGrid: Grid = {
 
 export const defaultBudgetCurve = [25, 50, 100, 200, 400];
 
+/** Setting names accepted in a config file (aptpace's and PACE's spellings). */
+export const settingKeys = ['budget', 'count', 'q', 'm', 'ncH', 'nc_h', 'ncD', 'nc_d'];
+
 function num(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
@@ -25,14 +29,24 @@ export function parseConfigs(text: string): { configs: Record<string, PaceConfig
   const configs: Record<string, PaceConfig> = {};
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    raw = parseJson(text);
   } catch (e) {
     return { configs, errors: [`not JSON: ${(e as Error).message}`] };
   }
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { configs, errors: ['expected an object {target: settings}'] };
   for (const [target, value] of Object.entries(raw as Record<string, unknown>)) {
     if (target.startsWith('$')) continue;
+    if (!value || typeof value !== 'object' || Array.isArray(value)) {
+      errors.push(`${target}: expected an object of settings`);
+      continue;
+    }
     const v = value as Record<string, unknown>;
+    // A misspelt setting would otherwise fall back to the default without a word.
+    const unknown = Object.keys(v).filter((k) => !settingKeys.includes(k) && !k.startsWith('$'));
+    if (unknown.length) {
+      errors.push(`${target}: unknown setting ${unknown.join(', ')} (known: ${settingKeys.join(', ')})`);
+      continue;
+    }
     const c: PaceConfig = {
       budget: num(v.budget) ?? num(v.count) ?? fallbackConfig.budget,
       q: num(v.q) ?? fallbackConfig.q,
@@ -58,7 +72,7 @@ export function validateConfig(c: PaceConfig): string | null {
 
 export function parseGrid(text: string): { grid: Grid | null; error?: string } {
   try {
-    const raw = JSON.parse(text) as Partial<Record<keyof Grid, unknown>>;
+    const raw = parseJson(text) as Partial<Record<keyof Grid, unknown>>;
     const list = (k: keyof Grid) => {
       const v = raw[k] ?? defaultGrid[k];
       if (!Array.isArray(v) || v.length === 0 || v.some((x) => typeof x !== 'number' || !Number.isFinite(x))) throw new Error(`${k} must be a non-empty list of numbers`);

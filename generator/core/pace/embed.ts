@@ -6,7 +6,7 @@
  *    (PACE's projection of the held-out model).
  *  - global (D-pt): basis = rows D of the global right singular vectors; u = x·pinv(V_D)ᵀ.
  */
-import { leastSquares, pinvSymApply } from './linalg.js';
+import { leastSquares, pinvSym } from './linalg.js';
 import { topSvd } from './svd.js';
 import type { MatrixView } from './kernels.js';
 
@@ -20,8 +20,13 @@ export interface LinearEmbedding {
   proj: Float64Array;
 }
 
+/**
+ * `trainRows` and `cols` are view indices (pool rows, selectable columns). Both are mapped
+ * through the view to rows/columns of the full matrix: read unmapped, pool row r would be
+ * matrix row r — a model outside the pool, or the held-out model itself.
+ */
 export function localEmbedding(view: MatrixView, trainRows: Int32Array, cols: Int32Array, ncH: number): LinearEmbedding {
-  const sub: MatrixView = { data: view.data, stride: view.stride, rows: trainRows, cols: mapCols(view, cols) };
+  const sub: MatrixView = { data: view.data, stride: view.stride, rows: mapRows(view, trainRows), cols: mapCols(view, cols) };
   const svd = topSvd(sub, Math.min(ncH, trainRows.length, cols.length));
   const k = svd.k;
   const basis = new Float64Array(cols.length * k);
@@ -48,21 +53,20 @@ function projectionFor(basis: Float64Array, m: number, k: number): Float64Array 
   const btb = new Float64Array(k * k);
   for (let s = 0; s < m; s++)
     for (let p = 0; p < k; p++) for (let q = 0; q < k; q++) btb[p * k + q] = (btb[p * k + q] as number) + (basis[s * k + p] as number) * (basis[s * k + q] as number);
-  // proj = basis·(BᵀB)⁺, built column by column through pinv(BᵀB)·e_j.
-  const inv = new Float64Array(k * k);
-  for (let j = 0; j < k; j++) {
-    const e = new Float64Array(k);
-    e[j] = 1;
-    inv.set(pinvSymApply(btb, k, e), j * k);
-  }
+  // proj = basis·(BᵀB)⁺ from one decomposition of BᵀB (the pseudo-inverse is symmetric).
+  const inv = pinvSym(btb, k);
   const proj = new Float64Array(m * k);
   for (let s = 0; s < m; s++)
     for (let j = 0; j < k; j++) {
       let acc = 0;
-      for (let p = 0; p < k; p++) acc += (basis[s * k + p] as number) * (inv[j * k + p] as number);
+      for (let p = 0; p < k; p++) acc += (basis[s * k + p] as number) * (inv[p * k + j] as number);
       proj[s * k + j] = acc;
     }
   return proj;
+}
+
+function mapRows(view: MatrixView, rows: Int32Array): Int32Array {
+  return Int32Array.from(rows, (r) => view.rows[r] as number);
 }
 
 function mapCols(view: MatrixView, cols: Int32Array): Int32Array {

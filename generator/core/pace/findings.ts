@@ -13,6 +13,27 @@ export const paceFindings = {
     message: (a) =>
       `model ${a.model} is observed on ${a.observed} of ${a.instances} source instances (${(100 * a.coverage).toFixed(1)}% < ${(100 * a.minCoverage).toFixed(0)}%); it is left out of the pool rather than shrinking every model to its instances`,
   },
+  'pace-source-score-invalid': {
+    severity: 'error',
+    title: 'Invalid source score',
+    message: (a) => `model ${a.model}, instance ${a.instance} (${a.task}): score ${a.value} is not a number in [0, 1]; the cell is treated as unobserved`,
+  },
+  'pace-source-score-invalid-more': {
+    severity: 'error',
+    title: 'More invalid source scores',
+    message: (a) => `${a.count} more source scores are not numbers in [0, 1] (all treated as unobserved)`,
+  },
+  'pace-target-score-invalid': {
+    severity: 'error',
+    title: 'Target score out of range',
+    message: (a) => `target ${a.target}: model ${a.model} has score ${a.value}, outside the ${a.scale === 'percent' ? '0–100' : '0–1'} range of a ${a.scale} target; the model is not used for this target`,
+  },
+  'pace-task-mostly-zero': {
+    severity: 'warning',
+    title: 'Degenerate source benchmark',
+    message: (a) =>
+      `source benchmark ${a.task}: ${a.zero} of ${a.models} pool models score 0 on every instance they have (${a.names}); this looks like a broken block (e.g. the first of two duplicated id blocks kept by --duplicates first) — check the files, or leave it out with --exclude-benchmark ${a.task}`,
+  },
   'pace-instances-incomplete': {
     severity: 'info',
     title: 'Instances not observed for every pool model',
@@ -107,6 +128,29 @@ export const paceFindings = {
     title: 'Proxy instances without harness doc ids',
     message: (a) =>
       `${a.count} proxy instances in ${a.tasks} have non-numeric doc ids and cannot go into an lm_eval --samples file; they are listed in proxy-set.json only`,
+  },
+  'pace-target-no-skill': {
+    severity: 'warning',
+    title: 'No demonstrated skill',
+    message: (a) =>
+      `target ${a.target}: leave-one-out MAE ${Number(a.mae).toFixed(2)} vs ${Number(a.meanMae).toFixed(2)} for the mean predictor; the 95% interval of the difference [${Number(a.lower).toFixed(2)}, ${Number(a.upper).toFixed(2)}] ${a.verdict === 'worse' ? 'lies above 0 (worse than the mean)' : 'contains 0'}, so the model has no demonstrated skill on this target and \`check\` will not pass it without --allow-unproven`,
+  },
+  'pace-prediction-unproven': {
+    severity: 'warning',
+    title: 'Prediction without demonstrated skill',
+    message: (a) =>
+      `target ${a.target}: the fitted model did not beat the mean predictor in cross-validation (MAE ${Number(a.mae).toFixed(2)} vs ${Number(a.meanMae).toFixed(2)}, difference interval [${Number(a.lower).toFixed(2)}, ${Number(a.upper).toFixed(2)}]); the prediction for ${a.model} is not evidence of anything`,
+  },
+  'pace-prediction-out-of-range': {
+    severity: 'warning',
+    title: 'Checkpoint outside the training range',
+    message: (a) =>
+      `target ${a.target}: ${a.model} lies outside the range the training models span on ${a.count} embedding coordinate(s) (${a.detail}); the prediction is an extrapolation`,
+  },
+  'pace-prediction-not-finite': {
+    severity: 'error',
+    title: 'Prediction is not a finite number',
+    message: (a) => `target ${a.target}: the prediction for ${a.model} is ${a.value} (field ${a.field}); no prediction is reported`,
   },
   'pace-nested-grid': {
     severity: 'info',

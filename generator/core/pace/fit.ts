@@ -13,6 +13,8 @@ import { computeGlobalBasis, fitTarget, prepareFold, type PartFit, type TargetFi
 import { fallbackConfig, type PaceConfig, type PaceData, type PaceOptions, type PreparedTarget } from './types.js';
 import { MODEL_FORMAT, MODEL_VERSION, type PaceModelFile, type SerializedPart, type SerializedTarget } from './model-file.js';
 import { skillMap } from './skill-map.js';
+import { crossValidatedSkill, embeddingRange, proxyMeans, type CrossValidatedSkill } from './skill.js';
+import { loadDense } from './dense.js';
 
 const make = findingFactory(paceFindings);
 
@@ -81,7 +83,7 @@ function linearForm(data: PaceData, fit: TargetFit): SerializedTarget['linear'] 
   };
 }
 
-function serializeTarget(data: PaceData, target: PreparedTarget, fit: TargetFit, trainU: { local: Float64Array | null; global: Float64Array | null }): SerializedTarget {
+function serializeTarget(data: PaceData, target: PreparedTarget, fit: TargetFit, trainU: { local: Float64Array | null; global: Float64Array | null }, cv: CrossValidatedSkill): SerializedTarget {
   const linear = linearForm(data, fit);
   return {
     target: target.name,
@@ -101,10 +103,13 @@ function serializeTarget(data: PaceData, target: PreparedTarget, fit: TargetFit,
     global: serializePart(data, fit.global),
     linear,
     skillMap: skillMap(linear.weights),
+    cv,
+    range: embeddingRange(fit, proxyMeans(data, target.rows, fit.selection.union)),
   };
 }
 
 export async function fitPace(matrix: ScoreMatrix, targets: TargetTable[], options: FitOptions): Promise<{ model: PaceModelFile | null; data: PaceData | null; findings: Finding[] }> {
+  await loadDense();
   const { data, findings } = prepareData(matrix, targets, {
     bootstrap: options.bootstrap,
     seed: options.seed,
@@ -124,7 +129,9 @@ export async function fitPace(matrix: ScoreMatrix, targets: TargetTable[], optio
     if (fit.selection.union.length < config.budget)
       findings.push(make('pace-budget-short', {}, { target: target.name, selected: fit.selection.union.length, budget: config.budget, eligible: basis.localOrder.length }));
     for (const c of fit.selection.union) proxyCols.add(c);
-    serialized.push(serializeTarget(data, target, fit, { local: fit.local?.trainU ?? null, global: fit.global?.trainU ?? null }));
+    const cv = crossValidatedSkill(data, target, config, options, shared);
+    if (cv.verdict !== 'better') findings.push(make('pace-target-no-skill', {}, { target: target.name, mae: cv.mae * target.displayFactor, meanMae: cv.meanMae * target.displayFactor, lower: cv.interval[0] * target.displayFactor, upper: cv.interval[1] * target.displayFactor, verdict: cv.verdict }));
+    serialized.push(serializeTarget(data, target, fit, { local: fit.local?.trainU ?? null, global: fit.global?.trainU ?? null }, cv));
   }
   const proxy = [...proxyCols].map((c) => data.instances[c]!).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const instancesByTask: Record<string, number> = {};

@@ -74,6 +74,20 @@ export function pooledSpearman(x: ArrayLike<number>, stats: PoolStats): number {
   return Math.max(-1, Math.min(1, sxy / Math.sqrt(sxx * stats.rankSsq)));
 }
 
+/**
+ * Coordinates rounded to a grid of 1e-9·max|x|. Models identical on the selected items, or
+ * placed symmetrically, have mathematically equal coordinates that come out of the SVD a few
+ * ulps apart, and a rank correlation would order them by rounding noise; on the grid they tie,
+ * as they should. Real differences between models are many orders of magnitude larger.
+ */
+export function snapTies(x: Float64Array): Float64Array {
+  let scale = 0;
+  for (const v of x) scale = Math.max(scale, Math.abs(v));
+  if (!(scale > 0) || !Number.isFinite(scale)) return x;
+  const step = 1e-9 * scale;
+  return x.map((v) => Math.round(v / step) * step);
+}
+
 export interface GoalAFit {
   /** Per-dimension weights w = ρ/Σ|ρ|. */
   weights: number[];
@@ -94,7 +108,7 @@ export function fitGoalA(u: Float64Array, k: number, stats: PoolStats): GoalAFit
   const col = new Float64Array(n);
   for (let c = 0; c < k; c++) {
     for (let i = 0; i < n; i++) col[i] = u[i * k + c] as number;
-    rho.push(pooledSpearman(col, stats));
+    rho.push(pooledSpearman(snapTies(col), stats));
   }
   let norm = 0;
   for (const r of rho) if (Number.isFinite(r)) norm += Math.abs(r);

@@ -1,11 +1,11 @@
 /**
- * Small dense symmetric eigenproblems (Gram matrices of ≤ a few hundred models, embedding
- * normal equations) solved by cyclic Jacobi rotations on typed arrays. mathjs' `eigs` was the
- * first choice but measured 27 ms for a 14 × 14 matrix and 1.6 s for 100 × 100 — the nested
- * search needs thousands of these — so this file implements the textbook method (Golub & Van
- * Loan §8.5) and the tests check it against numpy.linalg.eigh.
+ * Small dense symmetric eigenproblems on typed arrays by cyclic Jacobi rotations (Golub & Van
+ * Loan §8.5), checked against numpy.linalg.eigh. This is the one place PACE keeps its own
+ * eigensolver: the nested search solves tens of thousands of k × k and pool-size problems, and
+ * mathjs' `eigs` is ~10× slower per call (`npm run bench -- pace-linalg`, docs/dependencies.md).
+ * Everything else small and dense goes through dense.ts (mathjs).
  */
-
+import { solveSpd } from './dense.js';
 
 export interface SymmetricEigen {
   /** Eigenvalues, descending. */
@@ -73,8 +73,9 @@ export function symmetricEigen(input: Float64Array, n: number): SymmetricEigen {
 }
 
 /**
- * Least-squares solution of A·x ≈ b for a small (m × k) A, via the pseudo-inverse of AᵀA
- * (directions with eigenvalue below rtol·max are dropped, like numpy's pinv cut-off).
+ * Least-squares solution of A·x ≈ b for a small (m × k) A through the normal equations:
+ * solved by mathjs when AᵀA is non-singular, otherwise by its pseudo-inverse (directions with
+ * eigenvalue below rtol·max dropped, like numpy's pinv cut-off).
  */
 export function leastSquares(a: Float64Array, m: number, k: number, b: Float64Array, rtol = 1e-12): Float64Array {
   const ata = new Float64Array(k * k);
@@ -87,7 +88,29 @@ export function leastSquares(a: Float64Array, m: number, k: number, b: Float64Ar
     }
   }
   for (let p = 0; p < k; p++) for (let q = 0; q < p; q++) ata[q * k + p] = ata[p * k + q] as number;
+  const { values } = symmetricEigen(ata, k);
+  // LU is exact enough only when AᵀA is far from singular; near the cut-off the pseudo-inverse decides.
+  if ((values[k - 1] as number) > 1e6 * rtol * Math.max(0, values[0] ?? 0)) {
+    const x = solveSpd(ata, k, atb);
+    if (x) return x;
+  }
   return pinvSymApply(ata, k, atb, rtol);
+}
+
+/** pinv(S) (k × k, row-major) for a symmetric PSD S, from one eigen-decomposition. */
+export function pinvSym(s: Float64Array, k: number, rtol = 1e-12): Float64Array {
+  const { values, vectors } = symmetricEigen(s, k);
+  const top = Math.max(0, values[0] ?? 0);
+  const out = new Float64Array(k * k);
+  for (let j = 0; j < k; j++) {
+    const lambda = values[j] as number;
+    if (!(lambda > rtol * top) || lambda <= 0) continue;
+    for (let p = 0; p < k; p++) {
+      const vp = (vectors[p * k + j] as number) / lambda;
+      for (let q = 0; q < k; q++) out[p * k + q] = (out[p * k + q] as number) + vp * (vectors[q * k + j] as number);
+    }
+  }
+  return out;
 }
 
 /** pinv(S)·v for a symmetric PSD S. */

@@ -11,6 +11,12 @@ import { baselines, baselineOrder, type BaselineName } from './baselines/index.j
 import { spearman } from './rank.js';
 import type { PaceConfig, PaceData, PaceOptions, PreparedTarget } from './types.js';
 import { fallbackConfig } from './types.js';
+import { addCoverage, looPredictions, newCoverage, type CoverageTally } from './coverage.js';
+import { bootstrapIndices, looMeanPredictions, pairedComparison, type PairedComparison } from './uncertainty.js';
+
+/** Bootstrap-over-models replicates behind every PACE-vs-mean interval. */
+export const modelBootstrap = 2000;
+import { loadDense } from './dense.js';
 
 export interface LoocvOptions extends PaceOptions {
   /** Frozen configuration per target name; targets without one use `fallbackConfig`. */
@@ -22,6 +28,8 @@ export interface LoocvOptions extends PaceOptions {
   budgetCurve: number[];
   /** Evaluate only the first N held-out models (benchmarks); all by default. */
   maxFolds?: number;
+  /** Measure the empirical coverage of the frozen-settings prediction intervals (inner leave-one-out per fold). */
+  coverage?: boolean;
   progress?: (message: string) => void;
 }
 
@@ -51,6 +59,10 @@ export interface TargetReport {
   nestedChoices: Array<{ heldOut: string; config: PaceConfig }>;
   budgetCurve: Array<{ budget: number; metrics: AbsoluteMetrics; pairAccuracy: number; goalBPairAccuracy: number }>;
   guardedPredictions: number;
+  /** Per method (not the mean itself): paired difference to the mean predictor, bootstrap over models. */
+  comparisons: Array<{ method: string; vsMean: PairedComparison }>;
+  /** Empirical coverage of the frozen-settings intervals at 80% and 95% (empty when not measured). */
+  coverage: CoverageTally[];
 }
 
 export interface LoocvReport {
@@ -134,6 +146,7 @@ export function nestedChoice(data: PaceData, target: PreparedTarget, trainIdx: I
 }
 
 export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<LoocvReport> {
+  await loadDense();
   const reports: TargetReport[] = [];
   const rng = new Rng(options.seed);
   for (const target of data.targets) {
@@ -148,6 +161,7 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
     const nestedChoices: TargetReport['nestedChoices'] = [];
     const cache = new Map<string, unknown>();
     let guarded = 0;
+    const coverage = options.coverage === false ? [] : newCoverage();
     for (let k = 0; k < folds; k++) {
       const modelName = data.models[target.rows[k] as number] as string;
       options.progress?.(`loocv ${target.name}: fold ${k + 1}/${folds} (${modelName})`);
@@ -158,6 +172,10 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
       const pred = predictPoolRow(basis, fit, testRow);
       if (pred.guarded) guarded++;
       scorePairs(paceFrozen, k, pred.value, target, trainIdx, pred.margins);
+      if (coverage.length) {
+        const inner = looPredictions(data, target, trainIdx, frozen, options, shared);
+        addCoverage(coverage, target.y[k] as number, pred.value, inner.residuals, pred.replicates, target.scale);
+      }
       if (options.nested) {
         const chosen = nestedChoice(data, target, trainIdx, options, options.nested, shared);
         nestedChoices.push({ heldOut: modelName, config: chosen });
@@ -178,6 +196,7 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
     const methods: MethodResult[] = [finishMethod('pace-frozen', `PACE, frozen settings (C=${frozen.budget}, q=${frozen.q}, m=${frozen.m}, nc_h=${frozen.ncH}, nc_d=${frozen.ncD})`, paceFrozen, target)];
     if (options.nested) methods.push(finishMethod('pace-nested', 'PACE, settings tuned by nested leave-one-out inside each fold', paceNested, target));
     for (const name of options.baselines) methods.push(finishMethod(name, baselines[name].title, base.get(name)!, target));
+    const comparisons = compareWithMean(methods, target, rng.fork(`${target.name}/models-bootstrap`));
     reports.push({
       target: target.name,
       scale: target.scale,
@@ -193,12 +212,29 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
         return { budget, metrics: r.metrics, pairAccuracy: r.pairAccuracy, goalBPairAccuracy: r.goalBPairAccuracy ?? NaN };
       }),
       guardedPredictions: guarded,
+      comparisons,
+      coverage,
     });
   }
   const tasks: Record<string, number> = {};
   for (const i of data.instances) tasks[i.task] = (tasks[i.task] ?? 0) + 1;
   const { progress: _progress, ...rest } = options;
   return { options: rest, pool: { models: data.models.length, instances: data.instances.length, tasks }, targets: reports };
+}
+
+/** Paired differences to the leave-one-out mean, on the folds every compared method has. */
+function compareWithMean(methods: MethodResult[], target: PreparedTarget, rng: Rng): TargetReport['comparisons'] {
+  const mean = looMeanPredictions(target.y);
+  const out: TargetReport['comparisons'] = [];
+  for (const m of methods) {
+    if (m.method === 'mean') continue;
+    const keep = m.predictions.flatMap((p, k) => (p === null ? [] : [k]));
+    if (keep.length < 3) continue;
+    const resamples = bootstrapIndices(keep.length, modelBootstrap, rng.fork(m.method));
+    const truth = keep.map((k) => target.y[k] as number);
+    out.push({ method: m.method, vsMean: pairedComparison(truth, keep.map((k) => m.predictions[k] as number), keep.map((k) => mean[k] as number), resamples) });
+  }
+  return out;
 }
 
 export { baselineOrder };

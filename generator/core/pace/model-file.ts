@@ -3,13 +3,16 @@
  * place a new checkpoint from its scores on the proxy instances, with no access to the
  * training matrix. JSON, keys sorted, so identical inputs give identical bytes.
  */
+import { parseJson } from '../kernel/json.js';
 import type { InstanceRef } from '../logs/matrix.js';
 import type { GoalAFit } from './goal-a.js';
 import type { PaceConfig, PaceOptions } from './types.js';
 import type { SkillShare } from './skill-map.js';
+import type { CrossValidatedSkill, EmbeddingRange } from './skill.js';
 
 export const MODEL_FORMAT = 'aptpace-pace-model';
-export const MODEL_VERSION = 1;
+/** 2: targets carry their cross-validated skill and embedding range (model files of version 1 must be refitted). */
+export const MODEL_VERSION = 2;
 
 export interface SerializedPart {
   /** Instance keys, in basis row order. */
@@ -37,6 +40,10 @@ export interface SerializedTarget {
   /** The (unguarded) Goal A prediction is exactly intercept + Σ weight·score over these instances. */
   linear: { intercept: number; weights: Array<{ key: string; task: string; weight: number }> };
   skillMap: SkillShare[];
+  /** Leave-one-out skill of this configuration against the mean predictor, and the residuals behind the intervals. */
+  cv: CrossValidatedSkill;
+  /** Box the training models span in each embedding; a checkpoint outside it is an extrapolation. */
+  range: EmbeddingRange;
 }
 
 export interface PaceModelFile {
@@ -61,7 +68,7 @@ export interface PaceModelFile {
 export function parseModelFile(text: string): { model: PaceModelFile | null; reason?: string } {
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    raw = parseJson(text);
   } catch (e) {
     return { model: null, reason: `not JSON (${(e as Error).message})` };
   }
@@ -79,6 +86,74 @@ export function parseModelFile(text: string): { model: PaceModelFile | null; rea
     }
     if (!t.local && !t.global) return { model: null, reason: `targets[${i}] has no embedding` };
     if (!Array.isArray(t.trainingModels)) return { model: null, reason: `targets[${i}].trainingModels missing` };
+    const bad = firstNonFinite({ local: t.local, global: t.global, trainingModels: t.trainingModels, cv: t.cv, range: t.range }, `targets[${i}]`);
+    if (bad) return { model: null, reason: `${bad} is not a finite number` };
+    if (!t.cv || !Array.isArray(t.cv.absResiduals) || !Array.isArray(t.cv.interval) || !t.range) return { model: null, reason: `targets[${i}].cv or .range missing` };
+    const shape = targetShapeProblem(t);
+    if (shape) return { model: null, reason: `targets[${i}].${shape} is malformed` };
   }
+  const top = topShapeProblem(m);
+  if (top) return { model: null, reason: `${top} is malformed` };
   return { model: m as PaceModelFile };
+}
+
+/** Keys whose null is meaningful (a side without an embedding, an absent Goal B, a missing range). */
+const NULLABLE = new Set(['local', 'global', 'goalB', 'proxyMean']);
+
+/**
+ * Path of the first value in the numeric parts of a target that is not a finite number (JSON turns
+ * NaN and ±Infinity into null, so a null where a number belongs is how they arrive). A model file
+ * with one would make every prediction that touches it meaningless.
+ */
+function firstNonFinite(v: unknown, at: string, key = ''): string | null {
+  if (typeof v === 'number') return Number.isFinite(v) ? null : at;
+  if (v === null) return NULLABLE.has(key) ? null : at;
+  if (Array.isArray(v)) {
+    for (const [i, x] of v.entries()) {
+      const r = firstNonFinite(x, `${at}[${i}]`, key);
+      if (r) return r;
+    }
+    return null;
+  }
+  if (typeof v === 'object' && v !== undefined) {
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+      if (typeof x === 'string' || typeof x === 'boolean') continue;
+      const r = firstNonFinite(x, `${at}.${k}`, k);
+      if (r) return r;
+    }
+  }
+  return null;
+}
+
+// Shape checks for everything predict and check read, so an edited or corrupted file is a
+// finding naming the field rather than a TypeError deep inside the prediction.
+const isObject = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const isStr = (v: unknown): v is string => typeof v === 'string';
+const numbers = (v: unknown) => Array.isArray(v) && v.every(isNum);
+
+function topShapeProblem(m: Partial<PaceModelFile>): string | null {
+  if (!isObject(m.data) || !isStr(m.data.matrixSha256) || !isStr(m.data.targetsSha256) || !Array.isArray(m.data.poolModels) || !m.data.poolModels.every(isStr)) return 'data';
+  if (!isObject(m.versions) || !Object.values(m.versions).every(isStr)) return 'versions';
+  if (!isObject(m.options)) return 'options';
+  if (!m.proxy!.every((p) => isObject(p) && isStr(p.key) && isStr(p.task))) return 'proxy';
+  if (!Array.isArray(m.skillMap)) return 'skillMap';
+  return null;
+}
+
+function targetShapeProblem(t: SerializedTarget): string | null {
+  if (!isObject(t)) return '';
+  if (!isStr(t.target)) return 'target';
+  if (!['fraction', 'percent', 'raw'].includes(t.scale)) return 'scale';
+  if (!isNum(t.displayFactor)) return 'displayFactor';
+  if (!isObject(t.config) || !isNum(t.config.budget)) return 'config';
+  if (!t.trainingModels.every((r) => isObject(r) && isStr(r.name) && isNum(r.score) && (r.local === null || numbers(r.local)) && (r.global === null || numbers(r.global)))) return 'trainingModels';
+  if (!isObject(t.linear) || !isNum(t.linear.intercept) || !Array.isArray(t.linear.weights) || !t.linear.weights.every((w) => isObject(w) && isStr(w.key) && isStr(w.task) && isNum(w.weight))) return 'linear';
+  if (!Array.isArray(t.skillMap)) return 'skillMap';
+  for (const side of ['local', 'global'] as const) {
+    const p = t[side];
+    if (p === null) continue;
+    if (!Number.isInteger(p.k) || p.k < 0 || !p.instances.every(isStr) || !p.basis.every(numbers) || !p.proj.every((r) => numbers(r) && r.length === p.k) || !isObject(p.goalA) || !(p.goalB === null || isObject(p.goalB))) return side;
+  }
+  return null;
 }

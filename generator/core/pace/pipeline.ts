@@ -14,6 +14,7 @@ import { embedViewRow, embedViewRows, globalEmbedding, localEmbedding, type Line
 import { fitGoalA, poolStats, predictGoalA, type GoalAFit, type PoolStats } from './goal-a.js';
 import { fitBradleyTerry, margin, pairCounts, sigmoid, type BradleyTerryFit, type PairCounts } from './bradley-terry.js';
 import { topSvd } from './svd.js';
+import { symmetricEigenMathjs } from './dense.js';
 import type { PaceConfig, PaceData, PaceOptions, PreparedTarget } from './types.js';
 
 export interface GlobalBasis {
@@ -62,7 +63,7 @@ export function computeGlobalBasis(data: PaceData, poolRows: Int32Array, seed: s
     });
     if (keep.length < usable.length) cols = Int32Array.from(keep);
   }
-  const svd = topSvd(cols ? { ...view, cols: Int32Array.from(cols, (c) => (data.view.cols ? (data.view.cols[c] as number) : c)) } : view, maxGlobalDims, { rng: new Rng(seed) });
+  const svd = topSvd(cols ? { ...view, cols: Int32Array.from(cols, (c) => (data.view.cols ? (data.view.cols[c] as number) : c)) } : view, maxGlobalDims, { rng: new Rng(seed), eigen: symmetricEigenMathjs });
   if (!cols) return { v: svd.v, k: svd.k, singularValues: svd.singularValues, method: svd.method };
   const v = new Float64Array(usableLength(data) * svd.k);
   cols.forEach((c, i) => v.set(svd.v.subarray(i * svd.k, (i + 1) * svd.k), c * svd.k));
@@ -238,13 +239,15 @@ export function gridPredictions(basis: FoldBasis, testRows: Int32Array, grid: Gr
   const out: Array<{ config: PaceConfig; predictions: Float64Array }> = [];
   const maxNcH = Math.max(...grid.ncHs);
   const view = basis.data.view;
+  // Local selections often coincide across nc_d (it only changes the refill): one SVD each.
+  const localSvds = new Map<string, LinearEmbedding>();
   for (const budget of grid.budgets)
     for (const q of grid.qs)
       for (const ncD of grid.ncDs) {
         const selection = select(basis, { budget, q, m: 0, ncH: maxNcH, ncD });
         const globalPart = selection.global.length && basis.global.k > 0 ? fitPart(basis, globalEmbedding(basis.global.v, basis.global.k, selection.global, ncD), null) : null;
         const gp = globalPart ? Float64Array.from(testRows, (r) => predictGoalA(globalPart.goalA, embedViewRow(view, r, globalPart.embedding)).value) : null;
-        const fullLocal = selection.local.length ? localEmbedding(view, basis.trainRows, selection.local, maxNcH) : null;
+        const fullLocal = selection.local.length ? cachedLocal(localSvds, view, basis.trainRows, selection.local, maxNcH) : null;
         for (const ncH of grid.ncHs) {
           let lp: Float64Array | null = null;
           if (fullLocal) {
@@ -263,6 +266,13 @@ export function gridPredictions(basis: FoldBasis, testRows: Int32Array, grid: Gr
         }
       }
   return out;
+}
+
+function cachedLocal(cache: Map<string, LinearEmbedding>, view: MatrixView, rows: Int32Array, cols: Int32Array, k: number): LinearEmbedding {
+  const key = cols.join(',');
+  let e = cache.get(key);
+  if (!e) cache.set(key, (e = localEmbedding(view, rows, cols, k)));
+  return e;
 }
 
 function truncate(e: LinearEmbedding, k: number): LinearEmbedding {

@@ -9,6 +9,11 @@ import { paceFindings } from './findings.js';
 import { embedPartial, type LinearEmbedding } from './embed.js';
 import { predictFromEmbeddings, type PartFit, type TargetFit } from './pipeline.js';
 import type { PaceModelFile, SerializedPart, SerializedTarget } from './model-file.js';
+import { conformalInterval, intervalLevels, targetBounds } from './conformal.js';
+import { labelNoiseInterval } from './coverage.js';
+import { rangeExcursions, type RangeExcursion } from './skill.js';
+import type { Verdict } from './uncertainty.js';
+import { loadDense } from './dense.js';
 
 const make = findingFactory(paceFindings);
 
@@ -17,8 +22,20 @@ export interface TargetForecast {
   scale: SerializedTarget['scale'];
   /** Point prediction on the target's own scale (percent for the OpenHands Index). */
   predicted: number;
-  /** 95% bootstrap interval over target-instance resamples (label noise only); null without bootstrap. */
+  /** The 95% prediction interval (the `intervals` entry at 0.95). */
   interval: [number, number] | null;
+  /**
+   * Prediction intervals at 80% and 95%: conformal from the fit's leave-one-out residuals (model-pool
+   * uncertainty, label noise included), widened to the label-noise bootstrap interval; `unbounded`
+   * when the training models are too few for that level (the interval is then the valid range).
+   */
+  intervals: Array<{ level: number; lower: number; upper: number; unbounded: boolean }>;
+  /** The fit's cross-validated skill for this target (target scale). */
+  skill: { verdict: Verdict; mae: number; meanMae: number; maeDifference: number; interval: [number, number]; folds: number };
+  /** Embedding coordinates outside the training models' range: the prediction extrapolates. */
+  outOfRange: RangeExcursion[];
+  /** Why this prediction cannot be vouched for (empty = it can). */
+  concerns: Array<'no-demonstrated-skill' | 'outside-training-range'>;
   local: number | null;
   global: number | null;
   guarded: boolean;
@@ -60,14 +77,8 @@ function toPart(t: SerializedTarget, side: 'local' | 'global'): PartFit | null {
   };
 }
 
-function percentile(sorted: number[], q: number): number {
-  const pos = (sorted.length - 1) * q;
-  const lo = Math.floor(pos);
-  const hi = Math.ceil(pos);
-  return (sorted[lo] as number) + ((sorted[hi] as number) - (sorted[lo] as number)) * (pos - lo);
-}
-
 export async function predictPace(model: PaceModelFile, modelName: string, scores: Map<string, number>): Promise<{ forecasts: TargetForecast[]; findings: Finding[] }> {
+  await loadDense();
   const findings: Finding[] = [];
   const forecasts: TargetForecast[] = [];
   for (const t of model.targets) {
@@ -98,12 +109,45 @@ export async function predictPace(model: PaceModelFile, modelName: string, score
     fit.effectiveM = fit.local && fit.global ? t.effectiveM : fit.local ? 1 : 0;
     const pred = predictFromEmbeddings(fit, uLocal, uGlobal);
     const f = t.displayFactor;
-    const reps = [...pred.replicates].sort((a, b) => a - b);
+    const bad = [['predicted', pred.value], ['local', pred.local], ['global', pred.global]].find(([, v]) => v !== null && !Number.isFinite(v as number));
+    if (bad || pred.replicates.some((r) => !Number.isFinite(r))) {
+      // A NaN or infinite prediction is never reported as a number (and never passes a check).
+      findings.push(make('pace-prediction-not-finite', { field: `${t.target}.${bad ? bad[0] : 'replicates'}` }, { model: modelName, target: t.target, value: String(bad ? bad[1] : 'non-finite replicate'), field: bad ? bad[0] : 'replicates' }));
+      continue;
+    }
+    const intervals = intervalLevels.map((level) => {
+      const iv = conformalInterval(pred.value, t.cv.absResiduals, level, targetBounds(t.scale), labelNoiseInterval(pred.replicates, level));
+      return { level, lower: iv.lower * f, upper: iv.upper * f, unbounded: iv.unbounded };
+    });
+    const i95 = intervals.find((i) => i.level === 0.95)!;
+    let sum = 0;
+    let seen = 0;
+    for (const k of keys)
+      if (scores.has(k)) {
+        sum += scores.get(k) as number;
+        seen++;
+      }
+    const outOfRange = rangeExcursions(t.range, { local: uLocal, global: uGlobal, proxyMean: seen ? [sum / seen] : null });
+    const skill = { verdict: t.cv.verdict, mae: t.cv.mae * f, meanMae: t.cv.meanMae * f, maeDifference: t.cv.maeDifference * f, interval: [t.cv.interval[0] * f, t.cv.interval[1] * f] as [number, number], folds: t.cv.folds };
+    const concerns: TargetForecast['concerns'] = [];
+    if (skill.verdict !== 'better') {
+      concerns.push('no-demonstrated-skill');
+      findings.push(make('pace-prediction-unproven', {}, { model: modelName, target: t.target, mae: skill.mae, meanMae: skill.meanMae, lower: skill.interval[0], upper: skill.interval[1] }));
+    }
+    if (outOfRange.length) {
+      concerns.push('outside-training-range');
+      const detail = outOfRange.map((e) => `${e.side === 'proxyMean' ? 'mean proxy score' : `${e.side} ${e.coordinate + 1}`}: ${e.value.toPrecision(3)} vs [${e.min.toPrecision(3)}, ${e.max.toPrecision(3)}]`).join('; ');
+      findings.push(make('pace-prediction-out-of-range', {}, { model: modelName, target: t.target, count: outOfRange.length, detail }));
+    }
     forecasts.push({
       target: t.target,
       scale: t.scale,
       predicted: pred.value * f,
-      interval: reps.length > 1 ? [percentile(reps, 0.025) * f, percentile(reps, 0.975) * f] : null,
+      interval: [i95.lower, i95.upper],
+      intervals,
+      skill,
+      outOfRange,
+      concerns,
       local: pred.local === null ? null : pred.local * f,
       global: pred.global === null ? null : pred.global * f,
       guarded: pred.guarded,

@@ -35,8 +35,9 @@ export function displayFactorFor(scale: TargetTable['scale']): number {
   return scale === 'percent' ? 100 : 1;
 }
 
-export function prepareData(matrix: ScoreMatrix, tables: TargetTable[], options: PrepareOptions): { data: PaceData | null; findings: Finding[] } {
+export function prepareData(input: ScoreMatrix, tables: TargetTable[], options: PrepareOptions): { data: PaceData | null; findings: Finding[] } {
   const findings: Finding[] = [];
+  const matrix = withoutBadScores(input, findings);
   const nModels = matrix.models.length;
   const nInst = matrix.instances.length;
   const minCoverage = options.minModelCoverage ?? 0.7;
@@ -59,6 +60,7 @@ export function prepareData(matrix: ScoreMatrix, tables: TargetTable[], options:
   }
   keptRows.sort((a, b) => cmp((matrix.models[a] as { name: string }).name, (matrix.models[b] as { name: string }).name));
   const models = keptRows.map((r) => (matrix.models[r] as { name: string }).name);
+  findings.push(...degenerateTasks(matrix, keptRows));
 
   const usable: number[] = [];
   const incompleteByTask = new Map<string, number>();
@@ -113,6 +115,10 @@ export function prepareData(matrix: ScoreMatrix, tables: TargetTable[], options:
     const rows: number[] = [];
     for (const [model, score] of Object.entries(table.scores)) {
       if (!Number.isFinite(score)) continue;
+      if (table.scale !== 'raw' && !(score / factor >= 0 && score / factor <= 1)) {
+        findings.push(make('pace-target-score-invalid', { field: `${table.target}.${model}` }, { target: table.target, model, value: score, scale: table.scale }));
+        continue;
+      }
       const row = rowOf.get(model);
       if (row === undefined) findings.push(make('pace-target-model-not-in-sources', {}, { target: table.target, model }));
       else rows.push(row);
@@ -124,6 +130,7 @@ export function prepareData(matrix: ScoreMatrix, tables: TargetTable[], options:
       continue;
     }
     const y = Float64Array.from(rows, (r) => (table.scores[models[r] as string] as number) / factor);
+    // (rows hold only models whose score passed the range check above)
     if (y.every((v) => v === y[0])) {
       findings.push(make('pace-target-constant', {}, { target: table.target }));
       continue;
@@ -152,6 +159,69 @@ export function prepareData(matrix: ScoreMatrix, tables: TargetTable[], options:
     },
     findings,
   };
+}
+
+/** Per-instance source scores are fractions (accuracy, pass@1, exact match): one outside [0, 1] or not finite is a broken input. */
+const MAX_BAD_SCORE_FINDINGS = 20;
+
+/**
+ * Source cells that are not finite or lie outside [0, 1] become unobserved (never used, never
+ * zero-filled) with an error naming the model and the instance, so a broken file cannot flow
+ * silently into the SVD. The caller's matrix is not mutated.
+ */
+function withoutBadScores(matrix: ScoreMatrix, findings: Finding[]): ScoreMatrix {
+  const n = matrix.instances.length;
+  let bad = 0;
+  let observed: Uint8Array | null = null;
+  for (let r = 0; r < matrix.models.length; r++)
+    for (let c = 0; c < n; c++) {
+      const i = r * n + c;
+      if (!matrix.observed[i]) continue;
+      const v = matrix.values[i] as number;
+      if (Number.isFinite(v) && v >= 0 && v <= 1) continue;
+      observed ??= Uint8Array.from(matrix.observed);
+      observed[i] = 0;
+      if (++bad <= MAX_BAD_SCORE_FINDINGS) {
+        const inst = matrix.instances[c]!;
+        findings.push(make('pace-source-score-invalid', { field: `${inst.key}` }, { model: (matrix.models[r] as { name: string }).name, instance: inst.key, task: inst.task, value: String(v) }));
+      }
+    }
+  if (bad > MAX_BAD_SCORE_FINDINGS) findings.push(make('pace-source-score-invalid-more', {}, { count: bad - MAX_BAD_SCORE_FINDINGS }));
+  return observed ? { ...matrix, observed } : matrix;
+}
+
+/**
+ * A benchmark on which most pool models score 0 on every instance they have is almost surely a
+ * broken block (PACE's gpqa files list every id twice and the first block is mostly zeros, so
+ * `--duplicates first` keeps the zeros; some bfcl files list only failed ids). It is kept, and said.
+ */
+function degenerateTasks(matrix: ScoreMatrix, rows: number[]): Finding[] {
+  const n = matrix.instances.length;
+  const byTask = new Map<string, number[]>();
+  matrix.instances.forEach((inst, c) => {
+    const list = byTask.get(inst.task) ?? [];
+    list.push(c);
+    byTask.set(inst.task, list);
+  });
+  const out: Finding[] = [];
+  for (const [task, cols] of [...byTask.entries()].sort(([a], [b]) => cmp(a, b))) {
+    const zero: string[] = [];
+    let withData = 0;
+    for (const r of rows) {
+      let seen = 0;
+      let nonZero = 0;
+      for (const c of cols)
+        if (matrix.observed[r * n + c]) {
+          seen++;
+          if (matrix.values[r * n + c] !== 0) nonZero++;
+        }
+      if (!seen) continue;
+      withData++;
+      if (nonZero === 0) zero.push((matrix.models[r] as { name: string }).name);
+    }
+    if (withData >= 2 && zero.length > withData / 2) out.push(make('pace-task-mostly-zero', {}, { task, zero: zero.length, models: withData, names: zero.join(', ') }));
+  }
+  return out;
 }
 
 function cmp(a: string, b: string): number {

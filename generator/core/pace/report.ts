@@ -1,5 +1,6 @@
 /** LOOCV report as a Markdown table (the JSON is the LoocvReport itself). */
 import type { LoocvReport, TargetReport } from './loocv.js';
+import { renderUncertainty } from './report-uncertainty.js';
 
 const fmt = (x: number, digits: number) => (Number.isFinite(x) ? x.toFixed(digits) : '—');
 
@@ -21,6 +22,7 @@ export function renderLoocvTable(report: LoocvReport): string {
       lines.push(
         `| ${m.method} | ${fmt(m.metrics.mae * f, 2)} | ${fmt(m.metrics.spearman, 3)} | ${fmt(m.metrics.pearson, 3)} | ${fmt(m.metrics.r2, 3)} | ${fmt(100 * m.pairAccuracy, 1)}% | ${m.goalBPairAccuracy === undefined ? '' : `${fmt(100 * m.goalBPairAccuracy, 1)}%`} |`,
       );
+    lines.push(...renderUncertainty(t, f, unitOf(t)));
     if (t.budgetCurve.length) {
       lines.push('');
       lines.push(`Budget curve (frozen q=${t.frozenConfig.q}, m=${t.frozenConfig.m}, nc_h=${t.frozenConfig.ncH}, nc_d=${t.frozenConfig.ncD}):`);

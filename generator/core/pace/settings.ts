@@ -3,10 +3,12 @@
  * SettingsError, which the CLI maps to a usage error (exit 2).
  */
 import type { Vfs } from '../kernel/vfs.js';
+import type { ScoreMatrix } from '../logs/matrix.js';
 import { parseConfigs, parseGrid, defaultGrid, validateConfig } from './config.js';
 import type { Grid } from './pipeline.js';
 import { defaultOptions, fallbackConfig, type PaceConfig, type PaceOptions } from './types.js';
 import type { PaceInputSpec } from './inputs.js';
+import { didYouMean } from './suggest.js';
 
 export class SettingsError extends Error {}
 
@@ -30,6 +32,7 @@ export interface SharedFlags {
   minModelCoverage?: string;
   duplicates?: string;
   pool?: string;
+  excludeBenchmark?: string[];
 }
 
 function number(name: string, raw: string | undefined, integer = false): number | undefined {
@@ -53,22 +56,34 @@ export function inputSpec(flags: SharedFlags): PaceInputSpec {
   };
 }
 
+export const MAX_BOOTSTRAP = 100_000;
+
 export function paceOptions(flags: SharedFlags): PaceOptions {
   const scope = flags.svdScope ?? defaultOptions.svdScope;
   if (scope !== 'fold' && scope !== 'all') throw new SettingsError(`--svd-scope must be fold or all (got ${scope})`);
   const bootstrap = number('bootstrap', flags.bootstrap, true) ?? defaultOptions.bootstrap;
-  if (bootstrap < 0) throw new SettingsError('--bootstrap must be ≥ 0');
+  // Each replicate refits every target: beyond this the run would not finish, or its arrays not fit in memory.
+  if (bootstrap < 0 || bootstrap > MAX_BOOTSTRAP) throw new SettingsError(`--bootstrap must be between 0 and ${MAX_BOOTSTRAP} (got ${flags.bootstrap})`);
   const alpha = number('alpha', flags.alpha) ?? defaultOptions.alpha;
   if (!(alpha > 0)) throw new SettingsError('--alpha must be > 0');
   return { bootstrap, alpha, seed: flags.seed ?? defaultOptions.seed, svdScope: scope };
 }
 
-/** Per-target configs: the config file, then any flag overrides applied to every target. */
-export async function targetConfigs(vfs: Vfs, flags: SharedFlags, targetNames: string[]): Promise<Record<string, PaceConfig>> {
+/**
+ * Per-target configs: the config file, then any flag overrides applied to every target.
+ * `knownTargets` are all targets the inputs hold (not only the selected ones): a config key that
+ * names none of them is a usage error, since its target would silently get the defaults.
+ */
+export async function targetConfigs(vfs: Vfs, flags: SharedFlags, targetNames: string[], knownTargets: string[] = targetNames): Promise<Record<string, PaceConfig>> {
   let fromFile: Record<string, PaceConfig> = {};
   if (flags.config) {
     const { configs, errors } = parseConfigs(await vfs.readText(flags.config));
     if (errors.length) throw new SettingsError(`--config ${flags.config}: ${errors.join('; ')}`);
+    const unknown = Object.keys(configs).filter((k) => !knownTargets.includes(k));
+    if (unknown.length)
+      throw new SettingsError(
+        `--config ${flags.config}: ${unknown.map((k) => `${k} is not a target of the inputs${didYouMean(k, knownTargets)}`).join('; ')} (targets: ${[...knownTargets].sort().join(', ') || 'none'})`,
+      );
     fromFile = configs;
   }
   const overrides: Partial<PaceConfig> = {};
@@ -113,6 +128,19 @@ export function parseThresholds(raw: string[] | undefined): Record<string, numbe
     out[item.slice(0, eq)] = value;
   }
   return out;
+}
+
+/**
+ * Applies --exclude-benchmark to the matrix read; a name matching no task is a usage error (a
+ * typo would otherwise keep the benchmark silently).
+ */
+export async function applyExclusions<T extends { matrix: ScoreMatrix | null }>(inputs: T, flags: SharedFlags): Promise<T & { excluded: number }> {
+  const names = flags.excludeBenchmark ?? [];
+  if (!names.length || !inputs.matrix) return { ...inputs, excluded: 0 };
+  const { excludeBenchmarks } = await import('./exclude.js');
+  const res = excludeBenchmarks(inputs.matrix, names);
+  if (res.unknown.length) throw new SettingsError(`--exclude-benchmark: no source task matches ${res.unknown.join(', ')}`);
+  return { ...inputs, matrix: res.matrix, excluded: res.removed };
 }
 
 /** Pool-building settings shared by fit and evaluate. */

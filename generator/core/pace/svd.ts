@@ -6,7 +6,7 @@
  *    2011), which touches X only through X·Ω and Xᵀ·Q products.
  */
 import { gatherRow, gramRows, mulLeftT, mulRight, orthonormalizeColumns, viewCols, type MatrixView } from './kernels.js';
-import { symmetricEigen } from './linalg.js';
+import { symmetricEigen, type SymmetricEigen } from './linalg.js';
 import type { Rng } from '../kernel/rng.js';
 
 export interface TopSvd {
@@ -26,6 +26,8 @@ export interface SvdOptions {
   oversample?: number;
   powerIterations?: number;
   rng?: Rng;
+  /** Eigensolver for the small Gram matrix (default: the typed-array Jacobi of linalg.ts). */
+  eigen?: (a: Float64Array, n: number) => SymmetricEigen;
 }
 
 export function topSvd(view: MatrixView, k: number, options: SvdOptions = {}): TopSvd {
@@ -34,18 +36,19 @@ export function topSvd(view: MatrixView, k: number, options: SvdOptions = {}): T
   const nc = viewCols(view);
   // A tall, narrow view (e.g. 500 models × 50 selected instances) decomposes through its small
   // cols × cols Gram matrix instead.
-  if (nc < n && nc <= Math.max(gramMaxRows, 128)) return columnGramSvd(view, k);
-  if (n <= gramMaxRows || !options.rng) return gramSvd(view, k);
+  const eigen = options.eigen ?? symmetricEigen;
+  if (nc < n && nc <= Math.max(gramMaxRows, 128)) return columnGramSvd(view, k, eigen);
+  if (n <= gramMaxRows || !options.rng) return gramSvd(view, k, eigen);
   return randomizedSvd(view, k, options.rng, options.oversample ?? 10, options.powerIterations ?? 3);
 }
 
-function gramSvd(view: MatrixView, k: number): TopSvd {
+function gramSvd(view: MatrixView, k: number, eigen: NonNullable<SvdOptions['eigen']>): TopSvd {
   const n = view.rows.length;
-  const { values, vectors } = symmetricEigen(gramRows(view), n);
+  const { values, vectors } = eigen(gramRows(view), n);
   return finish(view, values, vectors, n, k, 'gram', null);
 }
 
-function columnGramSvd(view: MatrixView, k: number): TopSvd {
+function columnGramSvd(view: MatrixView, k: number, eigen: NonNullable<SvdOptions['eigen']>): TopSvd {
   const n = view.rows.length;
   const nc = viewCols(view);
   const g = new Float64Array(nc * nc);
@@ -59,10 +62,8 @@ function columnGramSvd(view: MatrixView, k: number): TopSvd {
     }
   }
   for (let i = 0; i < nc; i++) for (let j = 0; j < i; j++) g[j * nc + i] = g[i * nc + j] as number;
-  const { values, vectors } = symmetricEigen(g, nc);
-  const top = Math.sqrt(Math.max(0, values[0] ?? 0));
-  let keep = 0;
-  while (keep < Math.min(k, nc) && Math.sqrt(Math.max(0, values[keep] as number)) > 1e-9 * Math.max(1, top)) keep++;
+  const { values, vectors } = eigen(g, nc);
+  const keep = numericalRank(values, Math.min(k, nc), n, nc);
   const sv = new Float64Array(keep);
   const v = new Float64Array(nc * keep);
   for (let j = 0; j < keep; j++) sv[j] = Math.sqrt(values[j] as number);
@@ -123,14 +124,7 @@ function finish(
 ): TopSvd {
   const n = view.rows.length;
   const nc = viewCols(view);
-  const top = Math.sqrt(Math.max(0, values[0] ?? 0));
-  let keep = 0;
-  const want = Math.min(k, width);
-  while (keep < want) {
-    const s = Math.sqrt(Math.max(0, values[keep] as number));
-    if (!(s > 1e-9 * Math.max(1, top))) break;
-    keep++;
-  }
+  const keep = numericalRank(values, Math.min(k, width), n, nc);
   const sv = new Float64Array(keep);
   for (let j = 0; j < keep; j++) sv[j] = Math.sqrt(values[j] as number);
   const u = new Float64Array(n * keep);
@@ -151,6 +145,24 @@ function finish(
   }
   canonicalSigns(u, v, n, nc, keep);
   return { k: keep, singularValues: sv, u, v, method };
+}
+
+/**
+ * Number of leading components that are real, from the descending eigenvalues λ = σ² of a Gram
+ * matrix of an n × nc matrix. Forming X·Xᵀ (or XᵀX) and decomposing it are backward stable, so
+ * each λ carries an absolute error of order (n + nc)·ε·λ_max: in σ terms a noise floor of
+ * √((n + nc)·ε)·σ_max (≈ 1.5e-8·σ_max per unit of n + nc), far above the ε·σ_max floor of an SVD
+ * of X itself. A component below it — e.g. the one a rank-deficient block (two models identical
+ * on the selected items) leaves behind — has a meaningless direction, so it is dropped rather
+ * than divided by a σ that is rounding noise. Exact zeros and negative round-off are dropped too.
+ */
+export function numericalRank(values: Float64Array, want: number, n: number, nc: number): number {
+  const top = values[0] ?? 0;
+  if (!(top > 0)) return 0;
+  const floor = (n + nc) * Number.EPSILON * top;
+  let keep = 0;
+  while (keep < Math.min(want, values.length) && (values[keep] as number) > floor) keep++;
+  return keep;
 }
 
 /** Sign convention (largest-|.| entry of each left vector positive) so outputs are reproducible. */

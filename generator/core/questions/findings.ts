@@ -7,6 +7,11 @@ export const questionFindings = {
     title: 'Question file missing',
     message: (a) => `cannot read question file: ${a.reason}`,
   },
+  'question-file-wrong-kind': {
+    severity: 'error',
+    title: 'Not a question file',
+    message: (a) => `this is a file of ${a.kind}, not questions (${a.lines} line(s) rejected); ${a.hint}`,
+  },
   'question-invalid-utf8': {
     severity: 'error',
     title: 'Invalid UTF-8',

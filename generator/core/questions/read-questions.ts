@@ -134,6 +134,7 @@ export async function readQuestions(vfs: Vfs, files: string[]): Promise<{ questi
   const findings: Finding[] = [];
   const tally = emptyTally();
   const firstSeen = new Map<string, { file: string; line: number }>();
+  const wrongKindLines = new Map<string, number>();
 
   for (const file of files) {
     const stat = await vfs.stat(file).catch(() => undefined);
@@ -150,6 +151,16 @@ export async function readQuestions(vfs: Vfs, files: string[]): Promise<{ questi
       }
       if (!ev.terminated) findings.push(make('question-unterminated-line', { file, line: ev.line }));
       const value = ev.value;
+      // A trajectory file given where questions are expected: one finding that says what the
+      // file is and what to run, not one schema error per missing question field per line.
+      const wrongKind = wrongFileKind(value);
+      if (wrongKind) {
+        tally.rejected++;
+        const n = (wrongKindLines.get(file) ?? 0) + 1;
+        wrongKindLines.set(file, n);
+        if (n === 1) findings.push(make('question-file-wrong-kind', { file, line: ev.line }, wrongKind));
+        continue;
+      }
       const problems = validateQuestion(value, { file, line: ev.line });
       findings.push(...problems);
       if (problems.some((p) => p.severity === 'error')) {
@@ -170,5 +181,22 @@ export async function readQuestions(vfs: Vfs, files: string[]): Promise<{ questi
       questions.push(q);
     }
   }
+  for (const f of findings) if (f.code === 'question-file-wrong-kind') f.args.lines = wrongKindLines.get(f.path.file!) ?? 1;
   return { questions, findings, tally };
+}
+
+/** Recognises records of the other files a user may pass by mistake (trajectories, harness samples). */
+function wrongFileKind(value: unknown): { kind: string; hint: string } | undefined {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const v = value as Record<string, unknown>;
+  if (v.schema_version === 'traj/1' || (Array.isArray(v.steps) && typeof v.traj_id === 'string')) {
+    return { kind: 'canonical trajectories (traj/1)', hint: 'build questions from it first: aptpace build FILE --out questions.jsonl' };
+  }
+  if ('doc_hash' in v && 'resps' in v && 'doc' in v) {
+    return { kind: 'lm-eval samples', hint: 'harness output goes to aptpace ingest LOG_DIR --out STORE' };
+  }
+  if (Array.isArray(v.trajectory) || Array.isArray(v.history)) {
+    return { kind: 'agent trajectory', hint: 'normalize or build it first: aptpace build FILE --out questions.jsonl' };
+  }
+  return undefined;
 }

@@ -8,6 +8,16 @@ export const checkFindings = {
     message: (a) =>
       `target ${a.target}: ${a.missing} of ${a.total} proxy instances are missing (${(100 * a.fraction).toFixed(1)}%), more than --max-missing ${a.maxMissing}; the prediction is not trusted`,
   },
+  'check-cannot-judge': {
+    severity: 'error',
+    title: 'Prediction cannot be vouched for',
+    message: (a) => `target ${a.target}: ${a.model} is not passed — ${a.reasons}. Pass --allow-unproven to accept such predictions`,
+  },
+  'check-cannot-judge-allowed': {
+    severity: 'warning',
+    title: 'Unproven prediction accepted',
+    message: (a) => `target ${a.target}: ${a.model} is judged although ${a.reasons} (--allow-unproven)`,
+  },
   'check-history-bad-line': {
     severity: 'error',
     title: 'Unreadable history line',

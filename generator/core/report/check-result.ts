@@ -18,14 +18,21 @@ const check = findingFactory(checkFindings);
 
 export type CheckOutcome = 'pass' | 'fail';
 /** pass/fail: every check applied passed / one failed; unchecked: predicted, no check applied; no-prediction: PACE could not place the checkpoint for this target. */
-export type TargetStatus = 'pass' | 'fail' | 'unchecked' | 'no-prediction';
+/** cannot-judge: predicted, but the model has no demonstrated skill or the checkpoint lies outside the training range (not a pass without --allow-unproven). */
+export type TargetStatus = 'pass' | 'fail' | 'unchecked' | 'no-prediction' | 'cannot-judge';
 
 export interface CheckTargetResult {
   target: string;
   scale: SerializedTarget['scale'];
   predicted: number | null;
-  /** 95% bootstrap interval on the target's scale; null when the fit had no bootstrap. */
+  /** 95% prediction interval on the target's scale (see `intervals`). */
   interval: [number, number] | null;
+  intervals: TargetForecast['intervals'];
+  /** Cross-validated quality of the fitted model for this target, shown beside the prediction. */
+  skill: TargetForecast['skill'] | null;
+  /** Why the prediction cannot be vouched for; non-empty makes the status cannot-judge unless --allow-unproven. */
+  concerns: TargetForecast['concerns'];
+  outOfRange: TargetForecast['outOfRange'];
   /** The prediction fell back to the training mean (PACE's range guard). */
   guarded: boolean;
   minScore: number | null;
@@ -87,6 +94,8 @@ export function evaluateCheck(
   forecasts: TargetForecast[],
   thresholds: Record<string, number>,
   maxMissing: number | null,
+  /** allowUnproven: judge targets with concerns (warning only); judgeConcerns false: leave them to the caller (predict flags them itself). */
+  options: { allowUnproven?: boolean; judgeConcerns?: boolean } = {},
 ): CheckEvaluation {
   const findings: Finding[] = [];
   let thresholdFailed = false;
@@ -116,13 +125,23 @@ export function evaluateCheck(
       if (missingCheck === 'fail') findings.push(check('check-missing-too-high', {}, { model: checkpoint, target: t.target, missing: missing.length, total: keys.length, fraction: missingFraction, maxMissing }));
     }
     if (minScoreCheck === 'fail' || missingCheck === 'fail') thresholdFailed = true;
-    const status: TargetStatus = !forecast ? 'no-prediction' : minScoreCheck === 'fail' || missingCheck === 'fail' ? 'fail' : minScoreCheck || missingCheck ? 'pass' : 'unchecked';
+    const concerns = forecast?.concerns ?? [];
+    const judge = options.judgeConcerns !== false;
+    const blocked = judge && concerns.length > 0 && !options.allowUnproven;
+    if (judge && concerns.length)
+      findings.push(check(blocked ? 'check-cannot-judge' : 'check-cannot-judge-allowed', {}, { model: checkpoint, target: t.target, reasons: concerns.map((c) => concernWords(c, forecast!)).join('; ') }));
+    let status: TargetStatus = !forecast ? 'no-prediction' : minScoreCheck === 'fail' || missingCheck === 'fail' ? 'fail' : minScoreCheck || missingCheck ? 'pass' : 'unchecked';
+    if (blocked && status !== 'fail') status = 'cannot-judge';
     const wins = forecast ? [...forecast.winProbabilities] : [];
     return {
       target: t.target,
       scale: t.scale,
       predicted: forecast ? forecast.predicted : null,
       interval: forecast ? forecast.interval : null,
+      intervals: forecast ? forecast.intervals : [],
+      skill: forecast ? forecast.skill : (modelSkill(t) ?? null),
+      concerns,
+      outOfRange: forecast ? forecast.outOfRange : [],
       guarded: forecast ? forecast.guarded : false,
       minScore,
       proxyInstances: keys.length,
@@ -136,6 +155,21 @@ export function evaluateCheck(
     };
   });
   return { targets, unknownThresholds, findings, thresholdFailed };
+}
+
+/** One reason a prediction cannot be vouched for, in words (shared by the finding and the report). */
+export function concernWords(c: TargetForecast['concerns'][number], f: Pick<TargetForecast, 'skill' | 'outOfRange'>): string {
+  if (c === 'no-demonstrated-skill') {
+    const s = f.skill;
+    return `no demonstrated skill: in leave-one-out over ${s.folds} models the fitted model's MAE was ${s.mae.toFixed(2)} vs ${s.meanMae.toFixed(2)} for the mean predictor, difference interval [${s.interval[0].toFixed(2)}, ${s.interval[1].toFixed(2)}] ${s.verdict === 'worse' ? 'above 0' : 'contains 0'}`;
+  }
+  return `outside the training range on ${f.outOfRange.length} embedding coordinate(s): the prediction extrapolates beyond every training model`;
+}
+
+function modelSkill(t: SerializedTarget): TargetForecast['skill'] | undefined {
+  if (!t.cv) return undefined;
+  const f = t.displayFactor;
+  return { verdict: t.cv.verdict, mae: t.cv.mae * f, meanMae: t.cv.meanMae * f, maeDifference: t.cv.maeDifference * f, interval: [t.cv.interval[0] * f, t.cv.interval[1] * f], folds: t.cv.folds };
 }
 
 export interface CheckResultInput {

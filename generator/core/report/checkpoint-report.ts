@@ -7,9 +7,9 @@ import type { Finding } from '../kernel/findings.js';
 import { renderFinding } from '../kernel/render.js';
 import type { PaceModelFile } from '../pace/model-file.js';
 import type { SkillShare } from '../pace/skill-map.js';
-import { renderReportHtml, renderReportMarkdown, type ReportPage, type ReportSection } from './html.js';
+import { escapeMarkdown, renderReportHtml, renderReportMarkdown, type ReportPage, type ReportSection } from './html.js';
 import { barChartSvg, groupedBarChartSvg, trendChartSvg, type BarDatum } from './svg.js';
-import type { CheckResult, CheckTargetResult } from './check-result.js';
+import { concernWords, type CheckResult, type CheckTargetResult } from './check-result.js';
 import { trendPositions, type HistoryEntry } from './history.js';
 
 /** History rows in summary.md (PR comments are capped at 65,536 characters); report.html lists them all. */
@@ -35,6 +35,7 @@ export function checkVerdict(result: CheckResult): { ok: boolean; text: string }
   for (const t of result.targets) {
     if (t.status === 'no-prediction') problems.push(`${t.target}: no prediction (${t.missingInstances} of ${t.proxyInstances} proxy instances missing)`);
     if (t.checks.minScore === 'fail' && t.predicted !== null) problems.push(`${t.target}: predicted ${formatScore(t.predicted, t.scale)} < required ${formatScore(t.minScore, t.scale)}`);
+    if (t.status === 'cannot-judge') problems.push(`${t.target}: not judged (${t.concerns.join(', ')}; --allow-unproven to accept)`);
     if (t.checks.maxMissing === 'fail') problems.push(`${t.target}: ${(100 * t.missingFraction).toFixed(1)}% of proxy instances missing > ${(100 * (result.maxMissing ?? 0)).toFixed(1)}%`);
   }
   for (const u of result.unknownThresholds) problems.push(`threshold for unknown target ${u}`);
@@ -48,7 +49,7 @@ export function checkVerdict(result: CheckResult): { ok: boolean; text: string }
 }
 
 /** Findings the verdict line already spells out per target. */
-const VERDICT_CODES = new Set(['pace-threshold-failed', 'pace-threshold-unknown-target', 'check-missing-too-high', 'pace-proxy-too-few-instances', 'pace-model-not-in-logs']);
+const VERDICT_CODES = new Set(['check-cannot-judge', 'pace-threshold-failed', 'pace-threshold-unknown-target', 'check-missing-too-high', 'pace-proxy-too-few-instances', 'pace-model-not-in-logs']);
 /** Notices shown per finding code before "… N more" (result.json keeps every finding). */
 const NOTICES_PER_CODE = 10;
 
@@ -69,17 +70,34 @@ function notices(findings: Finding[]): ReportPage['notices'] {
   return out;
 }
 
+function formatLevel(t: CheckTargetResult, level: number): string {
+  const iv = t.intervals.find((i) => i.level === level);
+  if (!iv) return '–';
+  return `[${formatScore(iv.lower, t.scale)}, ${formatScore(iv.upper, t.scale)}]${iv.unbounded ? ' (unbounded: too few training models)' : ''}`;
+}
+
+/** The fit's cross-validated quality beside each prediction: MAE against the mean predictor's. */
+function formatSkill(t: CheckTargetResult): string {
+  const s = t.skill;
+  if (!s) return '–';
+  const d = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(2)}`;
+  const words = s.verdict === 'better' ? 'beats the mean' : s.verdict === 'worse' ? 'worse than the mean' : 'no demonstrated skill';
+  return `${s.mae.toFixed(2)} vs ${s.meanMae.toFixed(2)} (Δ ${d(s.maeDifference)} [${d(s.interval[0])}, ${d(s.interval[1])}]): ${words}`;
+}
+
 function predictionSection(result: CheckResult): ReportSection {
   const rows = result.targets.map((t) => [
     t.target,
     formatScore(t.predicted, t.scale),
+    formatLevel(t, 0.8),
     formatInterval(t),
+    formatSkill(t),
     t.minScore === null ? null : formatScore(t.minScore, t.scale),
     `${t.missingInstances}/${t.proxyInstances}`,
     t.expectedRank === null ? null : `${t.expectedRank.toFixed(1)} of ${t.winProbabilities.length + 1}`,
-    t.status + (t.guarded ? ' (range guard: training mean)' : ''),
+    t.status + (t.guarded ? ' (range guard: training mean)' : '') + (t.concerns.length ? ` — ${t.concerns.map((c) => concernWords(c, { skill: t.skill!, outOfRange: t.outOfRange })).join('; ')}` : ''),
   ]);
-  const emphasise = result.targets.flatMap((t, i) => (t.status === 'fail' || t.status === 'no-prediction' ? [i] : []));
+  const emphasise = result.targets.flatMap((t, i) => (t.status === 'fail' || t.status === 'no-prediction' || t.status === 'cannot-judge' ? [i] : []));
   const svg = result.targets.flatMap((t) => {
     if (t.predicted === null) return [];
     const bars: BarDatum[] = [...t.winProbabilities]
@@ -92,9 +110,9 @@ function predictionSection(result: CheckResult): ReportSection {
   });
   return {
     heading: 'Predicted agentic scores',
-    text: 'Point prediction of each agentic target from the checkpoint’s proxy-instance scores, with the 95% bootstrap interval over target-instance resamples. Expected rank counts the training models expected to beat the checkpoint (1 = best).',
+    text: 'Point prediction of each agentic target from the checkpoint’s proxy-instance scores. Intervals are conformal from the fit’s leave-one-out residuals (uncertainty of the model pool, target-label noise included), widened to the label-noise bootstrap interval. Beside each prediction: the fit’s leave-one-out MAE against the mean predictor’s, with the 95% bootstrap-over-models interval of the difference; a target without demonstrated skill, or a checkpoint outside the range of the training models, is not judged (cannot-judge) unless --allow-unproven. Expected rank counts the training models expected to beat the checkpoint (1 = best).',
     svg,
-    table: { columns: ['target', 'predicted', '95% interval', 'min score', 'missing proxy', 'expected rank', 'status'], rows, emphasise },
+    table: { columns: ['target', 'predicted', '80% interval', '95% interval', 'CV MAE vs mean', 'min score', 'missing proxy', 'expected rank', 'status'], rows, emphasise },
   };
 }
 
@@ -217,7 +235,8 @@ export function checkReportPage(result: CheckResult, model: PaceModelFile, histo
 export function renderCheckReport(result: CheckResult, model: PaceModelFile, history: HistoryEntry[]): { html: string; markdown: string } {
   const page = checkReportPage(result, model, history);
   const markdown = renderReportMarkdown(checkReportPage(result, model, history, { historyRows: MARKDOWN_HISTORY_ROWS }));
-  const facts = page.footer!.map(([k, v]) => `- ${k}: \`${v}\``).join('\n');
+  // Escaped, not a code span: a backtick in a path or name would end the span early.
+  const facts = page.footer!.map(([k, v]) => `- ${escapeMarkdown(k)}: ${escapeMarkdown(v)}`).join('\n');
   // A blank line first: a text line right after a Markdown table would be read as one more row.
   return { html: renderReportHtml(page), markdown: `${markdown.trimEnd()}\n\nPlots: report.html beside this file.\n\n${facts}\n` };
 }

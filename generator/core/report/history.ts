@@ -73,7 +73,8 @@ function problemWith(raw: unknown): string | null {
   if (typeof e.model !== 'string' || !e.model) return 'model is missing';
   if (!isNumberOrNull(e.step ?? null)) return 'step is not a number';
   if (typeof e.modelFileSha256 !== 'string') return 'modelFileSha256 is missing';
-  if (!Array.isArray(e.targets)) return 'targets is missing';
+  if (e.targets === undefined) return 'targets is missing';
+  if (!Array.isArray(e.targets)) return `targets must be a list, got ${e.targets === null ? 'null' : typeof e.targets}`;
   for (const [i, t] of e.targets.entries()) {
     if (!t || typeof t.target !== 'string' || !isNumberOrNull(t.predicted)) return `targets[${i}] is malformed`;
     if (t.interval !== null && !(Array.isArray(t.interval) && t.interval.length === 2 && t.interval.every((v) => typeof v === 'number'))) return `targets[${i}].interval is malformed`;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { escapeXml } from './svg.js';
 
 export interface ReportTable {
@@ -32,11 +33,7 @@ function cell(v: string | number | null): string {
   return escapeXml(v);
 }
 
-/** A self-contained HTML page: inline CSS, inline SVG, no scripts, no external assets. */
-export function renderReportHtml(page: ReportPage): string {
-  const out: string[] = [];
-  out.push('<!DOCTYPE html>', '<html lang="en">', '<head>', '<meta charset="utf-8">', `<title>${escapeXml(page.title)}</title>`);
-  out.push(`<style>
+const STYLE = `
 body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:1100px;color:#222;padding:0 1rem}
 h1{font-size:1.5rem}h2{font-size:1.15rem;margin-top:2rem;border-bottom:1px solid #ddd;padding-bottom:.25rem}
 .verdict{padding:.6rem 1rem;border-radius:6px;font-weight:600}.ok{background:#e6f4ea;color:#1e6b34}.fail{background:#fde8e8;color:#9b1c1c}
@@ -44,7 +41,28 @@ table{border-collapse:collapse;margin:.5rem 0;font-size:.9rem}th,td{border:1px s
 th{background:#f6f6f6}tr.em td{background:#fff4e5;font-weight:600}.na{color:#999}.charts{display:flex;flex-wrap:wrap;gap:1rem}
 .notice{margin:.3rem 0;padding:.4rem .8rem;border-left:4px solid}.notice.warning{background:#fff8e1;border-color:#f0b400}.notice.error{background:#fde8e8;border-color:#c81e1e}.notice.info{background:#eef4fb;border-color:#4e79a7}
 footer{margin-top:2rem;font-size:.8rem;color:#666}footer dt{font-weight:600;float:left;clear:left;width:11rem}footer dd{margin-left:11.5rem}
-</style>`);
+`;
+
+/**
+ * Like the review page: nothing may load or run. The one inline stylesheet is allowed by its
+ * hash; no script, image, frame, form target or base URL is allowed, so even a name that
+ * escaped escaping could not execute or phone home.
+ */
+export const REPORT_CSP = [
+  "default-src 'none'",
+  `style-src 'sha256-${createHash('sha256').update(STYLE, 'utf8').digest('base64')}'`,
+  "script-src 'none'",
+  "img-src 'none'",
+  "connect-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');
+
+/** A self-contained HTML page: inline CSS, inline SVG, no scripts, no external assets. */
+export function renderReportHtml(page: ReportPage): string {
+  const out: string[] = [];
+  out.push('<!DOCTYPE html>', '<html lang="en">', '<head>', '<meta charset="utf-8">', `<meta http-equiv="Content-Security-Policy" content="${escapeXml(REPORT_CSP)}">`, `<title>${escapeXml(page.title)}</title>`);
+  out.push(`<style>${STYLE}</style>`);
   out.push('</head>', '<body>', `<h1>${escapeXml(page.title)}</h1>`);
   if (page.verdict) out.push(`<p class="verdict ${page.verdict.ok ? 'ok' : 'fail'}"><strong>${page.verdict.ok ? 'PASS' : 'FAIL'}</strong> — ${escapeXml(page.verdict.text)}</p>`);
   for (const n of page.notices ?? []) out.push(`<p class="notice ${n.level}">${escapeXml(n.text)}</p>`);
@@ -68,18 +86,37 @@ footer{margin-top:2rem;font-size:.8rem;color:#666}footer dt{font-weight:600;floa
   return out.join('\n');
 }
 
-/** The same content as Markdown, for CI step summaries and PR comments. */
+/**
+ * Text shown literally in Markdown (a CI job summary, a PR comment): model and target names
+ * come from files anyone can write. Line breaks become spaces (no new block can start), and
+ * everything that could make markup is backslash-escaped (CommonMark allows it before any ASCII
+ * punctuation): raw HTML (`<` before a tag or comment), links and images (`](`, `][`),
+ * emphasis, code, table cells, @-mentions, and block markers at the start (`#`, `>`, lists).
+ * Plain text such as `score < 0.30` or `swe-bench` stays readable in the raw file.
+ */
+export function escapeMarkdown(text: string): string {
+  return text
+    .replace(/[\r\n\u2028\u2029]+/g, ' ')
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .replace(/[\\`*_|~@]/g, '\\$&')
+    .replace(/\](?=[([])/g, ']\\')
+    .replace(/<(?=[A-Za-z/!?])/g, '\\<')
+    .replace(/^(\s*)([#>+=[-]|\d+[.)])/, '$1\\$2');
+}
+
+/** The same content as Markdown, for CI step summaries and PR comments; every text is escaped. */
 export function renderReportMarkdown(page: ReportPage): string {
-  const out: string[] = [`# ${page.title}`, ''];
-  if (page.verdict) out.push(`**${page.verdict.ok ? 'PASS' : 'FAIL'}** — ${page.verdict.text}`, '');
-  for (const n of page.notices ?? []) out.push(`> ${n.text}`, '');
+  const md = escapeMarkdown;
+  const out: string[] = [`# ${md(page.title)}`, ''];
+  if (page.verdict) out.push(`**${page.verdict.ok ? 'PASS' : 'FAIL'}** — ${md(page.verdict.text)}`, '');
+  for (const n of page.notices ?? []) out.push(`> ${md(n.text)}`, '');
   for (const s of page.sections) {
     if (!s.text && !s.table) continue;
-    out.push(`## ${s.heading}`, '');
-    if (s.text) out.push(s.text, '');
+    out.push(`## ${md(s.heading)}`, '');
+    if (s.text) out.push(md(s.text), '');
     if (s.table) {
-      out.push(`| ${s.table.columns.join(' | ')} |`, `| ${s.table.columns.map(() => '---').join(' | ')} |`);
-      for (const r of s.table.rows) out.push(`| ${r.map((v) => (v === null ? '–' : typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toFixed(3)) : v.replace(/\|/g, '\\|'))).join(' | ')} |`);
+      out.push(`| ${s.table.columns.map(md).join(' | ')} |`, `| ${s.table.columns.map(() => '---').join(' | ')} |`);
+      for (const r of s.table.rows) out.push(`| ${r.map((v) => (v === null ? '–' : typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toFixed(3)) : md(v))).join(' | ')} |`);
       out.push('');
     }
   }

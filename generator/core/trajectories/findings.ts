@@ -97,6 +97,11 @@ export const trajectoryFindings = {
     title: 'Observation without action',
     message: (a) => `observation ${a.id} points at action ${a.cause}, which is not in the history; ignored`,
   },
+  'traj-instance-id-case': {
+    severity: 'warning',
+    title: 'Instance id differs only in letter case',
+    message: (a) => `instance id ${a.id} differs from ${a.canonical}, read earlier, only in letter case; it is recorded as ${a.canonical} so both runs are one instance`,
+  },
   'traj-duplicate-id': {
     severity: 'warning',
     title: 'Duplicate trajectory id',

@@ -4,6 +4,9 @@
  * success-evidence joining, and per-file summaries. Bad input becomes findings; the rest of
  * the input is still read.
  */
+import { parseJson } from '../kernel/json.js';
+import { firstInvalidUtf8 } from '../kernel/utf8.js';
+import { walkTree, fsProblem, describeFsError } from '../kernel/walk.js';
 import * as path from 'node:path';
 import type { Finding, FindingPath, Tally } from '../kernel/findings.js';
 import { countSkip, emptyTally } from '../kernel/findings.js';
@@ -17,7 +20,7 @@ import { readBoundedLines } from '../kernel/jsonl.js';
 import { at, type RecordContext } from './readers/reader.js';
 import { detectFormat, formatOrder, formatReaders, isFormatName, type FormatName } from './readers/registry.js';
 import { validateTrajectory } from './schema.js';
-import { estimateTokensFromChars, isRecord, typeName } from './text.js';
+import { estimateTokensFromChars, isRecord, repoFromInstanceId, typeName } from './text.js';
 import type { Domain, Trajectory } from './types.js';
 
 export { validateTrajectory } from './schema.js';
@@ -35,6 +38,8 @@ export interface ReadTrajectoriesOptions {
   license?: string;
   /** Overrides the domain readers infer, e.g. `env_setup` for environment-setup runs of a SWE agent. */
   domain?: Domain;
+  /** Overrides the detected natural language (`task.language`), e.g. `zh`. */
+  language?: string;
   /** Files never read even when an input covers them (e.g. normalize's own --out inside an input folder). */
   exclude?: string[];
 }
@@ -91,24 +96,18 @@ function hasGlobChars(input: string): boolean {
   return /[*?[\]{}]/.test(input);
 }
 
+/** Trajectory files under `dir` (the kernel walker: loops and dangling links become findings); other extensions are tallied per folder. */
 async function* walk(vfs: Vfs, dir: string, skipped: Map<string, number>, problems: Finding[]): AsyncGenerator<string> {
-  let names: string[];
-  try {
-    names = await vfs.list(dir);
-  } catch (err) {
-    problems.push(trajFinding('traj-file-unreadable', { file: dir }, { reason: (err as Error).message }));
-    return;
-  }
-  for (const name of names) {
-    if (name.startsWith('.')) continue;
-    const full = path.join(dir, name);
-    const stat = await vfs.stat(full);
-    if (stat?.isDirectory) yield* walk(vfs, full, skipped, problems);
-    else if (stat?.isFile) {
-      if (TRAJECTORY_EXTENSIONS.test(name)) yield full;
-      else skipped.set(dir, (skipped.get(dir) ?? 0) + 1);
-    }
-  }
+  const found = await walkTree(vfs, dir, {
+    filter: (file) => {
+      if (TRAJECTORY_EXTENSIONS.test(path.basename(file))) return true;
+      const parent = path.dirname(file);
+      skipped.set(parent, (skipped.get(parent) ?? 0) + 1);
+      return false;
+    },
+  });
+  problems.push(...found.findings);
+  yield* found.files;
 }
 
 /** Files named, directories walked (sorted, recursive), globs expanded; each file once. */
@@ -121,7 +120,13 @@ async function* expandInputs(vfs: Vfs, inputs: string[], exclude: string[] = [])
     return true;
   };
   for (const input of inputs) {
-    const stat = await vfs.stat(input);
+    let stat;
+    try {
+      stat = await vfs.stat(input);
+    } catch (err) {
+      yield { finding: fsProblem(input, err) ?? trajFinding('traj-file-unreadable', { file: input }, { reason: describeFsError(err) }) };
+      continue;
+    }
     if (stat?.isFile) {
       if (once(input)) yield { file: input };
     } else if (stat?.isDirectory) {
@@ -167,6 +172,7 @@ class FileReader {
     private readonly evidence: EvidenceIndex | undefined,
     private readonly seenIds: Map<string, string>,
     private readonly countTokens: Token,
+    private readonly instanceSpellings: Map<string, string>,
   ) {
     this.summary = { file, format: null, trajectories: 0, steps: 0, success: {}, tokens: 0, rejected: 0 };
   }
@@ -252,6 +258,8 @@ class FileReader {
       return out;
     }
     if (this.options.domain) trajectory.domain = this.options.domain;
+    if (this.options.language) trajectory.task.language = this.options.language;
+    this.unifyInstanceCase(trajectory, ctx);
     if (!trajectory.task.goal.trim()) ctx.findings.push(trajFinding('traj-missing-goal', at(ctx, 'task.goal'), {}));
     if (this.evidence) ctx.findings.push(...this.evidence.apply(trajectory, { file: this.file, ...where }));
     const first = this.seenIds.get(trajectory.traj_id);
@@ -265,6 +273,28 @@ class FileReader {
     this.summary.tokens += this.countTokens(trajectory);
     out.push({ kind: 'trajectory', trajectory });
     return out;
+  }
+
+  /**
+   * One instance spelled two ways (`SWE-agent__test-repo-1` from a replay config,
+   * `swe-agent__test-repo-1` from a file name) is one instance: later spellings take the first
+   * one read, so one report row labels both, and a warning says so.
+   */
+  private unifyInstanceCase(trajectory: Trajectory, ctx: RecordContext): void {
+    const id = trajectory.task.instance_id;
+    const key = `${trajectory.source.framework}\u0000${id.toLowerCase()}`;
+    const first = this.instanceSpellings.get(key);
+    if (first === undefined) {
+      this.instanceSpellings.set(key, id);
+      return;
+    }
+    if (first === id) return;
+    const prefix = `${trajectory.source.framework}:${id}:`;
+    if (trajectory.traj_id.startsWith(prefix)) trajectory.traj_id = `${trajectory.source.framework}:${first}:${trajectory.traj_id.slice(prefix.length)}`;
+    trajectory.task.instance_id = first;
+    const derivedRepo = repoFromInstanceId(id);
+    if (derivedRepo !== null && trajectory.environment.repo === derivedRepo) trajectory.environment.repo = repoFromInstanceId(first);
+    ctx.findings.push(trajFinding('traj-instance-id-case', at(ctx, 'task.instance_id'), { id, canonical: first }));
   }
 
   private evaluation: { kind: 'report' | 'predictions'; entries: number } | null = null;
@@ -288,38 +318,7 @@ class FileReader {
 // ---------------------------------------------------------------------------------------
 // Containers
 
-/** Byte offset of the first invalid UTF-8 sequence, or -1. */
-export function firstInvalidUtf8(bytes: Uint8Array): number {
-  let i = 0;
-  while (i < bytes.length) {
-    const b = bytes[i]!;
-    let need = 0;
-    let min = 0;
-    if (b < 0x80) {
-      i++;
-      continue;
-    } else if (b >= 0xc2 && b <= 0xdf) {
-      need = 1;
-      min = 0x80;
-    } else if (b >= 0xe0 && b <= 0xef) {
-      need = 2;
-      min = 0x800;
-    } else if (b >= 0xf0 && b <= 0xf4) {
-      need = 3;
-      min = 0x10000;
-    } else return i;
-    if (i + need >= bytes.length) return i;
-    let cp = b & (0x3f >> need);
-    for (let k = 1; k <= need; k++) {
-      const c = bytes[i + k]!;
-      if ((c & 0xc0) !== 0x80) return i;
-      cp = (cp << 6) | (c & 0x3f);
-    }
-    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
-    i += need + 1;
-  }
-  return -1;
-}
+export { firstInvalidUtf8 };
 
 function lineOfOffset(bytes: Uint8Array, offset: number): number {
   let line = 1;
@@ -369,7 +368,7 @@ async function* readJsonlStream(vfs: Vfs, reader: FileReader, maxLineBytes: numb
     any = true;
     let value: unknown;
     try {
-      value = JSON.parse(ev.text);
+      value = parseJson(ev.text);
     } catch (err) {
       const where = parseErrorWhere(err as Error, ev.text);
       if (!ev.terminated && where.atEnd) {
@@ -390,7 +389,7 @@ async function* readJsonLinesFromText(text: string, reader: FileReader): AsyncGe
     const line = lines[i]!.replace(/\r$/, '');
     if (!line.trim()) continue;
     try {
-      yield* reader.handle(JSON.parse(line) as unknown, 'record', { line: i + 1 }, line);
+      yield* reader.handle(parseJson(line) as unknown, 'record', { line: i + 1 }, line);
     } catch (err) {
       const where = parseErrorWhere(err as Error, line);
       const last = i === lines.length - 1;
@@ -472,7 +471,7 @@ async function* readFile(vfs: Vfs, reader: FileReader, maxBytes: number): AsyncG
   }
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJson(text);
   } catch (err) {
     // JSONL saved under a .json / .traj name: several complete lines.
     const nonEmpty = text.split('\n').filter((l) => l.trim());
@@ -546,6 +545,7 @@ export async function* streamTrajectories(vfs: Vfs, inputs: string[], options: R
   for (const f of evidence?.findings ?? []) yield { kind: 'finding', finding: f };
   const countTokens = await tokenCounter(options.exactTokens ?? false);
   const seenIds = new Map<string, string>();
+  const instanceSpellings = new Map<string, string>();
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const ahead = readAhead(vfs, maxBytes);
   const items = expandInputs(vfs, inputs, options.exclude)[Symbol.asyncIterator]();
@@ -556,7 +556,7 @@ export async function* streamTrajectories(vfs: Vfs, inputs: string[], options: R
     upcoming.then((next) => !next.done && 'file' in next.value && ahead.warm(next.value.file), () => undefined);
     if ('finding' in item) yield { kind: 'finding', finding: item.finding };
     else {
-      const reader = new FileReader(item.file, options, evidence, seenIds, countTokens);
+      const reader = new FileReader(item.file, options, evidence, seenIds, countTokens, instanceSpellings);
       yield* readFile(ahead.vfs, reader, maxBytes);
       yield* reader.finish();
       yield { kind: 'file', summary: reader.summary };

@@ -5,11 +5,11 @@
  * ajv for the exact errors of the rest. test/trajectories/schema-fast.test.ts checks that both
  * agree on every fixture and on thousands of mutations of them.
  */
-import { TRAJECTORY_SCHEMA_VERSION } from './types.js';
+import { DOMAINS, TRAJECTORY_SCHEMA_VERSION } from './types.js';
 
 type Obj = Record<string, unknown>;
 
-const DOMAINS = new Set(['swe', 'deep_research', 'env_setup', 'other']);
+const DOMAIN_SET: ReadonlySet<string> = new Set(DOMAINS);
 const ACTION_KINDS = new Set(['shell', 'tool_call', 'code', 'message', 'finish', 'llm_call']);
 const SUCCESS_SOURCES = new Set(['harness_report', 'dataset_label', 'answer_match', 'benchmark_construction', 'self_report', 'unknown']);
 const EVIDENCE_SOURCES = new Set(['harness_report', 'dataset_label', 'answer_match', 'benchmark_construction']);
@@ -59,7 +59,7 @@ export function isCertainlyValidTrajectory(t: unknown): boolean {
   if (!isObject(t) || !onlyKeys(t, TOP_KEYS)) return false;
   if (t.schema_version !== TRAJECTORY_SCHEMA_VERSION) return false;
   if (!isString(t.traj_id) || !t.traj_id.length) return false;
-  if (!DOMAINS.has(t.domain as string)) return false;
+  if (!DOMAIN_SET.has(t.domain as string)) return false;
   if (t.extra !== undefined && !isObject(t.extra)) return false;
 
   const s = t.source;

@@ -7,7 +7,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import type { Finding, FindingPath } from '../kernel/findings.js';
 import { trajFinding } from './findings.js';
 import { isCertainlyValidTrajectory } from './schema-fast.js';
-import { TRAJECTORY_SCHEMA_VERSION } from './types.js';
+import { DOMAINS, TRAJECTORY_SCHEMA_VERSION } from './types.js';
 
 const nullableString = { type: ['string', 'null'] };
 const nullableNumber = { type: ['number', 'null'] };
@@ -22,7 +22,7 @@ export const trajectorySchema = {
   properties: {
     schema_version: { const: TRAJECTORY_SCHEMA_VERSION },
     traj_id: { type: 'string', minLength: 1 },
-    domain: { enum: ['swe', 'deep_research', 'env_setup', 'other'] },
+    domain: { enum: [...DOMAINS] },
     source: {
       type: 'object',
       additionalProperties: false,

@@ -126,9 +126,47 @@ export function detectLanguage(text: string): string {
     }
   }
   if (letters === 0 || cjk / letters < 0.2) return 'en';
-  if (/[\u3040-\u30ff]/.test(sample)) return 'ja';
-  if (/[\uac00-\ud7af]/.test(sample)) return 'ko';
+  // The majority script decides: a Chinese question quoting a Korean title (`《狗与狼的时间》（개와
+  // 늑대의 시간）`) is Chinese. Japanese mixes kana into Han text, so a fifth of kana is enough.
+  const hangul = sample.match(/[\uac00-\ud7af]/g)?.length ?? 0;
+  const kana = sample.match(/[\u3040-\u30ff]/g)?.length ?? 0;
+  if (hangul * 2 > cjk) return 'ko';
+  if (kana * 5 >= cjk) return 'ja';
   return 'zh';
+}
+
+/**
+ * The trajectory's natural language: the goal decides when it has enough letters to judge;
+ * a short or letter-less goal (a bare URL, an id) is judged together with the agent's first
+ * thoughts, which are what a question's context mostly shows.
+ */
+export function detectTrajectoryLanguage(goal: string, thoughts: ReadonlyArray<string | null>): string {
+  if (countLetters(goal.slice(0, 4000)) >= MIN_GOAL_LETTERS) return detectLanguage(goal);
+  let text = goal;
+  for (const t of thoughts) {
+    if (text.length >= 4000) break;
+    if (t) text += `\n${t}`;
+  }
+  return detectLanguage(text);
+}
+/** Below this many letters a goal alone is too short to say which language it is in. */
+const MIN_GOAL_LETTERS = 20;
+
+/** Letters, a CJK character counting as a word's worth (4): `塔林最高的塔有多高？` is plenty to judge. */
+function countLetters(text: string): number {
+  let letters = 0;
+  for (const ch of text) if (LETTER.test(ch)) letters += CJK_CHAR.test(ch) ? 4 : 1;
+  return letters;
+}
+
+/**
+ * Capture-the-flag / security-challenge wording (SWE-agent's CTF mode, picoCTF, Hack The Box,
+ * CSAW). A bare "flag" is not enough: SWE issues talk about command-line flags all the time.
+ */
+const CTF_WORDING = /\bCTF\b|capture[- ]the[- ]flag|picoCTF|\bHTB\b|hack ?the ?box|\bflag\s*\{|\bflag format\b|(?:find|get|retrieve|submit|capture|recover) the flag\b/i;
+
+export function looksLikeCtf(text: string): boolean {
+  return CTF_WORDING.test(text.slice(0, 20000));
 }
 
 /**

@@ -4,7 +4,9 @@
  */
 export const TRAJECTORY_SCHEMA_VERSION = 'traj/1';
 
-export type Domain = 'swe' | 'deep_research' | 'env_setup' | 'other';
+/** `ctf`: capture-the-flag / security challenges (SWE-agent's CTF mode), told apart from `swe` fixes. */
+export type Domain = 'swe' | 'deep_research' | 'env_setup' | 'ctf' | 'other';
+export const DOMAINS: readonly Domain[] = ['swe', 'deep_research', 'env_setup', 'ctf', 'other'];
 export type ActionKind = 'shell' | 'tool_call' | 'code' | 'message' | 'finish' | 'llm_call';
 /** Only the first four are evidence of success; `self_report` and `unknown` are not. */
 export type SuccessSource = 'harness_report' | 'dataset_label' | 'answer_match' | 'benchmark_construction' | 'self_report' | 'unknown';

@@ -50,7 +50,7 @@ export async function discoverRuns(vfs: Vfs, roots: string[], sink: FindingSink)
       sink.add('input-missing', { file: root }, { input: root });
       continue;
     }
-    const files = st.isDirectory ? await walkFiles(vfs, root) : [root];
+    const files = st.isDirectory ? await walkFiles(vfs, root, undefined, sink) : [root];
     const byDir = new Map<string, string[]>();
     for (const f of files) {
       const d = path.dirname(f);

@@ -86,7 +86,7 @@ export async function readSampleFile(vfs: Vfs, file: string, options: SampleRead
     const raw = rec[options.metric];
     const value = typeof raw === 'number' ? raw : typeof raw === 'boolean' ? (raw ? 1 : 0) : undefined;
     if (value === undefined || !Number.isFinite(value)) {
-      sink.add('samples-bad-value', { ...where, field: options.metric }, { metric: options.metric, docId, value: raw === NAN_SENTINEL ? 'NaN' : raw });
+      sink.add('samples-bad-value', { ...where, field: options.metric }, { metric: options.metric, docId, value: typeof raw === 'string' && raw.startsWith(NAN_SENTINEL) ? raw.slice(NAN_SENTINEL.length) : raw });
       tally.rejected++;
       return;
     }
@@ -180,7 +180,8 @@ export async function readSampleFile(vfs: Vfs, file: string, options: SampleRead
 }
 
 /** Python's json.dumps writes NaN/Infinity as bare tokens; they become this marker so the value is reported, not the line. */
-const NAN_SENTINEL = '\u0000NaN';
+/** Prefix of the marker that stands for a bare NaN / Infinity / -Infinity token; the token follows it, so findings name the value read. */
+const NAN_SENTINEL = '\u0000';
 
 const HEAD_BYTES = Buffer.from('{"doc_id": ');
 const DOC_HASH_BYTES = Buffer.from('"doc_hash": "');
@@ -292,7 +293,7 @@ function replaceNonFinite(text: string): string {
     }
     const token = text.startsWith('NaN', i) ? 'NaN' : text.startsWith('-Infinity', i) ? '-Infinity' : text.startsWith('Infinity', i) ? 'Infinity' : undefined;
     if (token) {
-      out += JSON.stringify(NAN_SENTINEL);
+      out += JSON.stringify(NAN_SENTINEL + token);
       i += token.length - 1;
       continue;
     }

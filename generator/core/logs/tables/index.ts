@@ -58,7 +58,7 @@ export async function readScoreTables(
       continue;
     }
     const found = st.isDirectory
-      ? (await walkFiles(vfs, input, (f) => TABLE_FILE.test(f))).map((file) => ({ file, task: taskFromPath(input, file) }))
+      ? (await walkFiles(vfs, input, (f) => TABLE_FILE.test(f), sink)).map((file) => ({ file, task: taskFromPath(input, file) }))
       : [{ file: input, task: path.basename(path.dirname(path.resolve(input))) }];
     if (found.length === 0) sink.add('input-unrecognised', { file: input }, { input, reason: 'no .csv/.tsv files below it' });
     for (const { file, task } of found) {
@@ -84,7 +84,7 @@ export async function readScoreTables(
   if (options.mapping) {
     const unused = Object.keys(options.mapping).filter((a) => !usedAliases.has(a));
     // Unused aliases are normal when one mapping file serves several sources; only say so.
-    if (unused.length) sink.add('mapping-unused', {}, { count: unused.length, aliases: unused.slice(0, 10).join(', ') });
+    if (unused.length) sink.add('mapping-unused', {}, { count: unused.length, aliases: unused.slice(0, 10).join(', '), unused });
   }
   return { matrix, findings: sink.close(), tally };
 }

@@ -7,8 +7,11 @@ import type { ModelMapping } from '../mapping.js';
 import type { TargetTable } from '../matrix.js';
 import { FindingSink } from '../sink.js';
 import { walkFiles } from '../walk.js';
+import { isPerInstanceHeader, outcomeOf, parseOutcomeCsv, parseOutcomeJsonl, type OutcomeRow, type RowProblem } from './per-instance-table.js';
 
-export type TargetScale = TargetTable['scale'];
+import { assemble, toScale, type Aggregate, type Collect, type TargetScale } from './assemble.js';
+
+export { toScale, fractionScores, type TargetScale } from './assemble.js';
 
 export interface TargetOptions {
   mapping?: ModelMapping;
@@ -19,25 +22,15 @@ export interface TargetOptions {
 }
 
 /** Recognised target files; a folder is walked and each file classified by path and content. */
-export type TargetSourceKind = 'per-instance-json' | 'openhands-scores-json' | 'aggregate-json' | 'aggregate-csv';
+export type TargetSourceKind = 'per-instance-json' | 'per-instance-table' | 'openhands-scores-json' | 'aggregate-json' | 'aggregate-csv';
 export const targetSources = {
   'per-instance-json': { title: 'Per-instance outcomes', layout: '<model>/[instance_results/]<target>.json = {instance_id: {resolved: true|false|null, …}}' },
+  'per-instance-table': { title: 'Per-instance outcome table', layout: '<target>.jsonl lines {model, instance, resolved: 0|1|true|false|null, target?} or CSV/TSV model,instance,resolved[,target]' },
   'openhands-scores-json': { title: 'OpenHands Index scores.json', layout: '<model>/scores.json = [{benchmark, score (percent), metric, …}]' },
   'aggregate-json': { title: 'Aggregate JSON', layout: '{model: {target: score}}' },
   'aggregate-csv': { title: 'Aggregate CSV/TSV', layout: 'model,<target>,<target>… (wide) or model,target,score (long)' },
 } satisfies Record<TargetSourceKind, { title: string; layout: string }>;
 
-interface Aggregate {
-  value: number;
-  scale: TargetScale;
-  metric?: string;
-  file: string;
-}
-
-interface Collect {
-  aggregates: Map<string, Aggregate>;
-  perInstance: Map<string, { outcomes: Record<string, number>; file: string }>;
-}
 
 /**
  * Reads agentic targets: per-instance `{instance_id: {resolved}}` files (the OpenHands
@@ -49,12 +42,18 @@ export async function readTargets(
   vfs: Vfs,
   inputs: string[],
   options: TargetOptions = {},
-): Promise<{ targets: TargetTable[]; findings: Finding[]; tally: Tally }> {
+): Promise<{ targets: TargetTable[]; findings: Finding[]; tally: Tally; usedAliases: string[] }> {
   const sink = new FindingSink();
   const tally = emptyTally();
   const byTarget = new Map<string, Collect>();
   const sources: Array<{ file: string; kind: TargetSourceKind }> = [];
-  const model = (raw: string) => options.mapping?.[raw] ?? raw;
+  const usedAliases = new Set<string>();
+  const model = (raw: string) => {
+    const mapped = options.mapping?.[raw];
+    if (mapped === undefined) return raw;
+    usedAliases.add(raw);
+    return mapped;
+  };
   const targetName = (raw: string) => options.targetNames?.[raw] ?? raw;
   const collect = (target: string): Collect => {
     let c = byTarget.get(target);
@@ -83,8 +82,8 @@ export async function readTargets(
     const st = await vfs.stat(input);
     if (!st) sink.add('input-missing', { file: input }, { input });
     else if (st.isDirectory) {
-      const found = await walkFiles(vfs, input, (f) => /\.(json|csv|tsv|tab)$/i.test(f));
-      if (!found.length) sink.add('input-unrecognised', { file: input }, { input, reason: 'no .json/.csv files below it' });
+      const found = await walkFiles(vfs, input, (f) => /\.(json|jsonl|csv|tsv|tab)$/i.test(f), sink);
+      if (!found.length) sink.add('input-unrecognised', { file: input }, { input, reason: 'no .json/.jsonl/.csv files below it' });
       files.push(...found);
     } else files.push(input);
   }
@@ -100,6 +99,17 @@ export async function readTargets(
       text = new TextDecoder('utf-8', { fatal: true }).decode(await vfs.readBytes(file));
     } catch (err) {
       sink.add('input-unreadable', { file }, { reason: (err as Error).message });
+      continue;
+    }
+    const stem = base.replace(/\.[^.]+$/, '');
+    if (/\.jsonl$/i.test(file)) {
+      placeOutcomes(file, parseOutcomeJsonl(text, stem));
+      sources.push({ file, kind: 'per-instance-table' });
+      continue;
+    }
+    if (/\.(csv|tsv|tab)$/i.test(file) && isPerInstanceHeader(parseCsv(text.split(/\r?\n/, 1)[0] ?? '', delimiterFor(file)).rows[0]?.fields ?? [])) {
+      placeOutcomes(file, parseOutcomeCsv(text, file, stem));
+      sources.push({ file, kind: 'per-instance-table' });
       continue;
     }
     if (/\.(csv|tsv|tab)$/i.test(file)) {
@@ -141,8 +151,9 @@ export async function readTargets(
         countSkip(tally, 'resolved-null');
         continue;
       }
-      const v = resolved === true || resolved === 1 ? 1 : resolved === false || resolved === 0 ? 0 : undefined;
-      if (v === undefined) {
+      // `{id: 0|1}` and `{id: true|false}` are read like `{id: {resolved: …}}`.
+      const v = typeof resolved === 'string' ? undefined : outcomeOf(resolved);
+      if (v === undefined || v === null) {
         sink.add('target-bad-value', { file, field: `${id}.resolved` }, { what: 'resolved', value: resolved, expected: 'true/false/0/1/null' });
         tally.rejected++;
         continue;
@@ -151,6 +162,49 @@ export async function readTargets(
       tally.accepted++;
     }
     if (unscored) sink.add('target-unscored', { file }, { count: unscored });
+    addOutcomes(name, target, outcomes, file);
+  }
+
+  /** Rows of a per-instance table, grouped into one outcome set per (model, target). */
+  function placeOutcomes(file: string, parsed: { rows: OutcomeRow[]; problems: RowProblem[] }): void {
+    for (const p of parsed.problems) {
+      tally.read++;
+      tally.rejected++;
+      sink.add('target-bad-value', { file, line: p.line, ...(p.field ? { field: p.field } : {}) }, { what: p.field ?? 'row', value: p.value, expected: p.reason });
+    }
+    const groups = new Map<string, { model: string; target: string; outcomes: Record<string, number>; unscored: number }>();
+    for (const r of parsed.rows) {
+      tally.read++;
+      const name = model(r.model);
+      const target = targetName(r.target);
+      const key = JSON.stringify([name, target]);
+      const g = groups.get(key) ?? { model: name, target, outcomes: {}, unscored: 0 };
+      groups.set(key, g);
+      if (r.value === null) {
+        g.unscored++;
+        countSkip(tally, 'resolved-null');
+        continue;
+      }
+      if (g.outcomes[r.instance] !== undefined && g.outcomes[r.instance] !== r.value) {
+        sink.add('target-duplicate', { file, field: r.instance }, { model: name, target: `${target}/${r.instance}`, value: r.value, kept: g.outcomes[r.instance] });
+        tally.rejected++;
+        continue;
+      }
+      if (g.outcomes[r.instance] !== undefined) {
+        countSkip(tally, 'duplicate-same');
+        continue;
+      }
+      g.outcomes[r.instance] = r.value;
+      tally.accepted++;
+    }
+    for (const key of [...groups.keys()].sort(compareStrings)) {
+      const g = groups.get(key)!;
+      if (g.unscored) sink.add('target-unscored', { file }, { count: g.unscored });
+      addOutcomes(g.model, g.target, g.outcomes, file);
+    }
+  }
+
+  function addOutcomes(name: string, target: string, outcomes: Record<string, number>, file: string): void {
     const c = collect(target);
     const prior = c.perInstance.get(name);
     if (prior) {
@@ -260,61 +314,7 @@ export async function readTargets(
   for (const target of [...byTarget.keys()].sort(compareStrings)) {
     targets.push(assemble(target, byTarget.get(target)!, sink));
   }
-  return { targets, findings: sink.close(), tally };
-}
-
-function assemble(target: string, c: Collect, sink: FindingSink): TargetTable {
-  const aggModels = [...c.aggregates.keys()].sort(compareStrings);
-  const first = aggModels.length ? c.aggregates.get(aggModels[0]!)! : undefined;
-  const scale: TargetScale = first?.scale ?? 'fraction';
-  const scores: Record<string, number> = {};
-  const metrics: Record<string, string> = {};
-  const files: Record<string, string> = {};
-  for (const m of aggModels) {
-    const agg = c.aggregates.get(m)!;
-    if (agg.scale !== scale) {
-      sink.add('target-scale-mixed', { file: agg.file }, { target, found: agg.scale, kept: scale });
-    }
-    scores[m] = toScale(agg.value, agg.scale, scale);
-    if (agg.metric) metrics[m] = agg.metric;
-    files[m] = agg.file;
-  }
-  const derived: string[] = [];
-  let perInstance: Record<string, Record<string, number>> | undefined;
-  for (const m of [...c.perInstance.keys()].sort(compareStrings)) {
-    const { outcomes, file } = c.perInstance.get(m)!;
-    perInstance ??= {};
-    perInstance[m] = outcomes;
-    const vals = Object.values(outcomes);
-    if (!vals.length) continue;
-    const mean = vals.reduce((a, b) => a + b, 0) / vals.length;
-    if (scores[m] === undefined && scale !== 'raw') {
-      scores[m] = toScale(mean, 'fraction', scale);
-      files[m] = file;
-      derived.push(m);
-    } else if (scores[m] !== undefined && scale !== 'raw') {
-      const published = toScale(scores[m]!, scale, 'percent');
-      const fromInstances = mean * 100;
-      if (Math.abs(published - fromInstances) > 1) {
-        sink.add('target-aggregate-mismatch', { file }, {
-          model: m,
-          target,
-          published: `${round(published)}%`,
-          derived: `${round(fromInstances)}%`,
-          metric: metrics[m] ?? 'score',
-          instances: vals.length,
-        });
-      }
-    }
-  }
-  const table: TargetTable = {
-    target,
-    scores,
-    scale,
-    provenance: { files, ...(Object.keys(metrics).length ? { metrics } : {}), ...(derived.length ? { derivedFromInstances: derived } : {}) },
-  };
-  if (perInstance) table.perInstance = perInstance;
-  return table;
+  return { targets, findings: sink.close(), tally, usedAliases: [...usedAliases].sort(compareStrings) };
 }
 
 function classifyJson(file: string, json: unknown): Exclude<TargetSourceKind, 'aggregate-csv'> | undefined {
@@ -325,26 +325,9 @@ function classifyJson(file: string, json: unknown): Exclude<TargetSourceKind, 'a
   const values = Object.values(json);
   if (values.length === 0) return path.basename(path.dirname(file)) === 'instance_results' ? 'per-instance-json' : undefined;
   if (values.every((v) => isObject(v) && 'resolved' in v)) return 'per-instance-json';
-  if (values.every((v) => typeof v === 'boolean' || v === null)) return 'per-instance-json';
+  if (values.every((v) => typeof v === 'boolean' || v === null || v === 0 || v === 1)) return 'per-instance-json';
   if (values.every((v) => isObject(v) && Object.values(v).every((x) => typeof x === 'number' || typeof x === 'string' || x === null))) return 'aggregate-json';
   return undefined;
-}
-
-/** Converts between the fraction and percent scales; `raw` values are left alone. */
-export function toScale(value: number, from: TargetScale, to: TargetScale): number {
-  if (from === to || from === 'raw' || to === 'raw') return value;
-  return from === 'percent' ? value / 100 : value * 100;
-}
-
-/** A target's aggregate scores as fractions in [0, 1] (percent divided by 100; raw unchanged). */
-export function fractionScores(table: TargetTable): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const [m, v] of Object.entries(table.scores)) out[m] = toScale(v, table.scale, 'fraction');
-  return out;
-}
-
-function round(x: number): number {
-  return Math.round(x * 10) / 10;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -6,7 +6,7 @@
  */
 import { trajFinding } from '../findings.js';
 import { extractGoal, isRecord, repoFromInstanceId, str, typeName } from '../text.js';
-import type { Domain, SuccessSource, ToolSpec, Trajectory } from '../types.js';
+import { DOMAINS, type Domain, type SuccessSource, type ToolSpec, type Trajectory } from '../types.js';
 import { at, buildTrajectory, FINISH_TOOLS, kindForTool, parseToolArguments, type FormatReader, type StepDraft } from './reader.js';
 
 type Json = Record<string, unknown>;
@@ -25,7 +25,7 @@ function labelOf(row: Json, where: string): Pick<Trajectory['outcome'], 'success
   return null;
 }
 
-const isDomain = (v: unknown): v is Domain => v === 'swe' || v === 'deep_research' || v === 'env_setup' || v === 'other';
+const isDomain = (v: unknown): v is Domain => typeof v === 'string' && (DOMAINS as readonly string[]).includes(v);
 
 function toolsOf(value: unknown): ToolSpec[] {
   if (!Array.isArray(value)) return [];

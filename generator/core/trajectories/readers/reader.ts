@@ -2,9 +2,10 @@
  * What every format reader implements, and the shared builder that turns a reader's step
  * drafts into canonical steps (indexes, one-line action text, derived plans).
  */
+import { parseJson } from '../../kernel/json.js';
 import type { Finding, FindingPath } from '../../kernel/findings.js';
 import { trajFinding } from '../findings.js';
-import { canonicalActionText, derivePlan, detectLanguage, firstLine, isShellTool, oneLine } from '../text.js';
+import { canonicalActionText, derivePlan, detectTrajectoryLanguage, firstLine, isShellTool, looksLikeCtf, oneLine } from '../text.js';
 import { TRAJECTORY_SCHEMA_VERSION, type ActionKind, type Domain, type Step, type ToolSpec, type Trajectory } from '../types.js';
 
 export interface RecordContext {
@@ -144,7 +145,8 @@ export function buildTrajectory(d: TrajectoryDraft, ctx: RecordContext): Traject
   const t: Trajectory = {
     schema_version: TRAJECTORY_SCHEMA_VERSION,
     traj_id: `${d.framework}:${d.instanceId}:${run}`,
-    domain: d.domain,
+    // A security challenge run by a SWE agent is not a software fix: its shots must differ.
+    domain: (d.domain === 'swe' || d.domain === 'other') && looksLikeCtf(d.goal) ? 'ctf' : d.domain,
     source: {
       framework: d.framework,
       format: d.format,
@@ -157,7 +159,7 @@ export function buildTrajectory(d: TrajectoryDraft, ctx: RecordContext): Traject
     task: {
       instance_id: d.instanceId,
       goal: d.goal,
-      language: d.language ?? detectLanguage(d.goal),
+      language: d.language ?? detectTrajectoryLanguage(d.goal, steps.slice(0, 8).map((s) => s.thought)),
       code_language: d.task?.code_language ?? null,
       gold_answer: d.task?.gold_answer ?? null,
       gold_patch: d.task?.gold_patch ?? null,
@@ -192,7 +194,7 @@ export function parseToolArguments(value: unknown, tool: string, ctx: RecordCont
   if (typeof value !== 'string' || !value.trim()) return {};
   let detail: string;
   try {
-    const parsed = JSON.parse(value) as unknown;
+    const parsed = parseJson(value) as unknown;
     if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
     detail = `a JSON ${Array.isArray(parsed) ? 'array' : typeof parsed}`;
   } catch (err) {

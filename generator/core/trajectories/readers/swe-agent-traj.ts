@@ -1,6 +1,7 @@
 /**
- * SWE-agent `.traj`: classic `trajectory[] {thought, action, observation, state}` and the
- * function-calling variant whose `history[]` assistant messages carry `tool_calls`.
+ * SWE-agent `.traj`: classic `trajectory[] {thought, action, observation, state}`, the
+ * function-calling variant whose `history[]` assistant messages carry `tool_calls`, and
+ * demonstration files that hold `history[]` alone (classic or function calling).
  * `info.exit_status: submitted` is recorded, never taken as success.
  */
 import { trajFinding } from '../findings.js';
@@ -133,6 +134,34 @@ function contentText(content: unknown): string | null {
   return null;
 }
 
+/**
+ * A demonstration file (`trajectories/demonstrations/*.traj`): only `history`, whose messages
+ * carry SWE-agent's own `agent` / `message_type` fields (a plain chat log has neither), and at
+ * least one assistant turn.
+ */
+function isHistoryOnly(v: Json): boolean {
+  if ('trajectory' in v || 'info' in v || 'replay_config' in v || !Array.isArray(v.history) || v.history.length === 0) return false;
+  let assistant = false;
+  let sweFields = false;
+  for (const m of v.history) {
+    if (!isRecord(m) || typeof m.role !== 'string') return false;
+    if (m.role === 'assistant') assistant = true;
+    if (typeof m.message_type === 'string' || typeof m.agent === 'string') sweFields = true;
+  }
+  return assistant && sweFields;
+}
+
+/**
+ * SWE-agent's thought-action format: the action is the last fenced block of the reply, the
+ * thought everything before it. Used when a history turn has no `action` field of its own.
+ */
+export function splitThoughtAction(content: string): { thought: string; action: string } | null {
+  const blocks = [...content.matchAll(/```[^\n`]*\n([\s\S]*?)\n?```/g)];
+  const last = blocks[blocks.length - 1];
+  if (!last) return null;
+  return { thought: content.slice(0, last.index).trim(), action: last[1]!.trim() };
+}
+
 export const sweAgentTrajReader: FormatReader = {
   title: 'SWE-agent .traj',
   framework: 'swe-agent',
@@ -141,7 +170,7 @@ export const sweAgentTrajReader: FormatReader = {
     if (!isRecord(v) || 'messages' in v || 'schema_version' in v) return false;
     const hasTrajectory = Array.isArray(v.trajectory) && (v.trajectory.length === 0 || (isRecord(v.trajectory[0]) && ('action' in v.trajectory[0] || 'response' in v.trajectory[0])));
     const hasHistory = Array.isArray(v.history) && v.history.some((m) => isRecord(m) && typeof m.role === 'string');
-    return (hasTrajectory || hasHistory) && (isRecord(v.info) || typeof v.environment === 'string' || 'replay_config' in v);
+    return ((hasTrajectory || hasHistory) && (isRecord(v.info) || typeof v.environment === 'string' || 'replay_config' in v)) || isHistoryOnly(v);
   },
   read(value, ctx) {
     const doc = value as Json;
@@ -179,12 +208,14 @@ export const sweAgentTrajReader: FormatReader = {
       }
       // History turns add tool_calls only when they line up one-to-one with trajectory[].
       const turn = !useTrajectory || assistantTurns.length === trajectory.length ? assistantTurns[i] : undefined;
-      const actionText = entry ? entry.action : turn?.msg.action;
+      // History-only classic files may keep the action only inside the reply's fenced block.
+      const split = !entry && turn && typeof turn.msg.action !== 'string' && !Array.isArray(turn.msg.tool_calls) ? splitThoughtAction(contentText(turn.msg.content) ?? '') : null;
+      const actionText = entry ? entry.action : (split?.action ?? turn?.msg.action);
       if (entry && typeof actionText !== 'string') {
         ctx.findings.push(trajFinding('traj-wrong-type', at(ctx, `trajectory[${i}].action`), { expected: 'a string (the command the agent ran)', actual: typeName(actionText) }));
         return undefined;
       }
-      const thought = str(entry?.thought) ?? str(turn?.msg.thought) ?? contentText(turn?.msg.content) ?? null;
+      const thought = str(entry?.thought) ?? str(turn?.msg.thought) ?? split?.thought ?? contentText(turn?.msg.content) ?? null;
       const state = parseMaybeJson(entry?.state);
       if (state && typeof state.working_dir === 'string') workdir ??= state.working_dir;
       const observation = entry ? (typeof entry.observation === 'string' ? entry.observation : null) : turn ? observationOf(history, turn.index + 1) : null;
@@ -212,12 +243,13 @@ export const sweAgentTrajReader: FormatReader = {
     const deployment = isRecord(replayEnv.deployment) ? replayEnv.deployment : {};
     const repoCfg = isRecord(replayEnv.repo) ? replayEnv.repo : {};
     const model = isRecord(replayAgent.model) ? str(replayAgent.model.name) : null;
+    // CTF wording in the goal is caught for every reader (buildTrajectory); the environment name catches the rest.
     const ctf = typeof doc.environment === 'string' && /ctf/i.test(doc.environment);
     return buildTrajectory(
       {
         framework: 'swe-agent',
         format: 'swe-agent-traj',
-        domain: ctf ? 'other' : 'swe',
+        domain: ctf ? 'ctf' : 'swe',
         instanceId,
         goal,
         steps: drafts,

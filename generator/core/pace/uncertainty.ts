@@ -1,0 +1,112 @@
+/**
+ * Paired comparison of a method's leave-one-out predictions with the mean predictor's, with a
+ * percentile bootstrap over models. With 13–17 models a point difference says little: only an
+ * interval that excludes 0 supports "PACE beats the mean".
+ */
+import type { Rng } from '../kernel/rng.js';
+import { absoluteMetrics } from './metrics.js';
+
+export const comparisonMetrics = ['mae', 'spearman', 'r2', 'pairAccuracy'] as const;
+export type ComparisonMetric = (typeof comparisonMetrics)[number];
+
+export interface MetricDifference {
+  /** method − baseline on all models (for MAE, negative = the method errs less). */
+  difference: number;
+  /** Percentile bootstrap interval of the difference; NaN bounds when too few replicates were defined. */
+  interval: [number, number];
+  /** Replicates where the metric was defined for both (Spearman / R² need varying values). */
+  replicates: number;
+}
+
+export type Verdict = 'better' | 'worse' | 'no-demonstrated-difference';
+
+export interface PairedComparison {
+  level: number;
+  bootstrap: number;
+  models: number;
+  metrics: Record<ComparisonMetric, MetricDifference>;
+  /** From the MAE interval: better/worse only when it excludes 0. */
+  verdict: Verdict;
+}
+
+/** numpy.percentile's default (linear) on an ascending array. */
+export function percentileSorted(sorted: ArrayLike<number>, q: number): number {
+  const n = sorted.length;
+  if (n === 0) return NaN;
+  const pos = (n - 1) * q;
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  return (sorted[lo] as number) + ((sorted[hi] as number) - (sorted[lo] as number)) * (pos - lo);
+}
+
+/**
+ * Share of ordered pairs (i, j), i ≠ j, y_i ≠ y_j, where the prediction for i sits on the same side
+ * of y_j as y_i does (the leave-one-out pair accuracy of point predictions); ties count half.
+ */
+export function pointPairAccuracy(truth: ArrayLike<number>, pred: ArrayLike<number>): number {
+  let correct = 0;
+  let pairs = 0;
+  for (let i = 0; i < truth.length; i++)
+    for (let j = 0; j < truth.length; j++) {
+      if (i === j) continue;
+      const d = (truth[i] as number) - (truth[j] as number);
+      if (d === 0) continue;
+      pairs++;
+      const m = (pred[i] as number) - (truth[j] as number);
+      if (m === 0) correct += 0.5;
+      else if (Math.sign(m) === Math.sign(d)) correct++;
+    }
+  return pairs ? correct / pairs : NaN;
+}
+
+/**
+ * `isBaseline`: the leave-one-out mean's Spearman is −1 by construction (each prediction falls as
+ * its own truth rises), which would flatter every method; a constant carries no order, so the
+ * Spearman floor is 0 and the baseline's Spearman is taken as 0.
+ */
+function metricValues(truth: number[], pred: number[], isBaseline = false): Record<ComparisonMetric, number> {
+  const a = absoluteMetrics(truth, pred);
+  return { mae: a.mae, spearman: isBaseline ? 0 : a.spearman, r2: a.r2, pairAccuracy: pointPairAccuracy(truth, pred) };
+}
+
+/** B resamples of n model indices, drawn with replacement. */
+export function bootstrapIndices(n: number, replicates: number, rng: Rng): Int32Array[] {
+  const out: Int32Array[] = [];
+  for (let b = 0; b < replicates; b++) out.push(Int32Array.from({ length: n }, () => rng.int(n)));
+  return out;
+}
+
+/** Paired comparison on explicit resamples (so a test can hand the same ones to numpy). */
+export function pairedComparison(truth: number[], pred: number[], base: number[], resamples: Int32Array[], level = 0.95): PairedComparison {
+  const full = metricValues(truth, pred);
+  const fullBase = metricValues(truth, base, true);
+  const reps: Record<ComparisonMetric, number[]> = { mae: [], spearman: [], r2: [], pairAccuracy: [] };
+  for (const idx of resamples) {
+    const t = Array.from(idx, (i) => truth[i] as number);
+    const a = metricValues(t, Array.from(idx, (i) => pred[i] as number));
+    const b = metricValues(t, Array.from(idx, (i) => base[i] as number), true);
+    for (const k of comparisonMetrics) {
+      const d = a[k] - b[k];
+      if (Number.isFinite(d)) reps[k].push(d);
+    }
+  }
+  const tail = (1 - level) / 2;
+  const metrics = Object.fromEntries(
+    comparisonMetrics.map((k) => {
+      const sorted = reps[k].sort((x, y) => x - y);
+      // Fewer than half the replicates defined: the interval would describe a selected subset.
+      const ok = sorted.length >= resamples.length / 2 && sorted.length > 1;
+      return [k, { difference: full[k] - fullBase[k], interval: ok ? [percentileSorted(sorted, tail), percentileSorted(sorted, 1 - tail)] : [NaN, NaN], replicates: sorted.length }];
+    }),
+  ) as Record<ComparisonMetric, MetricDifference>;
+  const [lo, hi] = metrics.mae.interval;
+  const verdict: Verdict = hi < 0 ? 'better' : lo > 0 ? 'worse' : 'no-demonstrated-difference';
+  return { level, bootstrap: resamples.length, models: truth.length, metrics, verdict };
+}
+
+/** Leave-one-out predictions of the mean predictor: the mean of the other models' scores. */
+export function looMeanPredictions(truth: ArrayLike<number>): number[] {
+  let sum = 0;
+  for (let i = 0; i < truth.length; i++) sum += truth[i] as number;
+  return Array.from(truth, (y) => (sum - y) / (truth.length - 1));
+}
