@@ -40,10 +40,12 @@ beforeAll(async () => {
 describe('emitting the new kinds', () => {
   it('compiles each kind to its harness output type and scorer', () => {
     const plan = planSuite(questions, options, builtins, templates);
+    // The suite holds English and Chinese questions, so task names carry the language.
     expect(plan.tasks.map((t) => [t.task, t.kind])).toEqual([
-      ['aptpace_dr_citation_ms', 'multi_select'],
-      ['aptpace_env_setup_error_mcq', 'mcq_letter'],
-      ['aptpace_swe_tool_call', 'completion_tool_call'],
+      ['aptpace_dr_citation_ms_en', 'multi_select'],
+      ['aptpace_dr_citation_ms_zh', 'multi_select'],
+      ['aptpace_env_setup_error_mcq_en', 'mcq_letter'],
+      ['aptpace_swe_tool_call_en', 'completion_tool_call'],
     ]);
     const yaml = (f: string) => plan.files.get(f)!;
     expect(yaml(`_${SUITE}_multi_select_template_yaml`)).toContain('process_results: !function "utils.process_results_multi_select"');
@@ -52,12 +54,12 @@ describe('emitting the new kinds', () => {
     const utils = plan.files.get('utils.py')!;
     expect(utils).toContain('def process_results_tool_call(doc, results):');
     expect(utils).toContain('def process_results_multi_select(doc, results):');
-    const tc = jsonlRows(path.join(suiteDir, 'data', 'aptpace_swe_tool_call.test.jsonl'));
+    const tc = jsonlRows(path.join(suiteDir, 'data', 'aptpace_swe_tool_call_en.test.jsonl'));
     expect(new Set(tc.map((r) => r.call_format))).toEqual(new Set(['json', 'command']));
-    const ms = jsonlRows(path.join(suiteDir, 'data', 'aptpace_dr_citation_ms.test.jsonl'));
+    const ms = ['en', 'zh'].flatMap((l) => jsonlRows(path.join(suiteDir, 'data', `aptpace_dr_citation_ms_${l}.test.jsonl`)));
     expect(ms.map((r) => r.n_choices)).toEqual([3, 3]);
     for (const r of ms) expect(r.targets[0]).toMatch(/^[1-3], [1-3]$/);
-    const mc = jsonlRows(path.join(suiteDir, 'data', 'aptpace_env_setup_error_mcq.test.jsonl'));
+    const mc = jsonlRows(path.join(suiteDir, 'data', 'aptpace_env_setup_error_mcq_en.test.jsonl'));
     for (const r of mc) expect(r.choices).toHaveLength(7);
   });
 
@@ -103,7 +105,7 @@ describe.skipIf(!hasPython)('the emitted scorers', () => {
   it('score a correct answer 1 and a wrong one 0, with F1 for partial sets', async () => {
     const script = path.join(tempDir('aptpace-scorer-'), 'check.py');
     writeFileSync(script, SCORER_CHECK);
-    const r = await run(python, [script, path.join(suiteDir, 'utils.py'), path.join(suiteDir, 'data', 'aptpace_swe_tool_call.test.jsonl'), path.join(suiteDir, 'data', 'aptpace_dr_citation_ms.test.jsonl')]);
+    const r = await run(python, [script, path.join(suiteDir, 'utils.py'), path.join(suiteDir, 'data', 'aptpace_swe_tool_call_en.test.jsonl'), path.join(suiteDir, 'data', 'aptpace_dr_citation_ms_zh.test.jsonl')]);
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.tc.length).toBeGreaterThan(0);
@@ -140,9 +142,10 @@ describe.skipIf(!runHarnessTests)('lm_eval runs the new kinds', () => {
     if (r.code !== 0) throw new Error(`lm_eval exited ${r.code}:\n${r.stderr.slice(-4000)}`);
     const harness = readRun(path.join(cwd, 'out', 'aptpace-dummy'));
     const expectMetrics: Record<string, string[]> = {
-      aptpace_swe_tool_call: ['tool_call_match', 'tool_name_match'],
-      aptpace_dr_citation_ms: ['set_f1', 'set_match'],
-      aptpace_env_setup_error_mcq: ['acc'],
+      aptpace_swe_tool_call_en: ['tool_call_match', 'tool_name_match'],
+      aptpace_dr_citation_ms_en: ['set_f1', 'set_match'],
+      aptpace_dr_citation_ms_zh: ['set_f1', 'set_match'],
+      aptpace_env_setup_error_mcq_en: ['acc'],
     };
     for (const [task, metrics] of Object.entries(expectMetrics)) {
       const rows = jsonlRows(path.join(suiteDir, 'data', `${task}.test.jsonl`));
@@ -150,13 +153,13 @@ describe.skipIf(!runHarnessTests)('lm_eval runs the new kinds', () => {
       expect(samples.map((s) => s.doc_id)).toEqual(rows.map((_, i) => i));
       for (const s of samples) {
         expect([...s.metrics].sort()).toEqual(metrics);
-        if (task !== 'aptpace_env_setup_error_mcq') {
+        if (task !== 'aptpace_env_setup_error_mcq_en') {
           expect(s.filtered_resps).toEqual(['lol']);
           for (const m of metrics) expect(s[m]).toBe(0);
         }
       }
     }
-    expect(harness.results.results.aptpace_swe_tool_call['tool_call_match,first_line']).toBe(0);
-    expect(harness.results.results.aptpace_dr_citation_ms['set_f1,first_line']).toBe(0);
+    expect(harness.results.results.aptpace_swe_tool_call_en['tool_call_match,first_line']).toBe(0);
+    expect(harness.results.results.aptpace_dr_citation_ms_zh['set_f1,first_line']).toBe(0);
   }, 300_000);
 });
