@@ -2,7 +2,7 @@
  * Every metric an emitted suite reports, with the filter it is reported under and the
  * definition the suite README prints. `satisfies` makes a metric without docs a compile error.
  */
-export type MetricName = 'acc' | 'acc_norm' | 'exact_match' | 'rouge1' | 'rouge2' | 'rougeL';
+export type MetricName = 'acc' | 'acc_norm' | 'exact_match' | 'rouge1' | 'rouge2' | 'rougeL' | 'tool_call_match' | 'tool_name_match' | 'set_match' | 'set_f1';
 
 /** Filter names: `none` is the harness default for multiple choice; completions use ours. */
 export type FilterName = 'none' | 'first_line';
@@ -53,10 +53,35 @@ export const METRICS = {
     higherIsBetter: true,
     definition: 'Longest-common-subsequence F-measure, as ROUGE-1.',
   },
+  tool_call_match: {
+    title: 'Tool-call exact match',
+    filter: 'first_line',
+    higherIsBetter: true,
+    definition:
+      'The generated line parsed as a call in the agent\'s own format (function-calling JSON `{"name", "arguments"}`, or a command line split shell-style into name and arguments); 1 when name and arguments equal the reference\'s after normalisation (key order ignored, whitespace collapsed, scalars compared as text), else 0 (`utils.process_results_tool_call`).',
+  },
+  tool_name_match: {
+    title: 'Tool-name match',
+    filter: 'first_line',
+    higherIsBetter: true,
+    definition: 'As `tool_call_match`, comparing only the tool (or command) name.',
+  },
+  set_match: {
+    title: 'Set match',
+    filter: 'first_line',
+    higherIsBetter: true,
+    definition: 'Every number in the generated line (NFKC-normalised, so full-width digits count) as a set; 1 when it equals the set of correct option numbers, else 0 (`utils.process_results_multi_select`).',
+  },
+  set_f1: {
+    title: 'Set F1',
+    filter: 'first_line',
+    higherIsBetter: true,
+    definition: 'F1 between the generated set of option numbers and the correct set (0 when nothing is generated), as `set_match`.',
+  },
 } as const satisfies Record<MetricName, MetricInfo>;
 
 /** Order metrics appear in group files and READMEs. */
-export const METRIC_ORDER: readonly MetricName[] = ['acc', 'acc_norm', 'exact_match', 'rouge1', 'rouge2', 'rougeL'];
+export const METRIC_ORDER: readonly MetricName[] = ['acc', 'acc_norm', 'exact_match', 'rouge1', 'rouge2', 'rougeL', 'tool_call_match', 'tool_name_match', 'set_match', 'set_f1'];
 
 export const ROUGE_TYPES = ['rouge1', 'rouge2', 'rougeL'] as const;
 

@@ -229,6 +229,8 @@ export function planSuite(questions: Question[], options: PlanOptions, builtins:
       exactMatch: EXACT_MATCH_OPTIONS,
       rougeTypes: [...ROUGE_TYPES],
       processResults,
+      // Scorers with their own block (tool calls, multi-select): only when a task uses them.
+      utilsBlocks: { tool_call: builds.some((b) => b.spec.utilsBlock === 'tool_call'), multi_select: builds.some((b) => b.spec.utilsBlock === 'multi_select') },
     }),
   );
   files.set('README.md', templates.readme({ ...readmeContext(options, tasks, builds, usedMetrics), weightBySize, multiLanguage, groups: treeOrder(groups).map((g) => ({ name: g.name, title: g.title, children: g.children.map((c) => `\`${c}\``).join(', '), leaves: g.leaves.length })) }));

@@ -7,6 +7,7 @@ import { type Trajectory, isProvenSuccess } from '../trajectories/types.js';
 import { lengthBucket } from './buckets.js';
 import { CorpusIndex, sameTask } from './corpus.js';
 import { questionFindings } from './findings.js';
+import { addQuestionExtras, multiSelectQuestion } from './question-extras.js';
 import { QUESTION_KIND_INFO, QUESTION_KINDS } from './kinds.js';
 import { modelDistractor, rewritePlans, type LlmAssist } from './llm-assist.js';
 import { normaliseChoice } from './normalise.js';
@@ -253,9 +254,10 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
         },
         answer_stem: draft.answerStem,
       };
-      const q: Question = draft.mcq
+      const q: Question = multiSelectQuestion(base, draft) ?? (draft.mcq
         ? { ...base, format: 'mcq', choices: draft.mcq.choices, gold: draft.mcq.gold }
-        : { ...base, format: 'completion', targets: draft.completion!.targets, metric: draft.completion!.metric, stop: draft.completion!.stop };
+        : { ...base, format: 'completion', targets: draft.completion!.targets, metric: draft.completion!.metric, stop: draft.completion!.stop });
+      addQuestionExtras(q, draft, t.task.goal, rendered.shotsUsed);
       const problems = validateQuestion(q, { record: questions.length });
       if (problems.some((p) => p.severity === 'error')) {
         // A question the schema rejects is a builder bug; report it rather than emit it.

@@ -37,6 +37,11 @@ export const questionFindings = {
     title: 'Gold index out of range',
     message: (a) => `gold is ${a.gold} but there are only ${a.choices} choices`,
   },
+  'question-golds-invalid': {
+    severity: 'error',
+    title: 'Multi-select golds are not a valid answer set',
+    message: (a) => `golds ${a.golds} ${a.problem}`,
+  },
   'question-duplicate-choice': {
     severity: 'error',
     title: 'Two choices are identical',

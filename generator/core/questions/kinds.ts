@@ -15,6 +15,9 @@ export const QUESTION_KIND_INFO = {
   env_setup_action_tc: { task: 'aptpace_env_setup_action', domain: 'env_setup', title: 'Environment setup: write the next command' },
   dr_plan_mcq: { task: 'aptpace_dr_plan_mcq', domain: 'deep_research', title: 'Deep research: pick the next-step plan' },
   dr_answer_tc: { task: 'aptpace_dr_answer', domain: 'deep_research', title: 'Deep research: write the final answer (exact match + ROUGE)' },
+  env_setup_error_mcq: { task: 'aptpace_env_setup_error_mcq', domain: 'env_setup', title: 'Environment setup error: pick the fix for the observed setup error' },
+  issue_fix_tool_call_tc: { task: 'aptpace_swe_tool_call', domain: 'swe', title: 'Issue fix: write the next tool call in the agent\'s own format (normalised exact match of name and arguments)' },
+  dr_citation_ms: { task: 'aptpace_dr_citation_ms', domain: 'deep_research', title: 'Deep research: select every observation that supports the final answer (set match + F1)' },
 } as const satisfies Record<QuestionKind, { task: string; domain: string; title: string }>;
 
 export const QUESTION_KINDS = Object.keys(QUESTION_KIND_INFO) as QuestionKind[];

@@ -7,7 +7,7 @@ import { questionFindings } from './findings.js';
 import { QUESTION_KIND_INFO, isQuestionKind } from './kinds.js';
 import { normaliseChoice } from './normalise.js';
 import { questionSchema } from './schema.js';
-import type { Question } from './types.js';
+import type { MultiSelectQuestion, Question } from './types.js';
 
 const make = findingFactory(questionFindings);
 
@@ -45,6 +45,7 @@ export function validateQuestion(q: unknown, path: FindingPath = {}): Finding[] 
       } else seen.set(key, i);
     });
   }
+  if (question.format === 'multi_select') out.push(...multiSelectProblems(question, path));
   if (isQuestionKind(question.kind)) {
     const expected = QUESTION_KIND_INFO[question.kind].task;
     // Custom task names are allowed (users may split suites), but flag them for review.
@@ -52,6 +53,23 @@ export function validateQuestion(q: unknown, path: FindingPath = {}): Finding[] 
       out.push(make('question-task-mismatch', { ...path, field: 'task' }, { task: question.task, kind: question.kind, expected }));
     }
   }
+  return out;
+}
+
+/** Golds in range, distinct and ascending; the canonical answer text names exactly them; choices distinct. */
+function multiSelectProblems(q: MultiSelectQuestion, path: FindingPath): Finding[] {
+  const out: Finding[] = [];
+  const golds = JSON.stringify(q.golds);
+  if (q.golds.some((g) => g >= q.choices.length)) out.push(make('question-golds-invalid', { ...path, field: 'golds' }, { golds, problem: `point past the ${q.choices.length} choices` }));
+  else if (q.golds.some((g, i) => i > 0 && g <= q.golds[i - 1]!)) out.push(make('question-golds-invalid', { ...path, field: 'golds' }, { golds, problem: 'must be distinct and ascending' }));
+  else if (q.targets[0] !== q.golds.map((g) => g + 1).join(', ')) out.push(make('question-golds-invalid', { ...path, field: 'targets' }, { golds, problem: `do not match the answer text ${JSON.stringify(q.targets[0])}` }));
+  const seen = new Map<string, number>();
+  q.choices.forEach((choice, i) => {
+    const key = normaliseChoice(choice);
+    const first = seen.get(key);
+    if (first !== undefined) out.push(make('question-duplicate-choice', { ...path, field: `choices[${i}]` }, { first: first + 1, second: i + 1 }));
+    else seen.set(key, i);
+  });
   return out;
 }
 
@@ -65,7 +83,7 @@ function letter(i: number): string {
  */
 function schemaFindings(errors: ErrorObject[], q: unknown, path: FindingPath): Finding[] {
   const format = q && typeof q === 'object' ? (q as Record<string, unknown>).format : undefined;
-  const branch = format === 'mcq' ? '/oneOf/0/' : format === 'completion' ? '/oneOf/1/' : undefined;
+  const branch = format === 'mcq' ? '/oneOf/0/' : format === 'completion' ? '/oneOf/1/' : format === 'multi_select' ? '/oneOf/2/' : undefined;
   let relevant = errors.filter((e) => (branch ? e.schemaPath.includes(branch) : true));
   if (relevant.length === 0) relevant = errors.filter((e) => e.keyword !== 'oneOf');
   if (relevant.length === 0) relevant = errors;

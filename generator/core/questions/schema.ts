@@ -73,7 +73,7 @@ export const questionSchema = {
   title: 'aptpace question (question/1)',
   type: 'object',
   required: ['format'],
-  properties: { format: { enum: ['mcq', 'completion'] } },
+  properties: { format: { enum: ['mcq', 'completion', 'multi_select'] } },
   oneOf: [
     {
       type: 'object',
@@ -94,7 +94,22 @@ export const questionSchema = {
         ...base,
         format: { const: 'completion' },
         targets: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } },
-        metric: { enum: ['exact_match', 'rouge', 'exact_match+rouge'] },
+        metric: { enum: ['exact_match', 'rouge', 'exact_match+rouge', 'tool_call'] },
+        stop: { type: 'array', items: { type: 'string', minLength: 1 } },
+      },
+    },
+    {
+      // Multi-select: every option that applies; golds are checked against choices in validateQuestion.
+      type: 'object',
+      required: [...commonRequired, 'choices', 'golds', 'targets', 'metric', 'stop'],
+      additionalProperties: false,
+      properties: {
+        ...base,
+        format: { const: 'multi_select' },
+        choices: { type: 'array', minItems: 2, maxItems: 99, items: { type: 'string', minLength: 1 } },
+        golds: { type: 'array', minItems: 1, items: { type: 'integer', minimum: 0 } },
+        targets: { type: 'array', minItems: 1, maxItems: 1, items: { type: 'string', minLength: 1 } },
+        metric: { const: 'set_match+f1' },
         stop: { type: 'array', items: { type: 'string', minLength: 1 } },
       },
     },

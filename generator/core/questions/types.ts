@@ -15,11 +15,14 @@ export type QuestionKind =
   | 'env_setup_plan_mcq'
   | 'env_setup_action_tc'
   | 'dr_plan_mcq'
-  | 'dr_answer_tc';
+  | 'dr_answer_tc'
+  | 'env_setup_error_mcq'
+  | 'issue_fix_tool_call_tc'
+  | 'dr_citation_ms';
 
 export type LengthBucket = '<=4K' | '4-16K' | '16-32K' | '>32K';
 
-export type QuestionFormat = 'mcq' | 'completion';
+export type QuestionFormat = 'mcq' | 'completion' | 'multi_select';
 
 export interface QuestionBase {
   schema_version: typeof QUESTION_SCHEMA_VERSION;
@@ -90,10 +93,28 @@ export interface CompletionQuestion extends QuestionBase {
   format: 'completion';
   /** Reference answer(s); the first is canonical. */
   targets: string[];
-  metric: 'exact_match' | 'rouge' | 'exact_match+rouge';
+  /** `tool_call`: normalised exact match of the call's name and arguments (utils.py scorer). */
+  metric: 'exact_match' | 'rouge' | 'exact_match+rouge' | 'tool_call';
   /** Stop sequences for generate_until. */
   stop: string[];
   answer_stem: string;
 }
 
-export type Question = McqQuestion | CompletionQuestion;
+/**
+ * Pick every option that applies (e.g. which numbered observations support an answer). The
+ * model writes the option numbers; scored by set equality and by F1 (utils.py scorer).
+ */
+export interface MultiSelectQuestion extends QuestionBase {
+  format: 'multi_select';
+  /** Option texts in display order, numbered from 1 in the prompt. */
+  choices: string[];
+  /** Indices into `choices` of every correct option: distinct, ascending, at least one. */
+  golds: number[];
+  /** The canonical answer text (`1, 3`): what a solved example shows and the scorer parses. */
+  targets: string[];
+  metric: 'set_match+f1';
+  stop: string[];
+  answer_stem: string;
+}
+
+export type Question = McqQuestion | CompletionQuestion | MultiSelectQuestion;

@@ -2,8 +2,10 @@ import type { Question } from '../../questions/types.js';
 import { completionExactMatch } from './completion-exact-match.js';
 import { completionExactMatchRouge } from './completion-exact-match-rouge.js';
 import { completionRouge } from './completion-rouge.js';
+import { completionToolCall } from './completion-tool-call.js';
 import { mcqLetter } from './mcq-letter.js';
 import { mcqOption } from './mcq-option.js';
+import { multiSelect } from './multi-select.js';
 import type { TaskKind, TaskKindSpec } from './shared.js';
 
 export type { TaskKind, TaskKindSpec, DocRow } from './shared.js';
@@ -15,6 +17,8 @@ export const TASK_KINDS = {
   completion_exact_match: completionExactMatch,
   completion_rouge: completionRouge,
   completion_exact_match_rouge: completionExactMatchRouge,
+  completion_tool_call: completionToolCall,
+  multi_select: multiSelect,
 } as const satisfies Record<TaskKind, TaskKindSpec<any>>;
 
 export type McqScoring = 'letter' | 'option';
@@ -22,6 +26,7 @@ export type McqScoring = 'letter' | 'option';
 /** The task kind one question compiles to under the suite's MCQ scoring. */
 export function kindOf(q: Question, scoring: McqScoring): TaskKind {
   if (q.format === 'mcq') return scoring === 'letter' ? 'mcq_letter' : 'mcq_option';
+  if (q.format === 'multi_select') return 'multi_select';
   switch (q.metric) {
     case 'exact_match':
       return 'completion_exact_match';
@@ -29,5 +34,7 @@ export function kindOf(q: Question, scoring: McqScoring): TaskKind {
       return 'completion_rouge';
     case 'exact_match+rouge':
       return 'completion_exact_match_rouge';
+    case 'tool_call':
+      return 'completion_tool_call';
   }
 }

@@ -3,7 +3,7 @@ import type { MetricName } from '../metrics.js';
 import type { TaskConfigSubset } from '../task-config.js';
 import type { EmitFindingCode } from '../findings.js';
 
-export type TaskKind = 'mcq_letter' | 'mcq_option' | 'completion_exact_match' | 'completion_rouge' | 'completion_exact_match_rouge';
+export type TaskKind = 'mcq_letter' | 'mcq_option' | 'completion_exact_match' | 'completion_rouge' | 'completion_exact_match_rouge' | 'completion_tool_call' | 'multi_select';
 
 /** One JSONL row. Only strings, ints, booleans and string lists: the harness's doc_hash is then reproducible in JS. */
 export type DocRow = Record<string, string | number | boolean | string[]>;
@@ -22,6 +22,8 @@ export interface TaskKindSpec<Q extends Question = Question> {
   metrics: readonly MetricName[];
   /** A `process_results` function this kind needs in utils.py. */
   processResults?: { name: string; exactMatch: boolean; rouge: boolean };
+  /** A separate scorer block of utils.py this kind needs (its own process_results function). */
+  utilsBlock?: 'tool_call' | 'multi_select';
   /** Problems that make a question unusable for this kind. */
   check(q: Q): KindProblem[];
   /** The JSONL row; `shotTarget` adds the column few-shot examples render as their answer. */

@@ -142,7 +142,7 @@ export function auditQuestions(questions: Question[], options: AuditOptions = {}
         if (q.split !== 'fewshot') valid.push(q);
         identicalChoices += checkIdenticalChoices(task, q, at, taskFindings);
         leaks += checkGoldLeak(task, q, minLeakChars, at, taskFindings, softLeaks.goldInContext);
-      } else {
+      } else if (q.format === 'completion') {
         if (targetInPrompt(q, minLeakChars)) softLeaks.targetInPrompt.push(q.id);
       }
     }

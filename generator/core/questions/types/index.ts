@@ -1,10 +1,13 @@
 import type { QuestionKind } from '../types.js';
 import { bugLocateMcq } from './bug-locate-mcq.js';
 import { drAnswerTc } from './dr-answer-tc.js';
+import { drCitationMs } from './dr-citation-ms.js';
 import { drPlanMcq } from './dr-plan-mcq.js';
 import { envSetupActionTc } from './env-setup-action-tc.js';
+import { envSetupErrorMcq } from './env-setup-error-mcq.js';
 import { envSetupPlanMcq } from './env-setup-plan-mcq.js';
 import { fixPatchMcq } from './fix-patch-mcq.js';
+import { issueFixToolCallTc } from './issue-fix-tool-call-tc.js';
 import type { QuestionTypeModule } from './module.js';
 import { nextActionMcq } from './next-action-mcq.js';
 import { nextActionTc } from './next-action-tc.js';
@@ -23,6 +26,9 @@ export const QUESTION_TYPES = {
   env_setup_action_tc: envSetupActionTc,
   dr_plan_mcq: drPlanMcq,
   dr_answer_tc: drAnswerTc,
+  env_setup_error_mcq: envSetupErrorMcq,
+  issue_fix_tool_call_tc: issueFixToolCallTc,
+  dr_citation_ms: drCitationMs,
 } as const satisfies Record<QuestionKind, QuestionTypeModule>;
 
 export type { QuestionTypeModule, QuestionDraft, KindContext, SkipReason } from './module.js';

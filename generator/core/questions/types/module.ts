@@ -19,7 +19,13 @@ export type SkipReason =
   | 'no-intent'
   | 'edit-body-missing'
   | 'gold-tool-not-offered'
-  | 'near-duplicate';
+  | 'near-duplicate'
+  | 'no-setup-error'
+  | 'no-verified-fix'
+  | 'multi-line-call'
+  | 'empty-call'
+  | 'no-evidence'
+  | 'all-evidence';
 
 export const SKIP_REASONS = {
   'too-short': 'fewer steps than the question type needs',
@@ -36,6 +42,12 @@ export const SKIP_REASONS = {
   'edit-body-missing': 'an edit whose body the option cannot show: gold and distractors would differ only by line numbers',
   'gold-tool-not-offered': 'the gold uses a tool the prompt does not offer (no declared tools and first used at this step)',
   'near-duplicate': 'the same trajectory prefix and gold as a question already built from an overlapping row',
+  'no-setup-error': 'no setup, install, build or test command fails with an error observation',
+  'no-verified-fix': 'a setup error occurs, but no later successful command fixes it (the error recurs or nothing succeeds)',
+  'multi-line-call': 'the next call spans several lines (an edit body), which a one-line completion cannot be scored on',
+  'empty-call': 'the call has no arguments (e.g. `think`, whose text the reader keeps as the thought): only its name could be scored',
+  'no-evidence': 'no observation contains the final answer, so no observation can be cited as support',
+  'all-evidence': 'every observation contains the final answer, so "select all" would be the gold',
 } as const satisfies Record<SkipReason, string>;
 
 export interface KindContext {
@@ -68,7 +80,16 @@ export interface QuestionDraft {
   mcq?: McqDraft;
   /** Tool names the prompt offers at this question's anchor. */
   offeredTools?: string[];
-  completion?: { targets: string[]; metric: 'exact_match' | 'rouge' | 'exact_match+rouge'; stop: string[] };
+  completion?: { targets: string[]; metric: 'exact_match' | 'rouge' | 'exact_match+rouge' | 'tool_call'; stop: string[] };
+  /**
+   * Multi-select kinds: numbered options and every correct index. `completion` then holds the
+   * canonical answer text (`1, 3`) so solved examples and ids work as for completions.
+   */
+  multiSelect?: { choices: string[]; golds: number[] };
+  /** One line on why each option is wrong ('' for the gold), keyed by option text: survives letter balancing. */
+  reasons?: Record<string, string>;
+  /** The first line of the template's per-question block: where the scored segment starts. */
+  questionHeader?: string;
 }
 
 export interface McqDraft {
@@ -87,7 +108,7 @@ export interface KindResult {
 
 export interface QuestionTypeModule {
   kind: QuestionKind;
-  format: 'mcq' | 'completion';
+  format: 'mcq' | 'completion' | 'multi_select';
   /** Trajectory domains the kind applies to; others are not counted as skipped. */
   domains: readonly Domain[];
   /** Template file (without `.hbs`) under templates/prompts. */
