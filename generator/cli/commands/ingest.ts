@@ -9,6 +9,7 @@ import {
   logsFinding,
   matrixCoverage,
   mergeMatrices,
+  narrowUnusedAliases,
   parseMetricRule,
   readModelMapping,
   readScoreTables,
@@ -109,6 +110,8 @@ const ingest: CommandSpec = {
     if (targetInputs.length) {
       ctx.progress(`reading targets ${targetInputs.join(', ')}`);
       const r = await readTargets(ctx.vfs, targetInputs, { mapping, scale, targetNames });
+      // One mapping serves tables and targets: an alias used only by the targets is used.
+      if (mapping && tables.length) narrowUnusedAliases(findings, new Set(r.usedAliases));
       findings.push(...r.findings);
       tallies.targets = r.tally;
       targets = r.targets;

@@ -3,7 +3,7 @@ export * from './matrix.js';
 export { logsFinding, logsFindings, type LogsFindingCode } from './findings.js';
 export { readScoreTables, tableFormats, type ScoreTableOptions, type TableFormat } from './tables/index.js';
 export { readTargets, targetSources, toScale, fractionScores, type TargetOptions, type TargetScale } from './targets/index.js';
-export { readModelMapping, mapModelName, type ModelMapping } from './mapping.js';
+export { readModelMapping, mapModelName, narrowUnusedAliases, type ModelMapping } from './mapping.js';
 export { saveStore, loadStore, tryLoadStore, StoreError, STORE_FILES, STORE_FORMAT, STORE_VERSION, type ScoreStore } from './store.js';
 export { mergeMatrices } from './merge.js';
 export { ingestLogs, type IngestOptions, type Coverage, type CoverageCell, type SupersededRun } from './harness/ingest.js';

@@ -90,3 +90,18 @@ export function mapModelName(mapping: ModelMapping | undefined, ...candidates: s
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
+
+/**
+ * One mapping file serves sources and targets: the score-table reader's `mapping-unused` counts
+ * only its own inputs, so aliases used by the target files (OpenHands folder names) are taken out
+ * of it here, and the finding is dropped when nothing is left unused.
+ */
+export function narrowUnusedAliases(findings: Finding[], usedByTargets: Set<string>): void {
+  const i = findings.findIndex((f) => f.code === 'mapping-unused' && Array.isArray(f.args.unused));
+  if (i < 0) return;
+  const f = findings[i]!;
+  const unused = (f.args.unused as string[]).filter((a) => !usedByTargets.has(a));
+  if (!unused.length) findings.splice(i, 1);
+  else findings[i] = { ...f, args: { ...f.args, count: unused.length, aliases: unused.slice(0, 10).join(', '), unused } };
+}
+

@@ -31,20 +31,6 @@ async function readNameMap(vfs: Vfs, file: string): Promise<Record<string, strin
   return Object.fromEntries(Object.entries(raw).filter(([k, v]) => !k.startsWith('$') && typeof v === 'string')) as Record<string, string>;
 }
 
-/**
- * One mapping file serves sources and targets: the score-table reader's `mapping-unused` counts
- * only its own inputs, so aliases used by the target files (OpenHands folder names) are taken out
- * of it here, and the finding is dropped when nothing is left unused.
- */
-function narrowUnusedAliases(findings: Finding[], usedByTargets: Set<string>): void {
-  const i = findings.findIndex((f) => f.code === 'mapping-unused' && Array.isArray(f.args.unused));
-  if (i < 0) return;
-  const f = findings[i]!;
-  const unused = (f.args.unused as string[]).filter((a) => !usedByTargets.has(a));
-  if (!unused.length) findings.splice(i, 1);
-  else findings[i] = { ...f, args: { ...f.args, count: unused.length, aliases: unused.slice(0, 10).join(', '), unused } };
-}
-
 export async function loadPaceInputs(vfs: Vfs, spec: PaceInputSpec): Promise<PaceInputs> {
   const logs = await import('../logs/index.js');
   const findings: Finding[] = [];
@@ -75,7 +61,7 @@ export async function loadPaceInputs(vfs: Vfs, spec: PaceInputSpec): Promise<Pac
   if (spec.targets?.length) {
     const res = await logs.readTargets(vfs, spec.targets, { ...(mapping ? { mapping } : {}), ...(targetNames ? { targetNames } : {}) });
     findings.push(...res.findings);
-    if (mapping && spec.sources?.length) narrowUnusedAliases(findings, new Set(res.usedAliases));
+    if (mapping && spec.sources?.length) logs.narrowUnusedAliases(findings, new Set(res.usedAliases));
     tallies.targets = res.tally;
     const names = new Set(res.targets.map((t) => t.target));
     targets = [...targets.filter((t) => !names.has(t.target)), ...res.targets];
