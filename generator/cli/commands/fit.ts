@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { UsageError, type CommandSpec } from '../command.js';
+import * as path from 'node:path';
+import { UsageError, type CommandContext, type CommandSpec } from '../command.js';
 import { duplicatesOption } from '../options.js';
 import { OutputFolder } from '../../core/kernel/output.js';
 import { stableStringify } from '../../core/kernel/stable-json.js';
@@ -38,6 +39,7 @@ const fit: CommandSpec = {
   configure(cmd: Command) {
     configurePaceInputs(cmd)
       .requiredOption('--out <dir>', 'output folder for model.json, samples.json, proxy-set.json, skill-map.json')
+      .option('--suite <dir>', 'the emitted suite the reference models ran: write proxy-suite/ with exactly the proxy documents (a checkpoint then runs only those)')
       .option('--force', 'overwrite existing output files');
   },
   async run(_args, opts, ctx) {
@@ -76,9 +78,17 @@ const fit: CommandSpec = {
         'proxy-set.json': `${stableStringify({ instances: model.proxy, targets: model.targets.map((t) => ({ target: t.target, weights: t.linear.weights, intercept: t.linear.intercept })) }, 1)}\n`,
         'skill-map.json': `${stableStringify({ overall: model.skillMap, targets: Object.fromEntries(model.targets.map((t) => [t.target, t.skillMap])) }, 1)}\n`,
       };
+      let proxySummary = '';
+      if (opts.suite) {
+        const suite = await proxySuiteFiles(ctx, opts.suite as string, model.proxy);
+        findings.push(...suite.findings);
+        for (const [name, text] of suite.files) files[`proxy-suite/${name}`] = text;
+        proxySummary = suite.summary;
+      }
       // One set: a run killed half way is detected when model.json is loaded, never mixed silently.
       await out.writeSet(files);
       const lines = [`fitted ${model.targets.length} target(s) on ${model.data.poolModels.length} models; ${model.proxy.length} proxy instances → ${out.root}`];
+      if (proxySummary) lines.push(proxySummary);
       for (const t of model.targets)
         lines.push(
           `  ${t.target}: C=${t.config.budget} q=${t.config.q} m=${t.config.m} nc_h=${t.config.ncH} nc_d=${t.config.ncD}; ${t.linear.weights.length} instances; by task: ${t.skillMap.map((s) => `${s.task} ${(100 * s.instanceShare).toFixed(0)}%/${(100 * s.weightShare).toFixed(0)}%w`).join(', ')}`,
@@ -90,5 +100,44 @@ const fit: CommandSpec = {
     }
   },
 };
+
+/**
+ * Reads the emitted suite and cuts it to the proxy documents (workflow/proxy-suite.ts). Proxy
+ * instances the suite does not hold (another benchmark's, or a different suite's) are reported:
+ * a checkpoint run on the proxy suite cannot score them.
+ */
+async function proxySuiteFiles(ctx: CommandContext, suiteDir: string, proxy: ReadonlyArray<{ task: string; doc_id: string }>) {
+  const { buildProxySuite } = await import('../../core/workflow/proxy-suite.js');
+  const { workflowFindings } = await import('../../core/workflow/findings.js');
+  const make = findingFactory(workflowFindings);
+  const root = path.resolve(ctx.cwd, suiteDir);
+  const st = await ctx.vfs.stat(root);
+  if (!st?.isDirectory) throw new UsageError(`--suite ${suiteDir}: not a folder (pass the folder aptpace emit wrote)`);
+  const files = new Map<string, string>();
+  const walk = async (rel: string, depth: number): Promise<void> => {
+    if (depth > 4) return;
+    for (const name of await ctx.vfs.list(path.join(root, rel))) {
+      const relPath = rel ? `${rel}/${name}` : name;
+      const entry = await ctx.vfs.lstat(path.join(root, relPath));
+      if (entry?.isDirectory) await walk(relPath, depth + 1);
+      else if (entry?.isFile && !name.startsWith('.') && !relPath.includes('__pycache__')) files.set(relPath, await ctx.vfs.readText(path.join(root, relPath)));
+    }
+  };
+  await walk('', 0);
+  const byTask = new Map<string, Set<string>>();
+  for (const p of proxy) (byTask.get(p.task) ?? byTask.set(p.task, new Set()).get(p.task)!).add(p.doc_id);
+  const built = buildProxySuite({ files, proxy: byTask });
+  const findings = built.missing.length
+    ? [make('proxy-not-in-suite', { file: suiteDir }, { count: built.missing.length, total: proxy.length, examples: built.missing.slice(0, 5).join(', ') })]
+    : [];
+  const docs = built.kept.reduce((n, k) => n + k.documents, 0);
+  const all = built.kept.reduce((n, k) => n + k.of, 0);
+  const fullTotal = [...files.keys()].filter((f) => f.startsWith('data/') && f.endsWith('.test.jsonl')).reduce((n, f) => n + files.get(f)!.split('\n').filter((l) => l.trim()).length, 0);
+  return {
+    files: built.files,
+    findings,
+    summary: `proxy-suite/: ${docs} documents in ${built.kept.length} task(s) (of ${all} in those tasks, ${fullTotal} in the suite); run it with lm_eval --include_path <out>/proxy-suite`,
+  };
+}
 
 export default fit;

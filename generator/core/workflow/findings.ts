@@ -63,6 +63,11 @@ export const workflowFindings = {
     title: 'More shards than documents',
     message: (a) => `${a.shards} shards for ${a.documents} documents: every shard must hold at least one document`,
   },
+  'proxy-not-in-suite': {
+    severity: 'warning',
+    title: 'Proxy instances outside the suite',
+    message: (a) => `${a.count} of ${a.total} proxy instances are not documents of this suite (e.g. ${a.examples}); a checkpoint run on proxy-suite/ cannot score them — fit on a store built from this suite's runs`,
+  },
   'run-stage-failed': {
     severity: 'error',
     title: 'Pipeline stage failed',
