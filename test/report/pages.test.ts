@@ -23,7 +23,7 @@ const trainStore = path.join(dir, 'train-store');
 const modelFile = path.join(dir, 'fit', 'model.json');
 const history = path.join(dir, 'reports', 'history.jsonl');
 const referenceFile = path.join(dir, 'reference.yaml');
-const TRAIN = 12;
+const TRAIN = 30;
 /** Long checkpoint names: the old hand-written charts clipped "new-checkpoint (predi…". */
 const CHECKPOINTS = ['pretrain-7b-run42/step-01000-long-name', 'pretrain-7b-run42/step-02000-long-name', 'pretrain-7b-run42/step-03000-long-name', 'pretrain-7b-run42/step-04000-long-name'];
 const read = (...p: string[]) => readFileSync(path.join(...p), 'utf8');

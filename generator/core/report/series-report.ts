@@ -34,7 +34,7 @@ export function seriesReportPage(result: SeriesResult, model: PaceModelFile): Re
     ...targetNames.map((name) => {
       const p = c.targets.find((x) => x.target === name);
       if (!p || p.predicted === null) return null;
-      return `${fmt(name, p.predicted)}${p.interval ? ` [${fmt(name, p.interval[0])}, ${fmt(name, p.interval[1])}]` : ''}`;
+      return `${fmt(name, p.predicted)}${p.interval ? ` [${fmt(name, p.interval[0])}, ${fmt(name, p.interval[1])}]${p.intervalUnbounded ? ' (unbounded: too few training models)' : ''}` : ''}`;
     }),
     c.source === 'store' ? 'store (predicted now)' : 'history (as checked)',
     c.targets.filter((t) => t.flags.length).map((t) => `${t.target}: ${t.flags.join('; ')}`).join(' · ') || 'none',

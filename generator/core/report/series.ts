@@ -24,6 +24,8 @@ export interface SeriesTarget {
   predicted: number | null;
   /** 95% prediction interval (target scale). */
   interval: [number, number] | null;
+  /** The interval is the whole valid range: too few training models for a 95% conformal bound. */
+  intervalUnbounded: boolean;
   /** Why the prediction is not vouched for, in words; empty when it is. */
   flags: string[];
 }
@@ -96,7 +98,9 @@ export async function buildSeries(input: SeriesInput): Promise<SeriesResult> {
       sameModelFile: true,
       targets: model.targets.map((t) => {
         const f = predicted.forecasts.find((x) => x.target === t.target);
-        return f ? { target: t.target, predicted: f.predicted, interval: f.interval, flags: forecastFlags(f) } : { target: t.target, predicted: null, interval: null, flags: ['no prediction'] };
+        return f
+          ? { target: t.target, predicted: f.predicted, interval: f.interval, intervalUnbounded: f.intervals.some((iv) => iv.level === 0.95 && iv.unbounded), flags: forecastFlags(f) }
+          : { target: t.target, predicted: null, interval: null, intervalUnbounded: false, flags: ['no prediction'] };
       }),
     });
   }
@@ -112,7 +116,7 @@ export async function buildSeries(input: SeriesInput): Promise<SeriesResult> {
       targets: model.targets.map((t) => {
         const h = e.targets.find((x) => x.target === t.target);
         const flags = [...(h?.status === 'cannot-judge' ? ['not judged when checked (no demonstrated skill or outside the training range)'] : []), ...(h?.status === 'no-prediction' ? ['no prediction'] : []), ...(same ? [] : ['predicted with another model file'])];
-        return { target: t.target, predicted: h?.predicted ?? null, interval: h?.interval ?? null, flags };
+        return { target: t.target, predicted: h?.predicted ?? null, interval: h?.interval ?? null, intervalUnbounded: false, flags };
       }),
     });
   }

@@ -126,7 +126,8 @@ export function trendChartSpec(name: string, title: string, rows: TrendRow[], o:
   const refs = o.references ?? [];
   const domain = domainFor([...sorted.flatMap((r) => [r.value, r.low ?? r.value, r.high ?? r.value]), ...refs.map((r) => r.value), ...(o.threshold !== undefined ? [o.threshold] : [])], o.maxValue);
   const yScale = { domain, nice: false, zero: true };
-  const x = { field: 'x', type: 'quantitative', title: o.xTitle, scale: { zero: false } };
+  // Padding keeps the first and last points off the plot's edges.
+  const x = { field: 'x', type: 'quantitative', title: o.xTitle, scale: { zero: false, padding: 16 } };
   const data = sorted.map((r) => ({ x: r.x, label: r.label, value: r.value, low: r.low ?? null, high: r.high ?? null, role: r.highlight ? 'checkpoint' : 'history' }));
   const layers: VlSpec[] = [];
   if (banded.length > 1) {
@@ -152,7 +153,8 @@ export function trendChartSpec(name: string, title: string, rows: TrendRow[], o:
       data: { values: refs.map((r) => ({ label: r.label, value: r.value, shown: labelled.has(r) ? r.label : '' })) },
       layer: [
         { mark: { type: 'rule', color: REFERENCE, strokeDash: [2, 3] }, encoding: { y: { field: 'value', type: 'quantitative', scale: yScale } } },
-        { mark: { type: 'text', color: REFERENCE, align: 'right', dy: -4, x: 'width' }, encoding: { y: { field: 'value', type: 'quantitative', scale: yScale }, text: { field: 'shown' } } },
+        // Labels sit right of the plot (vega's autosize pads the view for them), never over the data.
+        { mark: { type: 'text', color: REFERENCE, align: 'left', baseline: 'middle', dx: 4, x: 'width' }, encoding: { y: { field: 'value', type: 'quantitative', scale: yScale }, text: { field: 'shown' } } },
       ],
     });
   }
@@ -176,10 +178,10 @@ export function trendChartSpec(name: string, title: string, rows: TrendRow[], o:
 
 /**
  * Reference rules whose label gets drawn: from the highest score down, a label is kept only when
- * it sits at least 5% of the axis below the previous kept one, so labels never overprint.
+ * it sits at least 6% of the axis (17 px of the 280 px plot) below the previous kept one, so labels never overprint.
  */
 function labelledReferences(refs: ReferenceBand[], domain: [number, number]): Set<ReferenceBand> {
-  const gap = 0.05 * (domain[1] - domain[0] || 1);
+  const gap = 0.06 * (domain[1] - domain[0] || 1);
   const kept = new Set<ReferenceBand>();
   let last = Infinity;
   for (const r of [...refs].sort((a, b) => b.value - a.value || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0))) {
