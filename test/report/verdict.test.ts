@@ -7,7 +7,7 @@ import { renderReportMarkdown } from '../../generator/core/report/html.js';
 import type { PaceModelFile } from '../../generator/core/pace/model-file.js';
 
 const wins = (p: number) => Array.from({ length: 6 }, (_, i) => ({ model: `ref-${i}`, score: 0.1 + 0.05 * i, probability: p }));
-const skill = { verdict: 'no-skill' as const, mae: 0.2, meanMae: 0.19, maeDifference: 0.01, interval: [-0.02, 0.04] as [number, number], folds: 6 };
+const skill = { verdict: 'no-demonstrated-difference' as const, mae: 0.2, meanMae: 0.19, maeDifference: 0.01, interval: [-0.02, 0.04] as [number, number], folds: 6 };
 
 function target(over: Partial<CheckTargetResult>): CheckTargetResult {
   return {
@@ -72,5 +72,18 @@ describe('verdict in words', () => {
     expect(page.sections[0]!.bullets!.join(' ')).toContain('lies outside every training model on 1 embedding coordinate(s)');
     const md = renderReportMarkdown(page);
     expect(md).toContain('| swe-bench | 6 of 6 | ref-5 (P = 0.90) | not vouched for:');
+  });
+});
+
+describe('evaluate report: the mean baseline’s Spearman', () => {
+  it('is explained where it is shown (−1 by construction under leave-one-out)', async () => {
+    const { renderLoocvTable } = await import('../../generator/core/pace/report.js');
+    const method = (name: string, spearman: number) => ({ method: name, metrics: { mae: 0.1, spearman, pearson: spearman, r2: 0.1 }, pairAccuracy: 0.5 });
+    const t = { target: 'swe', scale: 'raw', models: ['a', 'b', 'c'], truth: [0.1, 0.2, 0.3], methods: [method('pace', 0.5), method('mean', -1)], comparisons: [], coverage: [], budgetCurve: [], nestedChoices: [], guardedPredictions: 0 };
+    const md = renderLoocvTable({ pool: { models: 3, instances: 10 }, options: { bootstrap: 10, svdScope: 'fold' }, targets: [t] } as any);
+    expect(md).toContain('| mean | 0.10 | -1.000 |');
+    expect(md).toContain('The mean baseline’s Spearman is −1 by construction');
+    const withoutMean = renderLoocvTable({ pool: { models: 3, instances: 10 }, options: { bootstrap: 10, svdScope: 'fold' }, targets: [{ ...t, methods: [method('pace', 0.5)] }] } as any);
+    expect(withoutMean).not.toContain('by construction');
   });
 });
