@@ -87,3 +87,12 @@ describe('evaluate report: the mean baseline’s Spearman', () => {
     expect(withoutMean).not.toContain('by construction');
   });
 });
+
+describe('Markdown escaping of numbers', () => {
+  it('leaves a score such as 0.474 alone but still escapes a real list marker', async () => {
+    const { escapeMarkdown } = await import('../../generator/core/report/html.js');
+    expect(escapeMarkdown('0.474 [0.331, 0.617]')).toBe('0.474 [0.331, 0.617]');
+    expect(escapeMarkdown('1. item')).toBe('\\1. item');
+    expect(escapeMarkdown('2)')).toBe('\\2)');
+  });
+});

@@ -125,7 +125,8 @@ export function escapeMarkdown(text: string): string {
     .replace(/[\\`*_|~@]/g, '\\$&')
     .replace(/\](?=[([])/g, ']\\')
     .replace(/<(?=[A-Za-z/!?])/g, '\\<')
-    .replace(/^(\s*)([#>+=[-]|\d+[.)])/, '$1\\$2');
+    // An ordered-list marker needs a space after it: "0.474" in a score cell is a number, not a list.
+    .replace(/^(\s*)([#>+=[-]|\d+[.)](?=\s|$))/, '$1\\$2');
 }
 
 /** The same content as Markdown, for CI step summaries and PR comments; every text is escaped. */
