@@ -73,6 +73,9 @@ describe('aptpace report (checkpoint series)', () => {
     expect(charts).toEqual(['series-1-agentic-0.vl.json', 'series-2-agentic-1.vl.json']);
     const html = read(dir, 'series', 'report.html');
     expect(html.match(/<svg/g)).toHaveLength(2);
+    // The strict CSP (no inline style attributes, no scripts) holds for the charts too.
+    expect(html).toContain('http-equiv="Content-Security-Policy"');
+    expect(html).not.toMatch(/\sstyle="|<script|href=/);
     expect(read(dir, 'series', 'summary.md')).toContain('pretrain-7b-run42/step-04000-long-name');
   }, 60_000);
 
@@ -106,6 +109,10 @@ describe('check report and series report in a real browser', () => {
     try {
       for (const p of pages) {
         const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+        const refused: string[] = [];
+        page.on('console', (m) => {
+          if (/Content Security Policy/i.test(m.text())) refused.push(m.text());
+        });
         await page.goto(pathToFileURL(p.file).href);
         expect(await page.locator('figure.chart svg').count(), p.file).toBe(p.charts);
         expect(await page.evaluate(CLIPPED_TEXT_PROBE), p.file).toEqual([]);
@@ -122,6 +129,7 @@ describe('check report and series report in a real browser', () => {
           return bad;
         })()`);
         expect(outside, p.file).toEqual([]);
+        expect(refused, p.file).toEqual([]);
         if (process.env.APTPACE_UPDATE_SCREENSHOTS === '1') await page.screenshot({ path: path.join('docs', 'screenshots', p.shot), fullPage: true });
         await page.close();
       }
