@@ -87,6 +87,11 @@ describe('aptpace report (checkpoint series)', () => {
     const none = await cli('report', '--store', trainStore, '--model-file', modelFile, '--out', path.join(dir, 'series-none'), '--json');
     expect(none.code).toBe(1);
     expect(none.json.findings.map((f: any) => f.code)).toContain('report-no-checkpoints');
+    // Unreadable inputs are findings (exit 1), never a crash.
+    const noRef = await cli('report', '--store', store, '--model-file', modelFile, '--reference', path.join(dir, 'missing.yaml'), '--out', path.join(dir, 'series-noref'), '--json');
+    expect([noRef.code, noRef.json.findings.map((f: any) => f.code)]).toEqual([1, ['reference-unreadable']]);
+    const noStore = await cli('report', '--store', path.join(dir, 'no-store'), '--model-file', modelFile, '--out', path.join(dir, 'series-nostore'), '--json');
+    expect(noStore.code).toBe(1);
   }, 60_000);
 
   it('reruns give byte-identical files', async () => {

@@ -3,7 +3,7 @@ import type { CommandSpec } from '../command.js';
 import { OutputFolder } from '../../core/kernel/output.js';
 import { sha256, stableStringify } from '../../core/kernel/stable-json.js';
 import { renderTally } from '../../core/kernel/render.js';
-import type { Finding } from '../../core/kernel/findings.js';
+import { findingFactory, type Finding } from '../../core/kernel/findings.js';
 
 const report: CommandSpec = {
   name: 'report',
@@ -32,7 +32,16 @@ const report: CommandSpec = {
     let reference = null;
     if (opts.reference) {
       const { parseReferenceFile } = await import('../../core/workflow/reference.js');
-      const text = await ctx.vfs.readText(opts.reference as string);
+      const { workflowFindings } = await import('../../core/workflow/findings.js');
+      let text: string;
+      try {
+        const st = await ctx.vfs.stat(opts.reference as string);
+        if (st && !st.isFile) throw new Error('it is a directory, not a file');
+        text = await ctx.vfs.readText(opts.reference as string);
+      } catch (err) {
+        // Same finding as `plan` for an unreadable reference file: no report from a half-known series.
+        return { findings: [findingFactory(workflowFindings)('reference-unreadable', { file: opts.reference as string }, { reason: (err as Error).message })] };
+      }
       const parsed = parseReferenceFile(text, opts.reference as string);
       findings.push(...parsed.findings);
       reference = parsed.reference ?? null;
