@@ -15,7 +15,12 @@ const report: CommandSpec = {
       .option('--reference <file>', 'reference file (aptpace-reference/1): its checkpoints’ step / tokens order the series; its reference models are excluded')
       .option('--history <file>', 'JSONL history written by `aptpace check --history`: steps of checkpoints, and checkpoints not in the store (as recorded)')
       .requiredOption('--out <dir>', 'report folder: report.html, summary.md, series.json, charts/*.vl.json')
-      .option('--force', 'overwrite existing report files');
+      .option('--force', 'overwrite existing report files')
+      .addHelpText('after', `
+Examples:
+  aptpace check --model-file fit/model.json --model step-4000 --store store --history reports/history.jsonl --step 4000 --out reports/step-4000
+  aptpace report --store store --model-file fit/model.json --history reports/history.jsonl --out reports/series
+  aptpace report --store store --model-file fit/model.json --reference reference.yaml --out reports/series`);
   },
   async run(_args, opts, ctx) {
     const { loadCheckpointMatrix, readModelFile } = await import('../../core/pace/checkpoint-inputs.js');
