@@ -4,7 +4,7 @@
  * missing-instance lists with keys removed by hand, SVG with Python's XML parser.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -314,7 +314,11 @@ describe('aptpace check: history, files and determinism', () => {
       'out = []',
       'for s in json.load(sys.stdin):',
       '    root = ET.fromstring(s)',
-      '    out.append([root.find(ns + "title").text, len(root.findall(".//" + ns + "rect")), len(root.findall(".//" + ns + "circle"))])',
+      // Vega's SVG: the title is a text mark of role title-text; bars are the paths of the rect marks, points those of the symbol marks.
+      '    groups = lambda role: [g for g in root.iter(ns + "g") if role in (g.get("class") or "").split()]',
+      '    title = groups("role-title-text")[0].find(ns + "text").text',
+      '    count = lambda mark: sum(len(g.findall(ns + "path")) for g in groups("role-mark") if mark in g.get("class").split())',
+      '    out.append([title, count("mark-rect"), count("mark-symbol")])',
       'print(json.dumps(out))',
     ].join('\n');
     const res = spawnSync(python, ['-c', script], { input: JSON.stringify(svgs), encoding: 'utf8' });
@@ -323,8 +327,12 @@ describe('aptpace check: history, files and determinism', () => {
     const titles = parsed.map((p) => p[0]);
     expect(titles).toContain('agentic-0: model-0012 among the training models');
     expect(titles).toContain('agentic-1 over checkpoints');
-    // Score chart: background + TRAIN training bars + the checkpoint's bar.
-    expect(parsed.find((p) => p[0] === 'agentic-0: model-0012 among the training models')![1]).toBe(1 + TRAIN + 1);
+    // Score chart: TRAIN training bars + the checkpoint's bar.
+    expect(parsed.find((p) => p[0] === 'agentic-0: model-0012 among the training models')![1]).toBe(TRAIN + 1);
+    // Every chart's Vega-Lite spec is written beside the report, named as the figure caption says.
+    const specs = readdirSync(path.join(dir, 'hist', 'model-0012', 'charts')).sort();
+    expect(specs).toHaveLength(2 * 3 + 1);
+    for (const f of specs) expect(html).toContain(`charts/${f}`);
     // Trend: one point per checkpoint in the history.
     expect(parsed.find((p) => p[0] === 'agentic-0 over checkpoints')![2]).toBe(3);
   });

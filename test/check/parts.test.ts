@@ -1,9 +1,10 @@
-/** The pieces of `aptpace check` in isolation: verdict rules, history file, and the new chart kinds (hand-computed geometry). */
+/** The pieces of `aptpace check` in isolation: verdict rules, history file, and the chart specs the report uses. */
 import { describe, expect, it } from 'vitest';
 import { MemoryVfs } from '../../generator/core/kernel/memory-vfs.js';
 import { evaluateCheck } from '../../generator/core/report/check-result.js';
 import { otherModelFileFinding, readHistory, serializeHistory, trendPositions, upsertHistory, type HistoryEntry } from '../../generator/core/report/history.js';
-import { barChartSvg, groupedBarChartSvg, trendChartSvg } from '../../generator/core/report/svg.js';
+import { barChartSpec, groupedBarChartSpec, trendChartSpec } from '../../generator/core/report/charts/specs.js';
+import { renderCharts } from '../../generator/core/report/charts/render.js';
 import { renderReportHtml, renderReportMarkdown } from '../../generator/core/report/html.js';
 import type { PaceModelFile } from '../../generator/core/pace/model-file.js';
 import type { TargetForecast } from '../../generator/core/pace/predict.js';
@@ -116,32 +117,47 @@ describe('history file', () => {
   });
 });
 
-describe('chart kinds added for the check report', () => {
-  it('grouped bars scale from zero (plot height 300 − 36 − 56 = 208 px)', () => {
-    const svg = groupedBarChartSvg(['a', 'b'], [{ name: 's1', values: [0.5, 1] }, { name: 's2', values: [0.25, 0] }], { title: 't', domain: [0, 1], height: 300 });
-    const heights = [...svg.matchAll(/<rect x="[\d.]+" y="[\d.]+" width="[\d.]+" height="([\d.]+)" fill="#[0-9a-f]+"><title>/g)].map((m) => Number(m[1]));
-    expect(heights).toEqual([104, 52, 208, 0]);
+describe('chart specs used by the check report', () => {
+  it('grouped bars start at 0, keep category order and draw one bar per series', async () => {
+    const c = groupedBarChartSpec('g', 't', ['b-task', 'a-task'], [{ name: 's1', values: [0.5, 1] }, { name: 's2', values: [0.25, 0] }], { xTitle: 'share', maxValue: 1 });
+    const enc = (c.spec as any).encoding;
+    expect(enc.x.scale.domain).toEqual([0, 1]);
+    expect((c.spec as any).data.values.map((d: any) => [d.category, d.series, d.value])).toEqual([['b-task', 's1', 0.5], ['b-task', 's2', 0.25], ['a-task', 's1', 1], ['a-task', 's2', 0]]);
+    const [r] = await renderCharts([c]);
+    // Four data rows → four bar paths in the rect mark.
+    expect(r!.svg.match(/class="mark-rect role-mark[^"]*"[^>]*>(.*?)<\/g>/)![1]!.match(/<path/g)).toHaveLength(4);
   });
 
-  it('trend points sit at their step between the padded plot edges, sorted, the current one highlighted', () => {
-    const svg = trendChartSvg(
-      [
-        { x: 300, y: 2, low: 1, high: 3, label: 'c' },
-        { x: 100, y: 0, low: 0, high: 1, label: 'a' },
-        { x: 200, y: 4, label: 'b', highlight: true },
-      ],
-      { title: 'trend', threshold: 1, thresholdLabel: 'min score' },
-    );
-    // width 480: left = 64 + 24 = 88, right = 480 − 20 − 24 = 436; steps 100..300 → 88, 262, 436.
-    const circles = [...svg.matchAll(/<circle cx="([\d.]+)" cy="[\d.]+" r="(\d)"/g)].map((m) => [Number(m[1]), Number(m[2])]);
-    expect(circles).toEqual([[88, 4], [262, 6], [436, 4]]);
-    expect(svg).toContain('min score 1</text>');
-    // The band joins the two points that have intervals: highs left→right, then lows right→left.
-    expect(svg).toMatch(/<polygon points="88,[\d.]+ 436,[\d.]+ 436,[\d.]+ 88,[\d.]+"/);
+  it('trend: rows sorted by step, the current one highlighted and named in the caption, no band claimed without one', () => {
+    const c = trendChartSpec('t', 'trend', [
+      { x: 300, value: 2, low: 1, high: 3, label: 'c' },
+      { x: 100, value: 0, low: 0, high: 1, label: 'a' },
+      { x: 200, value: 4, label: 'b', highlight: true },
+    ], { xTitle: 'step', yTitle: 'score', maxValue: 100, threshold: 1, highlightMeaning: 'b, the checkpoint of this report' });
+    expect((c.spec as any).data.values.map((d: any) => [d.x, d.role])).toEqual([[100, 'history'], [200, 'checkpoint'], [300, 'history']]);
+    expect(c.caption).toContain('y axis from 0 to 100.');
+    expect(c.caption).toContain('The shaded band is the prediction interval.');
+    expect(c.caption).toContain('Red points: b, the checkpoint of this report.');
+    const bare = trendChartSpec('t', 'trend', [{ x: 1, value: 2, label: 'a' }, { x: 2, value: 3, label: 'b' }], { xTitle: 'step', yTitle: 'score', maxValue: 0 });
+    expect(bare.caption).toContain('No intervals are drawn.');
+    expect(bare.caption).not.toMatch(/band|Red/);
+    expect((bare.spec as any).layer.some((l: any) => l.mark?.type === 'area')).toBe(false);
   });
 
-  it('bar threshold lines take a label', () => {
-    expect(barChartSvg([{ label: 'm', value: 0.7 }], { title: 'p', domain: [0, 1], threshold: 0.5, thresholdLabel: 'even odds' })).toContain('>even odds 0.5</text>');
+  it('reference rules are all drawn, but a label that would overprint its neighbour is left off (and the caption says so)', () => {
+    const refs = [{ label: 'r-high', value: 0.8 }, { label: 'r-close', value: 0.79 }, { label: 'r-low', value: 0.2 }];
+    const c = trendChartSpec('t', 'trend', [{ x: 1, value: 0.5, label: 'a' }], { xTitle: 'step', yTitle: 'score', maxValue: 1, references: refs });
+    const refLayer = (c.spec as any).layer.find((l: any) => l.data?.values?.[0]?.label === 'r-high');
+    expect(refLayer.data.values.map((v: any) => [v.label, v.shown])).toEqual([['r-high', 'r-high'], ['r-close', ''], ['r-low', 'r-low']]);
+    expect(c.caption).toContain('2 of 3 labelled');
+  });
+
+  it('the threshold label of a bar chart sits above the plot (y = 0), not over a bar', async () => {
+    const c = barChartSpec('b', 'p', [{ label: 'm', value: 0.7 }], { xTitle: 'win probability', maxValue: 1, threshold: 0.5, thresholdLabel: 'even odds' });
+    const text = (c.spec as any).layer.at(-1).layer[1];
+    expect([text.mark.y, text.mark.baseline]).toEqual([0, 'bottom']);
+    const [r] = await renderCharts([c]);
+    expect(r!.svg).toContain('>even odds 0.5</text>');
   });
 
   it('notices are escaped in HTML and quoted in Markdown', () => {

@@ -29,7 +29,7 @@ const check: CommandSpec = {
   summary: 'CI step per checkpoint: predict agentic scores, apply thresholds, write report.html (plots), summary.md and result.json',
   configure(cmd: Command) {
     checkpointInputOptions(cmd)
-      .requiredOption('--out <dir>', 'report folder: report.html, summary.md, result.json')
+      .requiredOption('--out <dir>', 'report folder: report.html, summary.md, result.json, charts/*.vl.json (Vega-Lite specs of the plots)')
       .option('--max-missing <fraction>', 'fail (exit 1) when a target misses more than this fraction of its proxy instances')
       .option('--history <file>', 'JSONL history of earlier checks: adds a trend plot; this checkpoint’s line is appended or replaced')
       .option('--allow-unproven', 'judge targets whose model showed no skill over the mean predictor in cross-validation, or whose checkpoint lies outside the training range (otherwise such a target does not pass)')
@@ -109,9 +109,9 @@ const check: CommandSpec = {
       findings,
     });
     if (writeHistory) entries = history.upsertHistory(entries, history.historyEntry(result));
-    const report = renderCheckReport(result, model, entries);
+    const report = await renderCheckReport(result, model, entries);
     const json = `${stableStringify(result, 2)}\n`;
-    await out.writeSet({ 'result.json': json, 'summary.md': report.markdown, 'report.html': report.html });
+    await out.writeSet({ 'result.json': json, 'summary.md': report.markdown, 'report.html': report.html, ...report.files });
     if (historyFile && writeHistory) {
       // The history is check's own file: rewritten (atomically) without --force, confined to its folder.
       const folder = new OutputFolder(ctx.vfs, path.dirname(historyFile), { owned: (rel) => rel === path.basename(historyFile) });

@@ -22,6 +22,9 @@ export function renderLoocvTable(report: LoocvReport): string {
       lines.push(
         `| ${m.method} | ${fmt(m.metrics.mae * f, 2)} | ${fmt(m.metrics.spearman, 3)} | ${fmt(m.metrics.pearson, 3)} | ${fmt(m.metrics.r2, 3)} | ${fmt(100 * m.pairAccuracy, 1)}% | ${m.goalBPairAccuracy === undefined ? '' : `${fmt(100 * m.goalBPairAccuracy, 1)}%`} |`,
       );
+    // Issue 14: a Spearman of −1 next to "mean" reads as a broken baseline unless it is explained.
+    if (t.methods.some((m) => m.method === 'mean'))
+      lines.push('', 'The mean baseline’s Spearman is −1 by construction: leaving a model out lowers the training mean when that model scores high and raises it when it scores low, so its predictions rank the models exactly backwards. It carries no information about ranking; compare methods by MAE, and the comparison below treats the baseline’s Spearman as 0.');
     lines.push(...renderUncertainty(t, f, unitOf(t)));
     if (t.budgetCurve.length) {
       lines.push('');

@@ -44,6 +44,16 @@ export const checkFindings = {
     title: 'History not updated',
     message: (a) => `the history is not updated: ${a.reason}`,
   },
+  'report-no-checkpoints': {
+    severity: 'error',
+    title: 'No checkpoints to report',
+    message: (a) => `the store holds no model besides the fit's training models and the reference models (${a.excluded} excluded), and the history adds none; nothing to plot`,
+  },
+  'report-history-only': {
+    severity: 'info',
+    title: 'Checkpoint taken from the history',
+    message: (a) => `${a.count} checkpoint(s) (${a.models}) are not in the store; their predictions are shown as recorded by check`,
+  },
 } satisfies FindingCatalog;
 
 export type CheckFindingCode = keyof typeof checkFindings;

@@ -7,53 +7,40 @@ import type { Finding } from '../kernel/findings.js';
 import { renderFinding } from '../kernel/render.js';
 import type { PaceModelFile } from '../pace/model-file.js';
 import type { SkillShare } from '../pace/skill-map.js';
-import { escapeMarkdown, renderReportHtml, renderReportMarkdown, type ReportPage, type ReportSection } from './html.js';
-import { barChartSvg, groupedBarChartSvg, trendChartSvg, type BarDatum } from './svg.js';
+import { escapeMarkdown, renderReportMarkdown, type ReportPage, type ReportSection } from './html.js';
+import { barChartSpec, chartSlug, groupedBarChartSpec, trendChartSpec, type BarRow, type ReferenceBand } from './charts/specs.js';
+import { renderPageFiles } from './page-files.js';
 import { concernWords, type CheckResult, type CheckTargetResult } from './check-result.js';
 import { trendPositions, type HistoryEntry } from './history.js';
+import { checkVerdict, formatScore, whatNext, winNote, verdictKind } from './verdict.js';
+
+export { checkVerdict } from './verdict.js';
 
 /** History rows in summary.md (PR comments are capped at 65,536 characters); report.html lists them all. */
 const MARKDOWN_HISTORY_ROWS = 20;
 /** Missing keys listed per target before "… N more" (result.json always has them all). */
 const MISSING_SHOWN = 20;
 
-function formatScore(value: number | null, scale: CheckTargetResult['scale']): string {
-  if (value === null) return '–';
-  return scale === 'percent' ? `${value.toFixed(1)}%` : value.toFixed(3);
-}
-
 function formatInterval(t: Pick<CheckTargetResult, 'interval' | 'scale'>): string {
   return t.interval ? `[${formatScore(t.interval[0], t.scale)}, ${formatScore(t.interval[1], t.scale)}]` : '–';
 }
 
-const scaleLabel = (scale: CheckTargetResult['scale']) => (scale === 'percent' ? 'score (%)' : scale === 'fraction' ? 'score (fraction)' : 'score');
+export const scaleLabel = (scale: CheckTargetResult['scale']) => (scale === 'percent' ? 'score (%)' : scale === 'fraction' ? 'score (fraction)' : 'score');
+/** Upper end every value axis reaches at least: the scale's full range where it has one. */
+export const scaleMax = (scale: CheckTargetResult['scale']) => (scale === 'percent' ? 100 : scale === 'fraction' ? 1 : 0);
+/** Chart file stems: a section prefix, the target's position (unique) and its name (readable). */
+const chartName = (prefix: string, i: number, target: string) => `${prefix}-${i + 1}-${chartSlug(target)}`;
 
-/** PASS / FAIL and its reasons in one line. */
-export function checkVerdict(result: CheckResult): { ok: boolean; text: string } {
-  if (!result.found) return { ok: false, text: `checkpoint ${result.model} is not in the inputs; nothing was predicted` };
-  const problems: string[] = [];
-  for (const t of result.targets) {
-    if (t.status === 'no-prediction') problems.push(`${t.target}: no prediction (${t.missingInstances} of ${t.proxyInstances} proxy instances missing)`);
-    if (t.checks.minScore === 'fail' && t.predicted !== null) problems.push(`${t.target}: predicted ${formatScore(t.predicted, t.scale)} < required ${formatScore(t.minScore, t.scale)}`);
-    if (t.status === 'cannot-judge') problems.push(`${t.target}: not judged (${t.concerns.join(', ')}; --allow-unproven to accept)`);
-    if (t.checks.maxMissing === 'fail') problems.push(`${t.target}: ${(100 * t.missingFraction).toFixed(1)}% of proxy instances missing > ${(100 * (result.maxMissing ?? 0)).toFixed(1)}%`);
-  }
-  for (const u of result.unknownThresholds) problems.push(`threshold for unknown target ${u}`);
-  const other = result.findings.filter((f) => f.severity === 'error' && !VERDICT_CODES.has(f.code)).length;
-  if (result.passed) {
-    const checked = result.targets.filter((t) => t.status === 'pass').length;
-    return { ok: true, text: `${result.targets.length} target(s) predicted${checked ? `; ${checked} checked, all thresholds met` : '; no thresholds set'}` };
-  }
-  if (other) problems.push(`${other} other error(s) while reading the inputs or the history (see the notices)`);
-  return { ok: false, text: problems.join('; ') };
+/** The training models' known scores of one target, as reference rules (target scale). */
+export function referenceBands(model: PaceModelFile, target: string): ReferenceBand[] {
+  const t = model.targets.find((x) => x.target === target);
+  return t ? t.trainingModels.map((m) => ({ label: m.name, value: m.score * t.displayFactor })) : [];
 }
 
-/** Findings the verdict line already spells out per target. */
-const VERDICT_CODES = new Set(['check-cannot-judge', 'pace-threshold-failed', 'pace-threshold-unknown-target', 'check-missing-too-high', 'pace-proxy-too-few-instances', 'pace-model-not-in-logs']);
 /** Notices shown per finding code before "… N more" (result.json keeps every finding). */
 const NOTICES_PER_CODE = 10;
 
-function notices(findings: Finding[]): ReportPage['notices'] {
+export function notices(findings: Finding[]): ReportPage["notices"] {
   const rank = (f: Finding) => (f.severity === 'error' ? 0 : f.severity === 'warning' ? 2 : 4) + (/^(pace-|check-)/.test(f.code) ? 0 : 1);
   // Most severe first, and the checkpoint's own problems before those met while reading other rows.
   const shown = findings.filter((f) => f.severity !== 'info' || f.code.startsWith('check-history')).map((f, i) => ({ f, i })).sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i).map(({ f }) => f);
@@ -98,20 +85,20 @@ function predictionSection(result: CheckResult): ReportSection {
     t.status + (t.guarded ? ' (range guard: training mean)' : '') + (t.concerns.length ? ` — ${t.concerns.map((c) => concernWords(c, { skill: t.skill!, outOfRange: t.outOfRange })).join('; ')}` : ''),
   ]);
   const emphasise = result.targets.flatMap((t, i) => (t.status === 'fail' || t.status === 'no-prediction' || t.status === 'cannot-judge' ? [i] : []));
-  const svg = result.targets.flatMap((t) => {
+  const charts = result.targets.flatMap((t, i) => {
     if (t.predicted === null) return [];
-    const bars: BarDatum[] = [...t.winProbabilities]
+    const bars: BarRow[] = [...t.winProbabilities]
       .sort((a, b) => a.score - b.score || (a.model < b.model ? -1 : 1))
       .map((w) => ({ label: w.model, value: w.score }));
-    const mine: BarDatum = { label: `${result.model} (predicted)`, value: t.predicted, highlight: true, ...(t.interval ? { low: t.interval[0], high: t.interval[1] } : {}) };
+    const mine: BarRow = { label: `${result.model} (predicted)`, value: t.predicted, highlight: true, ...(t.interval ? { low: t.interval[0], high: t.interval[1] } : {}) };
     const at = bars.findIndex((b) => b.value > t.predicted!);
     bars.splice(at < 0 ? bars.length : at, 0, mine);
-    return [barChartSvg(bars, { title: `${t.target}: ${result.model} among the training models`, yLabel: scaleLabel(t.scale), ...(t.minScore !== null ? { threshold: t.minScore, thresholdLabel: 'min score' } : {}) })];
+    return [barChartSpec(chartName('predicted', i, t.target), `${t.target}: ${result.model} among the training models`, bars, { xTitle: scaleLabel(t.scale), maxValue: scaleMax(t.scale), ...(t.minScore !== null ? { threshold: t.minScore, thresholdLabel: 'min score' } : {}) })];
   });
   return {
     heading: 'Predicted agentic scores',
     text: 'Point prediction of each agentic target from the checkpoint’s proxy-instance scores. Intervals are conformal from the fit’s leave-one-out residuals (uncertainty of the model pool, target-label noise included), widened to the label-noise bootstrap interval. Beside each prediction: the fit’s leave-one-out MAE against the mean predictor’s, with the 95% bootstrap-over-models interval of the difference; a target without demonstrated skill, or a checkpoint outside the range of the training models, is not judged (cannot-judge) unless --allow-unproven. Expected rank counts the training models expected to beat the checkpoint (1 = best).',
-    svg,
+    charts,
     table: { columns: ['target', 'predicted', '80% interval', '95% interval', 'CV MAE vs mean', 'min score', 'missing proxy', 'expected rank', 'status'], rows, emphasise },
   };
 }
@@ -119,34 +106,36 @@ function predictionSection(result: CheckResult): ReportSection {
 function winSection(result: CheckResult): ReportSection | null {
   const predicted = result.targets.filter((t) => t.predicted !== null && t.winProbabilities.length);
   if (!predicted.length) return null;
-  const svg = predicted.map((t) =>
-    barChartSvg(
+  const charts = predicted.map((t, i) =>
+    barChartSpec(
+      chartName('wins', i, t.target),
+      `${t.target}: P(${result.model} beats …)`,
       [...t.winProbabilities].sort((a, b) => a.score - b.score || (a.model < b.model ? -1 : 1)).map((w) => ({ label: w.model, value: w.probability })),
-      { title: `${t.target}: P(${result.model} beats …)`, yLabel: 'win probability', domain: [0, 1], threshold: 0.5, thresholdLabel: 'even odds' },
+      { xTitle: 'win probability', maxValue: 1, threshold: 0.5, thresholdLabel: 'even odds' },
     ),
   );
   const rows = predicted.map((t) => {
     const sorted = [...t.winProbabilities].sort((a, b) => b.score - a.score || (a.model < b.model ? -1 : 1));
     const beats = sorted.filter((w) => w.probability > 0.5);
     const strongest = beats[0];
-    return [t.target, `${beats.length} of ${sorted.length}`, strongest ? `${strongest.model} (P = ${strongest.probability.toFixed(2)})` : null];
+    return [t.target, `${beats.length} of ${sorted.length}`, strongest ? `${strongest.model} (P = ${strongest.probability.toFixed(2)})` : null, winNote(t, beats.length, sorted.length)];
   });
   return {
     heading: 'Win probabilities against the training models',
-    text: 'P(checkpoint beats model) from PACE’s pairwise ranking, models ordered by their true target score.',
-    svg,
-    table: { columns: ['target', 'likely beats (P > 0.5)', 'strongest model likely beaten'], rows },
+    text: 'P(checkpoint beats model) from PACE’s pairwise ranking, models ordered by their true target score. The verdict compares the predicted score with --min-score, not with the training models: a checkpoint can likely beat every training model and still fail a threshold set above them, and for a target that cannot be judged these probabilities come from the same unvouched fit. The last column says how each target’s probabilities square with its verdict.',
+    charts,
+    table: { columns: ['target', 'likely beats (P > 0.5)', 'strongest model likely beaten', 'with the verdict'], rows },
   };
 }
 
 function skillSection(model: PaceModelFile): ReportSection {
   const overall: SkillShare[] = model.skillMap;
   const tasks = overall.map((s) => s.task);
-  const svg = [
-    groupedBarChartSvg(tasks, [
+  const charts = [
+    groupedBarChartSpec('skill-map', 'Proxy set: share per source benchmark', tasks, [
       { name: 'instance share', values: overall.map((s) => s.instanceShare) },
       { name: 'weight share', values: overall.map((s) => s.weightShare) },
-    ], { title: 'Proxy set: share per source benchmark', yLabel: 'share', domain: [0, 1] }),
+    ], { xTitle: 'share', maxValue: 1 }),
   ];
   const targetNames = model.targets.map((t) => t.target);
   const perTarget = new Map(model.targets.map((t) => [t.target, new Map(t.skillMap.map((s) => [s.task, s]))]));
@@ -163,7 +152,7 @@ function skillSection(model: PaceModelFile): ReportSection {
   return {
     heading: 'Skill map of the proxy set',
     text: `${model.proxy.length} proxy instances across ${tasks.length} source benchmark(s): where the proxy set draws its instances and what share of the predictor’s absolute weight each benchmark carries (overall and per target).`,
-    svg,
+    charts,
     table: { columns: ['source benchmark', 'instances', 'instance share', 'weight share', ...targetNames.map((t) => `${t} weight share`)], rows },
   };
 }
@@ -184,17 +173,17 @@ function missingSection(result: CheckResult): ReportSection | null {
   };
 }
 
-function historySection(result: CheckResult, history: HistoryEntry[], maxRows: number): ReportSection | null {
+function historySection(result: CheckResult, model: PaceModelFile, history: HistoryEntry[], maxRows: number): ReportSection | null {
   if (!history.length) return null;
   const { axis, points } = trendPositions(history);
-  const svg = result.targets.flatMap((t) => {
+  const charts = result.targets.flatMap((t, i) => {
     const trend = points.flatMap(({ x, entry }) => {
       const h = entry.targets.find((e) => e.target === t.target);
       if (!h || h.predicted === null) return [];
-      return [{ x, y: h.predicted, label: axis === 'step' ? `${x} · ${entry.model}` : entry.model, highlight: entry.model === result.model, ...(h.interval ? { low: h.interval[0], high: h.interval[1] } : {}) }];
+      return [{ x, value: h.predicted, label: entry.model, highlight: entry.model === result.model, ...(h.interval ? { low: h.interval[0], high: h.interval[1] } : {}) }];
     });
     if (!trend.length) return [];
-    return [trendChartSvg(trend, { title: `${t.target} over checkpoints`, xLabel: axis === 'step' ? 'training step' : 'checkpoint (history order)', yLabel: scaleLabel(t.scale), ...(t.minScore !== null ? { threshold: t.minScore, thresholdLabel: 'min score' } : {}) })];
+    return [trendChartSpec(chartName('trend', i, t.target), `${t.target} over checkpoints`, trend, { xTitle: axis === 'step' ? 'training step' : 'checkpoint (history order)', yTitle: `predicted ${scaleLabel(t.scale)}`, maxValue: scaleMax(t.scale), references: referenceBands(model, t.target), highlightMeaning: `${result.model}, the checkpoint of this report`, ...(t.minScore !== null ? { threshold: t.minScore } : {}) })];
   });
   const targetNames = result.targets.map((t) => t.target);
   const scales = new Map(result.targets.map((t) => [t.target, t.scale]));
@@ -212,14 +201,15 @@ function historySection(result: CheckResult, history: HistoryEntry[], maxRows: n
   ]);
   return {
     heading: 'Trend over checkpoints',
-    text: `${history.length} checkpoint(s) in the history, ordered by ${axis === 'step' ? 'training step' : 'the order they were first checked'}${kept.length < points.length ? `; the table shows the last ${kept.length} (report.html has all)` : ''}; the shaded band is the 95% interval.`,
-    svg,
+    text: `${history.length} checkpoint(s) in the history, ordered by ${axis === 'step' ? 'training step' : 'the order they were first checked'}${kept.length < points.length ? `; the table shows the last ${kept.length} (report.html has all)` : ''}. Each chart’s caption says what it draws.`,
+    charts,
     table: { columns: ['checkpoint', 'step', 'verdict', ...targetNames, 'model file'], rows, emphasise: kept.flatMap(({ entry }, i) => (entry.model === result.model ? [i] : [])) },
   };
 }
 
 export function checkReportPage(result: CheckResult, model: PaceModelFile, history: HistoryEntry[], options: { historyRows?: number } = {}): ReportPage {
-  const sections = [predictionSection(result), winSection(result), missingSection(result), skillSection(model), historySection(result, history, options.historyRows ?? Infinity)].filter((s): s is ReportSection => s !== null);
+  const next: ReportSection = { heading: 'What next', text: NEXT_INTRO[verdictKind(result)], bullets: whatNext(result) };
+  const sections = [next, predictionSection(result), winSection(result), missingSection(result), skillSection(model), historySection(result, model, history, options.historyRows ?? Infinity)].filter((s): s is ReportSection => s !== null);
   const footer: Array<[string, string]> = [
     ['checkpoint', result.model + (result.step !== null ? ` (step ${result.step})` : '')],
     ['model file', result.modelFile.path],
@@ -232,11 +222,21 @@ export function checkReportPage(result: CheckResult, model: PaceModelFile, histo
   return { title: `aptpace check: ${result.model}`, verdict: checkVerdict(result), notices: notices(result.findings), sections, footer };
 }
 
-export function renderCheckReport(result: CheckResult, model: PaceModelFile, history: HistoryEntry[]): { html: string; markdown: string } {
+const NEXT_INTRO: Record<ReturnType<typeof verdictKind>, string> = {
+  pass: 'The checkpoint passed every check applied.',
+  'below-threshold': 'A predicted score is below its --min-score.',
+  'cannot-judge': 'A prediction was made but cannot be vouched for, so it neither passes nor fails on its number.',
+  'missing-data': 'The checkpoint’s proxy-instance scores are missing or too incomplete to predict from.',
+  'input-errors': 'Errors while reading the inputs or the history stopped the check.',
+};
+
+/** report.html, summary.md and the chart specs (`charts/<name>.vl.json`), relative to the report folder. */
+export async function renderCheckReport(result: CheckResult, model: PaceModelFile, history: HistoryEntry[]): Promise<{ html: string; markdown: string; files: Record<string, string> }> {
   const page = checkReportPage(result, model, history);
+  const { html, files } = await renderPageFiles(page);
   const markdown = renderReportMarkdown(checkReportPage(result, model, history, { historyRows: MARKDOWN_HISTORY_ROWS }));
   // Escaped, not a code span: a backtick in a path or name would end the span early.
   const facts = page.footer!.map(([k, v]) => `- ${escapeMarkdown(k)}: ${escapeMarkdown(v)}`).join('\n');
   // A blank line first: a text line right after a Markdown table would be read as one more row.
-  return { html: renderReportHtml(page), markdown: `${markdown.trimEnd()}\n\nPlots: report.html beside this file.\n\n${facts}\n` };
+  return { html, files, markdown: `${markdown.trimEnd()}\n\nPlots: report.html beside this file (Vega-Lite specs in charts/).\n\n${facts}\n` };
 }

@@ -1,5 +1,13 @@
 import { createHash } from 'node:crypto';
-import { escapeXml } from './svg.js';
+import type { ChartSpec } from './charts/specs.js';
+
+/** Text as XML/HTML character data or attribute value. */
+export function escapeXml(text: string): string {
+  return text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+/** Where a chart's Vega-Lite spec is written, relative to the report. */
+export const chartSpecPath = (chart: Pick<ChartSpec, 'name'>) => `charts/${chart.name}.vl.json`;
 
 export interface ReportTable {
   columns: string[];
@@ -11,15 +19,17 @@ export interface ReportTable {
 export interface ReportSection {
   heading: string;
   text?: string;
-  /** Trusted SVG produced by svg.ts (never user text). */
-  svg?: string[];
+  /** Vega-Lite charts; rendered to inline SVG by page-files.ts (labels escaped by vega's SVG renderer). */
+  charts?: ChartSpec[];
+  /** Bullet points (e.g. "what next"), shown after the text. */
+  bullets?: string[];
   table?: ReportTable;
 }
 
 export interface ReportPage {
   title: string;
-  /** One-line verdict shown at the top after PASS / FAIL, e.g. "all thresholds met". */
-  verdict?: { ok: boolean; text: string };
+  /** One-line verdict shown at the top after PASS / FAIL, e.g. "all thresholds met"; `label` replaces PASS / FAIL (e.g. SERIES). */
+  verdict?: { ok: boolean; text: string; label?: string };
   /** Warnings the reader must not miss (e.g. rendered findings), shown right under the verdict. */
   notices?: Array<{ level: 'error' | 'warning' | 'info'; text: string }>;
   sections: ReportSection[];
@@ -39,6 +49,7 @@ h1{font-size:1.5rem}h2{font-size:1.15rem;margin-top:2rem;border-bottom:1px solid
 .verdict{padding:.6rem 1rem;border-radius:6px;font-weight:600}.ok{background:#e6f4ea;color:#1e6b34}.fail{background:#fde8e8;color:#9b1c1c}
 table{border-collapse:collapse;margin:.5rem 0;font-size:.9rem}th,td{border:1px solid #ddd;padding:.25rem .6rem;text-align:left}
 th{background:#f6f6f6}tr.em td{background:#fff4e5;font-weight:600}.na{color:#999}.charts{display:flex;flex-wrap:wrap;gap:1rem}
+.chart{margin:0 0 1rem}.chart svg{max-width:100%;height:auto}.chart figcaption{font-size:.85rem;color:#444;max-width:640px}code{font-size:.85rem}
 .notice{margin:.3rem 0;padding:.4rem .8rem;border-left:4px solid}.notice.warning{background:#fff8e1;border-color:#f0b400}.notice.error{background:#fde8e8;border-color:#c81e1e}.notice.info{background:#eef4fb;border-color:#4e79a7}
 footer{margin-top:2rem;font-size:.8rem;color:#666}footer dt{font-weight:600;float:left;clear:left;width:11rem}footer dd{margin-left:11.5rem}
 `;
@@ -58,18 +69,31 @@ export const REPORT_CSP = [
   "form-action 'none'",
 ].join('; ');
 
-/** A self-contained HTML page: inline CSS, inline SVG, no scripts, no external assets. */
-export function renderReportHtml(page: ReportPage): string {
+const verdictLabel = (v: NonNullable<ReportPage['verdict']>) => v.label ?? (v.ok ? 'PASS' : 'FAIL');
+
+/**
+ * A self-contained HTML page: inline CSS, inline SVG, no scripts, no external assets.
+ * `svgs` maps chart names to their rendered SVG (trusted: produced by vega from our specs).
+ */
+export function renderReportHtml(page: ReportPage, svgs: ReadonlyMap<string, string> = new Map()): string {
   const out: string[] = [];
   out.push('<!DOCTYPE html>', '<html lang="en">', '<head>', '<meta charset="utf-8">', `<meta http-equiv="Content-Security-Policy" content="${escapeXml(REPORT_CSP)}">`, `<title>${escapeXml(page.title)}</title>`);
   out.push(`<style>${STYLE}</style>`);
   out.push('</head>', '<body>', `<h1>${escapeXml(page.title)}</h1>`);
-  if (page.verdict) out.push(`<p class="verdict ${page.verdict.ok ? 'ok' : 'fail'}"><strong>${page.verdict.ok ? 'PASS' : 'FAIL'}</strong> — ${escapeXml(page.verdict.text)}</p>`);
+  if (page.verdict) out.push(`<p class="verdict ${page.verdict.ok ? 'ok' : 'fail'}"><strong>${escapeXml(verdictLabel(page.verdict))}</strong> — ${escapeXml(page.verdict.text)}</p>`);
   for (const n of page.notices ?? []) out.push(`<p class="notice ${n.level}">${escapeXml(n.text)}</p>`);
   for (const s of page.sections) {
     out.push(`<h2>${escapeXml(s.heading)}</h2>`);
     if (s.text) out.push(`<p>${escapeXml(s.text)}</p>`);
-    if (s.svg?.length) out.push(`<div class="charts">${s.svg.join('\n')}</div>`);
+    if (s.bullets?.length) out.push('<ul>', ...s.bullets.map((b) => `<li>${escapeXml(b)}</li>`), '</ul>');
+    if (s.charts?.length) {
+      out.push('<div class="charts">');
+      for (const c of s.charts) {
+        const svg = svgs.get(c.name);
+        out.push(`<figure class="chart">${svg ?? ''}<figcaption>${escapeXml(c.caption)} Spec: <code>${escapeXml(chartSpecPath(c))}</code></figcaption></figure>`);
+      }
+      out.push('</div>');
+    }
     if (s.table) {
       const em = new Set(s.table.emphasise ?? []);
       out.push('<table>', `<tr>${s.table.columns.map((c) => `<th>${escapeXml(c)}</th>`).join('')}</tr>`);
@@ -101,19 +125,21 @@ export function escapeMarkdown(text: string): string {
     .replace(/[\\`*_|~@]/g, '\\$&')
     .replace(/\](?=[([])/g, ']\\')
     .replace(/<(?=[A-Za-z/!?])/g, '\\<')
-    .replace(/^(\s*)([#>+=[-]|\d+[.)])/, '$1\\$2');
+    // An ordered-list marker needs a space after it: "0.474" in a score cell is a number, not a list.
+    .replace(/^(\s*)([#>+=[-]|\d+[.)](?=\s|$))/, '$1\\$2');
 }
 
 /** The same content as Markdown, for CI step summaries and PR comments; every text is escaped. */
 export function renderReportMarkdown(page: ReportPage): string {
   const md = escapeMarkdown;
   const out: string[] = [`# ${md(page.title)}`, ''];
-  if (page.verdict) out.push(`**${page.verdict.ok ? 'PASS' : 'FAIL'}** — ${md(page.verdict.text)}`, '');
+  if (page.verdict) out.push(`**${md(verdictLabel(page.verdict))}** — ${md(page.verdict.text)}`, '');
   for (const n of page.notices ?? []) out.push(`> ${md(n.text)}`, '');
   for (const s of page.sections) {
-    if (!s.text && !s.table) continue;
+    if (!s.text && !s.table && !s.bullets?.length) continue;
     out.push(`## ${md(s.heading)}`, '');
     if (s.text) out.push(md(s.text), '');
+    if (s.bullets?.length) out.push(...s.bullets.map((b) => `- ${md(b)}`), '');
     if (s.table) {
       out.push(`| ${s.table.columns.map(md).join(' | ')} |`, `| ${s.table.columns.map(() => '---').join(' | ')} |`);
       for (const r of s.table.rows) out.push(`| ${r.map((v) => (v === null ? '–' : typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toFixed(3)) : md(v))).join(' | ')} |`);

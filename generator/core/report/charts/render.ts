@@ -14,7 +14,7 @@ export async function renderCharts(charts: readonly ChartSpec[]): Promise<Render
   const out: RenderedChart[] = [];
   for (const chart of charts) {
     const compiled = vegaLite.compile(chart.spec as any).spec;
-    const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
+    const view = new vega.View(vega.parse(compiled), { renderer: 'none', logLevel: vega.Error });
     const svg = await view.toSVG();
     view.finalize();
     out.push({ ...chart, svg });

@@ -54,7 +54,7 @@ export function barChartSpec(name: string, title: string, rows: BarRow[], o: { x
   const withIntervals = rows.some((r) => r.low !== undefined && r.high !== undefined);
   const domain = domainFor(rows.flatMap((r) => [r.value, r.low ?? r.value, r.high ?? r.value, ...(o.threshold !== undefined ? [o.threshold] : [])]), o.maxValue ?? 0);
   const data = rows.map((r, i) => ({ order: i, label: r.label, value: r.value, low: r.low ?? null, high: r.high ?? null, role: r.highlight ? 'checkpoint' : 'reference' }));
-  const y = { field: 'label', type: 'nominal', sort: { field: 'order' }, title: null };
+  const y = { field: 'label', type: 'nominal', sort: { field: 'order', op: 'min' }, title: null };
   const layers: VlSpec[] = [
     {
       mark: { type: 'bar', height: { band: 0.7 } },
@@ -120,13 +120,14 @@ export interface ReferenceBand {
  * intervals exist, reference models as horizontal rules, an optional threshold. The y axis
  * runs from 0 to at least `maxValue` so a two-point wobble does not look like a cliff.
  */
-export function trendChartSpec(name: string, title: string, rows: TrendRow[], o: { xTitle: string; yTitle: string; maxValue: number; threshold?: number; references?: ReferenceBand[] }): ChartSpec {
+export function trendChartSpec(name: string, title: string, rows: TrendRow[], o: { xTitle: string; yTitle: string; maxValue: number; threshold?: number; references?: ReferenceBand[]; /** What a highlighted (red) point means, for the caption. */ highlightMeaning?: string }): ChartSpec {
   const sorted = [...rows].sort((a, b) => a.x - b.x || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
   const banded = sorted.filter((r) => r.low !== undefined && r.high !== undefined);
   const refs = o.references ?? [];
   const domain = domainFor([...sorted.flatMap((r) => [r.value, r.low ?? r.value, r.high ?? r.value]), ...refs.map((r) => r.value), ...(o.threshold !== undefined ? [o.threshold] : [])], o.maxValue);
   const yScale = { domain, nice: false, zero: true };
-  const x = { field: 'x', type: 'quantitative', title: o.xTitle, scale: { zero: false } };
+  // Padding keeps the first and last points off the plot's edges.
+  const x = { field: 'x', type: 'quantitative', title: o.xTitle, scale: { zero: false, padding: 16 } };
   const data = sorted.map((r) => ({ x: r.x, label: r.label, value: r.value, low: r.low ?? null, high: r.high ?? null, role: r.highlight ? 'checkpoint' : 'history' }));
   const layers: VlSpec[] = [];
   if (banded.length > 1) {
@@ -146,12 +147,14 @@ export function trendChartSpec(name: string, title: string, rows: TrendRow[], o:
       tooltip: [{ field: 'label' }, { field: 'x' }, { field: 'value', format: '.3f' }, { field: 'low', format: '.3f' }, { field: 'high', format: '.3f' }],
     },
   });
+  const labelled = labelledReferences(refs, domain);
   if (refs.length) {
     layers.push({
-      data: { values: refs.map((r) => ({ label: r.label, value: r.value })) },
+      data: { values: refs.map((r) => ({ label: r.label, value: r.value, shown: labelled.has(r) ? r.label : '' })) },
       layer: [
         { mark: { type: 'rule', color: REFERENCE, strokeDash: [2, 3] }, encoding: { y: { field: 'value', type: 'quantitative', scale: yScale } } },
-        { mark: { type: 'text', color: REFERENCE, align: 'right', dy: -4, x: 'width' }, encoding: { y: { field: 'value', type: 'quantitative', scale: yScale }, text: { field: 'label' } } },
+        // Labels sit right of the plot (vega's autosize pads the view for them), never over the data.
+        { mark: { type: 'text', color: REFERENCE, align: 'left', baseline: 'middle', dx: 4, x: 'width' }, encoding: { y: { field: 'value', type: 'quantitative', scale: yScale }, text: { field: 'shown' } } },
       ],
     });
   }
@@ -166,10 +169,67 @@ export function trendChartSpec(name: string, title: string, rows: TrendRow[], o:
   const caption = [
     `y axis from ${formatDomain(domain[0])} to ${formatDomain(domain[1])}.`,
     banded.length > 1 ? 'The shaded band is the prediction interval.' : 'No intervals are drawn.',
-    refs.length ? 'Dotted lines are reference models\' known scores.' : '',
+    refs.length ? `Dotted lines are the reference models' known scores${labelled.size < refs.length ? ` (${labelled.size} of ${refs.length} labelled where labels would overlap; the table lists all)` : ''}.` : '',
     o.threshold !== undefined ? `The dashed line is the threshold (${o.threshold}).` : '',
+    o.highlightMeaning && sorted.some((r) => r.highlight) ? `Red points: ${o.highlightMeaning}.` : '',
   ].filter(Boolean).join(' ');
   return { name, title, caption, spec };
+}
+
+/**
+ * Reference rules whose label gets drawn: from the highest score down, a label is kept only when
+ * it sits at least 6% of the axis (17 px of the 280 px plot) below the previous kept one, so labels never overprint.
+ */
+function labelledReferences(refs: ReferenceBand[], domain: [number, number]): Set<ReferenceBand> {
+  const gap = 0.06 * (domain[1] - domain[0] || 1);
+  const kept = new Set<ReferenceBand>();
+  let last = Infinity;
+  for (const r of [...refs].sort((a, b) => b.value - a.value || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0))) {
+    if (last - r.value >= gap) {
+      kept.add(r);
+      last = r.value;
+    }
+  }
+  return kept;
+}
+
+export interface GroupedSeries {
+  name: string;
+  values: number[];
+}
+
+/**
+ * Horizontal grouped bars: one row group per category (labels on the y axis, never clipped),
+ * one bar per series, a legend under the chart.
+ */
+export function groupedBarChartSpec(name: string, title: string, categories: string[], series: GroupedSeries[], o: { xTitle: string; maxValue?: number }): ChartSpec {
+  const data = categories.flatMap((c, i) => series.map((s, k) => ({ order: i, category: c, series: s.name, seriesOrder: k, value: s.values[i] ?? 0 })));
+  const domain = domainFor(data.map((d) => d.value), o.maxValue ?? 0);
+  const palette = [BASE, '#f28e2b', '#59a14f', '#b07aa1'];
+  const spec: VlSpec = {
+    $schema: SCHEMA,
+    title,
+    width: 520,
+    height: { step: 14 },
+    padding: { top: 10, left: 5, right: 24, bottom: 5 },
+    data: { values: data },
+    mark: { type: 'bar' },
+    encoding: {
+      y: { field: 'category', type: 'nominal', sort: { field: 'order', op: 'min' }, title: null },
+      yOffset: { field: 'series', type: 'nominal', sort: series.map((s) => s.name) },
+      x: { field: 'value', type: 'quantitative', title: o.xTitle, scale: { domain, nice: false, zero: true } },
+      color: { field: 'series', type: 'nominal', title: null, sort: series.map((s) => s.name), scale: { domain: series.map((s) => s.name), range: palette.slice(0, series.length) }, legend: { orient: 'bottom', direction: 'horizontal' } },
+      tooltip: [{ field: 'category' }, { field: 'series' }, { field: 'value', format: '.3f' }],
+    },
+    config: CONFIG,
+  };
+  return { name, title, caption: `Bars from 0 to ${formatDomain(domain[1])}; one bar per ${series.map((s) => s.name).join(' / ')}.`, spec };
+}
+
+/** A file stem from free text (a target name): lower-case letters, digits and dashes, never empty. */
+export function chartSlug(text: string): string {
+  const slug = text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 48);
+  return slug || 'chart';
 }
 
 function formatDomain(v: number): string {
