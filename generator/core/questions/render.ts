@@ -47,12 +47,16 @@ function source(text: string): string {
  * Loads `<kind>.hbs` and `partials/*.hbs` from the shipped folder, then from `userDir`
  * (files there replace shipped ones of the same name). Rendering is plain text: no HTML escaping.
  */
-export async function loadTemplates(vfs: Vfs, names: readonly string[], userDir?: string): Promise<{ templates: TemplateSet; findings: Finding[] }> {
+export async function loadTemplates(vfs: Vfs, names: readonly string[], userDir?: string, language = 'en'): Promise<{ templates: TemplateSet; findings: Finding[] }> {
   const Handlebars = (await import('handlebars')).default;
   const hb = Handlebars.create();
   const findings: Finding[] = [];
-  const dirs = [await findDefaultDir(vfs), userDir].filter((d): d is string => Boolean(d));
   const join = (dir: string, name: string) => `${dir.replace(/\/$/, '')}/${name}`;
+  // English templates sit at the top of the folder; every other language has its own subfolder
+  // (with its own partials), in the shipped folder and in a user's folder alike.
+  const inLanguage = (dir: string | undefined) => (dir && language !== 'en' ? join(dir, language) : dir);
+  const dirs = [inLanguage(await findDefaultDir(vfs)), inLanguage(userDir)].filter((d): d is string => Boolean(d));
+  const labelPrefix = language === 'en' ? '' : `${language}/`;
 
   const partials = new Map<string, string>();
   const sources = new Map<string, { text: string; origin: string }>();
@@ -65,7 +69,7 @@ export async function loadTemplates(vfs: Vfs, names: readonly string[], userDir?
     }
     for (const name of names) {
       const file = join(dir, `${name}.hbs`);
-      if ((await vfs.stat(file).catch(() => undefined))?.isFile) sources.set(name, { text: source(await vfs.readText(file)), origin: dir === userDir ? 'user' : 'shipped' });
+      if ((await vfs.stat(file).catch(() => undefined))?.isFile) sources.set(name, { text: source(await vfs.readText(file)), origin: dir === inLanguage(userDir) ? 'user' : 'shipped' });
     }
   }
   // Compiled once here: a partial registered as a string is recompiled on every render.
@@ -86,7 +90,7 @@ export async function loadTemplates(vfs: Vfs, names: readonly string[], userDir?
       const compiled = hb.compile(src.text, { noEscape: true, strict: false });
       templates.render.set(name, (ctx) => compiled(ctx));
       const partialHash = sha256([...partials].sort().map(([k, v]) => `${k}\n${v}`).join('\n')).slice(0, 8);
-      templates.label.set(name, `${src.origin === 'user' ? 'user:' : ''}${name}@${sha256(src.text).slice(0, 8)}${partials.size ? `+${partialHash}` : ''}`);
+      templates.label.set(name, `${src.origin === 'user' ? 'user:' : ''}${labelPrefix}${name}@${sha256(src.text).slice(0, 8)}${partials.size ? `+${partialHash}` : ''}`);
     } catch (err) {
       findings.push(make('build-template-error', { file: userDir ?? dirs[0] }, { template: `${name}.hbs`, reason: (err as Error).message }));
     }
