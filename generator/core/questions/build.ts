@@ -4,7 +4,7 @@ import { Rng } from '../kernel/rng.js';
 import { contentId, sha256 } from '../kernel/stable-json.js';
 import type { Vfs } from '../kernel/vfs.js';
 import { type Trajectory, isProvenSuccess } from '../trajectories/types.js';
-import { lengthBucket } from './buckets.js';
+import { LENGTH_BUCKETS, lengthBucket } from './buckets.js';
 import { CorpusIndex, sameTask } from './corpus.js';
 import { questionFindings } from './findings.js';
 import { addQuestionExtras, multiSelectQuestion } from './question-extras.js';
@@ -43,7 +43,7 @@ export interface BuildOptions {
   includeUnproven?: boolean;
   /** Most questions of one kind per trajectory. Default 3. */
   maxPerTrajectory?: number;
-  /** Cap on one observation, in characters, before budgeting. Default 4000. */
+  /** Cap on one observation, in characters, before budgeting (the renderer then trims older observations to fit). Default 32000. */
   observationChars?: number;
   /** Solved in-prompt examples per question. Default 3; 0 for zero-shot. */
   shots?: number;
@@ -51,6 +51,11 @@ export interface BuildOptions {
   planHistory?: PlanHistory;
   /** Share of trajectories whose questions form the `fewshot` split. Default 0.1 (at most 20 trajectories). */
   fewshotFraction?: number;
+  /**
+   * Target a length bucket: skip (counted as `<kind>:below-min-tokens`) every question whose
+   * prompt, with its whole available history, stays shorter than this many tokens. Default 0.
+   */
+  minTokens?: number;
   /** Optional model assistance (plan rewriting); off by default. */
   llm?: LlmAssist;
 }
@@ -68,7 +73,7 @@ export const BUILD_DEFAULTS = {
   budgetTokens: 32768,
   tokenizer: 'cl100k_base' as TokenizerName,
   maxPerTrajectory: 3,
-  observationChars: 4000,
+  observationChars: 32000,
   shots: 3,
   fewshotFraction: 0.1,
   maxFewshotTrajectories: 20,
@@ -92,6 +97,8 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
   const shotsWanted = options.shots ?? BUILD_DEFAULTS.shots;
   if (!Number.isInteger(choices) || choices < 2 || choices > 26) throw new RangeError(`choices must be an integer in 2..26, got ${choices}`);
   if (!Number.isInteger(budget) || budget < 1) throw new RangeError(`budget must be a positive integer, got ${budget}`);
+  const minTokens = options.minTokens ?? 0;
+  if (!Number.isInteger(minTokens) || minTokens < 0 || minTokens > budget) throw new RangeError(`minTokens must be an integer in 0..budget (${budget}), got ${minTokens}`);
 
   const findings: Finding[] = [];
   const skipped: Record<string, number> = {};
@@ -232,6 +239,10 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
         failedLanguages.add(language);
         continue;
       }
+      if (rendered.tokens < minTokens) {
+        skip(`${kind}:below-min-tokens`);
+        continue;
+      }
       if (!rendered.prompt.endsWith(draft.answerStem)) {
         findings.push(make('build-template-error', {}, { template: templateLabel, reason: `the prompt must end with the answer stem ${JSON.stringify(draft.answerStem)}` }));
         failedLanguages.add(language);
@@ -286,6 +297,16 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
     }
   }
   return { questions, findings, skipped };
+}
+
+/** Questions per kind and length bucket (APTBench's ≤4K, 4–16K, 16–32K, >32K), for summaries. */
+export function lengthBucketsByKind(questions: readonly Question[]): Record<string, Record<string, number>> {
+  const out: Record<string, Record<string, number>> = {};
+  for (const q of questions) {
+    const kind = (out[q.kind] ??= Object.fromEntries(LENGTH_BUCKETS.map((b) => [b.bucket, 0])));
+    kind[q.length_bucket] = (kind[q.length_bucket] ?? 0) + 1;
+  }
+  return out;
 }
 
 /** Counts per kind, for summaries. */
