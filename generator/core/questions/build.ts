@@ -15,7 +15,7 @@ import { planOf } from './plans.js';
 import { offeredTools } from './tools.js';
 import { validateQuestion } from './read-questions.js';
 import { type TemplateSet, loadTemplates, renderWithinBudget } from './render.js';
-import { answerStemFor } from './stems-zh.js';
+import { answerStemFor, questionHeaderFor } from './stems-zh.js';
 import { type TokenizerName, loadTokenCounter } from './tokenizer.js';
 import { QUESTION_SCHEMA_VERSION, type Question, type QuestionKind } from './types.js';
 import { QUESTION_TYPES, type QuestionDraft } from './types/index.js';
@@ -185,6 +185,7 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
       }
       for (const draft of result.drafts) {
         draft.answerStem = answerStemFor(draft.answerStem, questionLanguage(t));
+        if (draft.questionHeader) draft.questionHeader = questionHeaderFor(draft.questionHeader, questionLanguage(t));
         if (options.llm) {
           const next = draft.step === null ? undefined : t.steps[draft.step + 1];
           await modelDistractor(draft, options.llm, t, next ? [planOf(next), next.action.text] : [], findings);

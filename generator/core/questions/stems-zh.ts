@@ -24,3 +24,18 @@ export const ZH_ANSWER_STEMS: Readonly<Record<string, string>> = {
 export function answerStemFor(englishStem: string, language: string): string {
   return language === 'zh' ? (ZH_ANSWER_STEMS[englishStem] ?? englishStem) : englishStem;
 }
+
+/**
+ * The first words of each Chinese template's per-question block, keyed by the English header a
+ * kind gives (types/*.ts): where a template has no `{{question_start}}` mark, the scored
+ * segment is found by this header, so a zh prompt needs the zh one.
+ */
+export const ZH_QUESTION_HEADERS: Readonly<Record<string, string>> = {
+  'Request: Cite the observations that support the final answer.': '请求：请找出支持最终答案的观察结果。',
+  'Request: A setup command failed.': '要求：某条环境配置命令执行失败。',
+  'Request: Write the next tool call': '要求：写出修复该问题的智能体的下一次工具调用',
+};
+
+export function questionHeaderFor(englishHeader: string, language: string): string {
+  return language === 'zh' ? (ZH_QUESTION_HEADERS[englishHeader] ?? englishHeader) : englishHeader;
+}
