@@ -164,7 +164,8 @@ describe('the new kinds together', () => {
     expect(result.findings.filter((f) => f.severity === 'error')).toEqual([]);
     for (const q of result.questions) {
       expect(q.question_start).toBeGreaterThan(0);
-      expect(q.prompt.slice(q.question_start!).startsWith('Request: ')).toBe(true);
+      // A Chinese trajectory's question is asked with the Chinese template.
+      expect(q.prompt.slice(q.question_start!).startsWith(q.language === 'zh' ? '请求：' : 'Request: ')).toBe(true);
       expect(q.prompt.endsWith(q.answer_stem)).toBe(true);
       expect(q.build.offered_tools?.length).toBeGreaterThan(0);
     }

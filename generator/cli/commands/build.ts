@@ -6,7 +6,7 @@ import { finding, findingFactory } from '../../core/kernel/findings.js';
 import { kernelFindings } from '../../core/catalog.js';
 import { writeOutputFile } from '../../core/kernel/output.js';
 import { stableStringify } from '../../core/kernel/stable-json.js';
-import { BUILD_DEFAULTS, type BuildOptions, buildQuestions, countByKind } from '../../core/questions/build.js';
+import { BUILD_DEFAULTS, type BuildOptions, buildQuestions, countByKind, lengthBucketsByKind } from '../../core/questions/build.js';
 import { questionFindings } from '../../core/questions/findings.js';
 import { QUESTION_KINDS, isQuestionKind } from '../../core/questions/kinds.js';
 import { TOKENIZERS, isTokenizerName } from '../../core/questions/tokenizer.js';
@@ -31,9 +31,7 @@ function summary(questions: Question[], skipped: Record<string, number>, out: st
   for (const kind of QUESTION_KINDS) {
     const qs = questions.filter((q) => q.kind === kind);
     if (!counts[kind] && !Object.keys(skipped).some((k) => k.startsWith(`${kind}:`))) continue;
-    const buckets: Record<string, number> = {};
-    for (const q of qs) buckets[q.length_bucket] = (buckets[q.length_bucket] ?? 0) + 1;
-    const bucketText = Object.entries(buckets).map(([b, n]) => `${b} ${n}`).join(', ');
+    const bucketText = Object.entries(lengthBucketsByKind(qs)[kind] ?? {}).map(([b, n]) => `${b} ${n}`).join(', ');
     lines.push(`  ${kind.padEnd(width)}  ${String(counts[kind] ?? 0).padStart(5)}${bucketText ? `  (${bucketText})` : ''}`);
   }
   const skips = Object.entries(skipped).sort(([a], [b]) => a.localeCompare(b));
@@ -55,6 +53,7 @@ const build: CommandSpec = {
       .option('--kinds <list>', `comma-separated kinds (default all): ${QUESTION_KINDS.join(', ')}`)
       .option('--choices <n>', 'options per multiple-choice question', String(BUILD_DEFAULTS.choices))
       .option('--budget-tokens <n>', 'token budget of one prompt, few-shot examples included', String(BUILD_DEFAULTS.budgetTokens))
+      .option('--min-tokens <n>', 'target a length bucket: skip questions whose prompt, with the whole available history, is shorter', '0')
       .option('--tokenizer <name>', `offline tokenizer: ${TOKENIZERS.join(', ')}`, BUILD_DEFAULTS.tokenizer)
       .option('--templates <dir>', 'folder of .hbs prompt templates overriding the shipped ones')
       .option('--shots <n>', 'solved examples in each prompt (0 = zero-shot)', String(BUILD_DEFAULTS.shots))
@@ -91,6 +90,7 @@ const build: CommandSpec = {
       kinds: kinds as BuildOptions['kinds'],
       choices: positiveInt(opts.choices, '--choices', 2, 26),
       budgetTokens: positiveInt(opts.budgetTokens, '--budget-tokens', 256),
+      minTokens: positiveInt(opts.minTokens, '--min-tokens', 0, Number(opts.budgetTokens)),
       tokenizer: opts.tokenizer,
       shots: positiveInt(opts.shots, '--shots', 0, 16),
       maxPerTrajectory: positiveInt(opts.maxPerTrajectory, '--max-per-trajectory'),
@@ -150,7 +150,7 @@ const build: CommandSpec = {
     const text = summary(questions, built.skipped, String(opts.out), read.trajectories.length);
     return {
       findings,
-      data: { out: String(opts.out), questions: questions.length, by_kind: countByKind(questions), skipped: built.skipped, trajectories: read.tally, audit },
+      data: { out: String(opts.out), questions: questions.length, by_kind: countByKind(questions), length_buckets: lengthBucketsByKind(questions), skipped: built.skipped, trajectories: read.tally, audit },
       text,
       strict: Boolean(opts.strict),
     };

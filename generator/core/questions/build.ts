@@ -4,7 +4,7 @@ import { Rng } from '../kernel/rng.js';
 import { contentId, sha256 } from '../kernel/stable-json.js';
 import type { Vfs } from '../kernel/vfs.js';
 import { type Trajectory, isProvenSuccess } from '../trajectories/types.js';
-import { lengthBucket } from './buckets.js';
+import { LENGTH_BUCKETS, lengthBucket } from './buckets.js';
 import { CorpusIndex, sameTask } from './corpus.js';
 import { questionFindings } from './findings.js';
 import { addQuestionExtras, multiSelectQuestion } from './question-extras.js';
@@ -15,6 +15,7 @@ import { planOf } from './plans.js';
 import { offeredTools } from './tools.js';
 import { validateQuestion } from './read-questions.js';
 import { type TemplateSet, loadTemplates, renderWithinBudget } from './render.js';
+import { answerStemFor, questionHeaderFor } from './stems-zh.js';
 import { type TokenizerName, loadTokenCounter } from './tokenizer.js';
 import { QUESTION_SCHEMA_VERSION, type Question, type QuestionKind } from './types.js';
 import { QUESTION_TYPES, type QuestionDraft } from './types/index.js';
@@ -42,7 +43,7 @@ export interface BuildOptions {
   includeUnproven?: boolean;
   /** Most questions of one kind per trajectory. Default 3. */
   maxPerTrajectory?: number;
-  /** Cap on one observation, in characters, before budgeting. Default 4000. */
+  /** Cap on one observation, in characters, before budgeting (the renderer then trims older observations to fit). Default 32000. */
   observationChars?: number;
   /** Solved in-prompt examples per question. Default 3; 0 for zero-shot. */
   shots?: number;
@@ -50,6 +51,11 @@ export interface BuildOptions {
   planHistory?: PlanHistory;
   /** Share of trajectories whose questions form the `fewshot` split. Default 0.1 (at most 20 trajectories). */
   fewshotFraction?: number;
+  /**
+   * Target a length bucket: skip (counted as `<kind>:below-min-tokens`) every question whose
+   * prompt, with its whole available history, stays shorter than this many tokens. Default 0.
+   */
+  minTokens?: number;
   /** Optional model assistance (plan rewriting); off by default. */
   llm?: LlmAssist;
 }
@@ -67,7 +73,7 @@ export const BUILD_DEFAULTS = {
   budgetTokens: 32768,
   tokenizer: 'cl100k_base' as TokenizerName,
   maxPerTrajectory: 3,
-  observationChars: 4000,
+  observationChars: 32000,
   shots: 3,
   fewshotFraction: 0.1,
   maxFewshotTrajectories: 20,
@@ -91,6 +97,8 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
   const shotsWanted = options.shots ?? BUILD_DEFAULTS.shots;
   if (!Number.isInteger(choices) || choices < 2 || choices > 26) throw new RangeError(`choices must be an integer in 2..26, got ${choices}`);
   if (!Number.isInteger(budget) || budget < 1) throw new RangeError(`budget must be a positive integer, got ${budget}`);
+  const minTokens = options.minTokens ?? 0;
+  if (!Number.isInteger(minTokens) || minTokens < 0 || minTokens > budget) throw new RangeError(`minTokens must be an integer in 0..budget (${budget}), got ${minTokens}`);
 
   const findings: Finding[] = [];
   const skipped: Record<string, number> = {};
@@ -116,16 +124,23 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
     return { questions: [], findings, skipped };
   }
 
-  let templates = options.templates;
-  if (!templates) {
+  // Each language is its own corpus: its questions get instructions, stems, shots and borrowed
+  // distractors in that language only (a Chinese question never shows an English example).
+  const languages = [...new Set(usable.map(questionLanguage))].sort();
+  const templatesByLanguage = new Map<string, TemplateSet>();
+  for (const language of languages) {
+    if (options.templates) {
+      templatesByLanguage.set(language, options.templates);
+      continue;
+    }
     const vfs = options.vfs ?? (await import('../kernel/node-vfs.js')).nodeVfs;
-    const loaded = await loadTemplates(vfs, kinds.map((k) => QUESTION_TYPES[k].template), options.templatesDir);
+    const loaded = await loadTemplates(vfs, kinds.map((k) => QUESTION_TYPES[k].template), options.templatesDir, language);
     findings.push(...loaded.findings);
-    templates = loaded.templates;
+    templatesByLanguage.set(language, loaded.templates);
   }
   const counter = await loadTokenCounter(options.tokenizer ?? BUILD_DEFAULTS.tokenizer);
 
-  const corpus = new CorpusIndex(usable);
+  const corpusByLanguage = new Map(languages.map((l) => [l, new CorpusIndex(usable.filter((t) => questionLanguage(t) === l))]));
   const root = new Rng(seed);
   // The few-shot split is drawn per domain, so every domain's kinds have examples to show.
   const fewshotIds = new Set<string>();
@@ -144,7 +159,10 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
   const questions: Question[] = [];
   // What distractors of a domain may be drawn from: hashed into every question's provenance.
   const corpusHash = new Map<string, string>();
-  for (const d of new Set(usable.map((t) => t.domain))) corpusHash.set(d, sha256(`${seed}\u0000${corpus.domainMembers(d).join('\n')}`).slice(0, 16));
+  const corpusKey = (t: Trajectory) => `${questionLanguage(t)}\u0000${t.domain}`;
+  for (const t of usable) {
+    if (!corpusHash.has(corpusKey(t))) corpusHash.set(corpusKey(t), sha256(`${seed}\u0000${corpusByLanguage.get(questionLanguage(t))!.domainMembers(t.domain).join('\n')}`).slice(0, 16));
+  }
   // One kind at a time: its drafts (histories, candidates) are dropped before the next kind is
   // generated, which keeps peak memory near the size of the output itself.
   for (const kind of kinds) {
@@ -155,7 +173,7 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
       if (!module.domains.includes(t.domain)) continue;
       const result = module.generate(t, {
         rng: root.fork(`${kind}/${t.traj_id}`),
-        corpus,
+        corpus: corpusByLanguage.get(questionLanguage(t))!,
         choices,
         maxPerTrajectory: options.maxPerTrajectory ?? BUILD_DEFAULTS.maxPerTrajectory,
         observationChars: options.observationChars ?? BUILD_DEFAULTS.observationChars,
@@ -166,6 +184,8 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
         reasons[r] = (reasons[r] ?? 0) + 1;
       }
       for (const draft of result.drafts) {
+        draft.answerStem = answerStemFor(draft.answerStem, questionLanguage(t));
+        if (draft.questionHeader) draft.questionHeader = questionHeaderFor(draft.questionHeader, questionLanguage(t));
         if (options.llm) {
           const next = draft.step === null ? undefined : t.steps[draft.step + 1];
           await modelDistractor(draft, options.llm, t, next ? [planOf(next), next.action.text] : [], findings);
@@ -197,9 +217,7 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
       findings.push(make('build-kind-empty', {}, { kind, reasons: Object.entries(reasons).map(([r, n]) => `${r}=${n}`).join(', ') }));
     }
 
-    const render = templates.render.get(QUESTION_TYPES[kind].template);
-    if (!render) continue;
-    const templateLabel = templates.label.get(QUESTION_TYPES[kind].template) ?? QUESTION_TYPES[kind].template;
+    const failedLanguages = new Set<string>();
     // A fixed, seeded ranking of the few-shot pool: every question of a kind sees the same
     // examples, except that a question never sees examples from its own trajectory.
     const pool = list
@@ -208,20 +226,31 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
       .sort((a, b) => (a.rank < b.rank ? -1 : 1))
       .map((x) => x.e);
     for (const { draft, t, id } of list) {
-      const shots = shotsWanted > 0 ? chooseShots(pool, t, draft, shotsWanted) : [];
+      const language = questionLanguage(t);
+      const templates = templatesByLanguage.get(language)!;
+      const render = templates.render.get(QUESTION_TYPES[kind].template);
+      if (!render || failedLanguages.has(language)) continue;
+      const templateLabel = templates.label.get(QUESTION_TYPES[kind].template) ?? QUESTION_TYPES[kind].template;
+      const shots = shotsWanted > 0 ? chooseShots(pool.filter((e) => questionLanguage(e.t) === language), t, draft, shotsWanted) : [];
       let rendered;
       try {
         rendered = renderWithinBudget(render, draft, shots.map((s) => s.draft), counter, budget);
       } catch (err) {
         findings.push(make('build-template-error', {}, { template: templateLabel, reason: (err as Error).message }));
-        break;
+        failedLanguages.add(language);
+        continue;
+      }
+      if (rendered.tokens < minTokens) {
+        skip(`${kind}:below-min-tokens`);
+        continue;
       }
       if (!rendered.prompt.endsWith(draft.answerStem)) {
         findings.push(make('build-template-error', {}, { template: templateLabel, reason: `the prompt must end with the answer stem ${JSON.stringify(draft.answerStem)}` }));
-        break;
+        failedLanguages.add(language);
+        continue;
       }
       const base = {
-        language: languageOf(t.task.goal),
+        language: questionLanguage(t),
         ...(rendered.questionStart !== null ? { question_start: rendered.questionStart } : {}),
         schema_version: QUESTION_SCHEMA_VERSION as typeof QUESTION_SCHEMA_VERSION,
         id,
@@ -245,7 +274,7 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
           ...(draft.mcq ? { operators: [...new Set(draft.mcq.sources.filter((s) => s !== 'gold'))].sort(), choice_sources: draft.mcq.sources } : {}),
           ...(draft.mcq ? { choice_reasons: draft.mcq.reasons ?? draft.mcq.sources.map((s) => (s === 'gold' ? '' : `a ${s.replace(/_/g, ' ')} distractor`)) } : {}),
           offered_tools: draft.offeredTools ?? offeredTools(t, draft.step).tools.map((x) => x.name),
-          ...(draft.mcq ? { corpus: corpusHash.get(t.domain)! } : {}),
+          ...(draft.mcq ? { corpus: corpusHash.get(corpusKey(t))! } : {}),
           template: templateLabel,
           tokenizer: counter.name,
           budget_tokens: budget,
@@ -269,6 +298,16 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
     }
   }
   return { questions, findings, skipped };
+}
+
+/** Questions per kind and length bucket (APTBench's ≤4K, 4–16K, 16–32K, >32K), for summaries. */
+export function lengthBucketsByKind(questions: readonly Question[]): Record<string, Record<string, number>> {
+  const out: Record<string, Record<string, number>> = {};
+  for (const q of questions) {
+    const kind = (out[q.kind] ??= Object.fromEntries(LENGTH_BUCKETS.map((b) => [b.bucket, 0])));
+    kind[q.length_bucket] = (kind[q.length_bucket] ?? 0) + 1;
+  }
+  return out;
 }
 
 /** Counts per kind, for summaries. */
@@ -315,6 +354,15 @@ function nearDuplicateKey(kind: string, d: QuestionDraft): string {
   const gold = d.mcq ? d.mcq.choices[d.mcq.gold]! : (d.completion?.targets ?? []).join('\u0001');
   const steps = d.history.map((v) => `${normaliseChoice(v.plan)}\u0002${normaliseChoice(v.action)}`);
   return sha256([kind, normaliseChoice(String(d.fields.goal ?? '')), ...steps, normaliseChoice(gold)].join('\u0000'));
+}
+
+/**
+ * The language a trajectory's questions are written in: the reader's (or `--language`'s)
+ * `task.language` when it is one we have templates for, else detected from the goal.
+ */
+function questionLanguage(t: Trajectory): 'en' | 'zh' {
+  const given = t.task.language;
+  return given === 'en' || given === 'zh' ? given : languageOf(t.task.goal);
 }
 
 /** `zh` when a tenth of the goal's letters are CJK ideographs, else `en`. */

@@ -47,12 +47,16 @@ function source(text: string): string {
  * Loads `<kind>.hbs` and `partials/*.hbs` from the shipped folder, then from `userDir`
  * (files there replace shipped ones of the same name). Rendering is plain text: no HTML escaping.
  */
-export async function loadTemplates(vfs: Vfs, names: readonly string[], userDir?: string): Promise<{ templates: TemplateSet; findings: Finding[] }> {
+export async function loadTemplates(vfs: Vfs, names: readonly string[], userDir?: string, language = 'en'): Promise<{ templates: TemplateSet; findings: Finding[] }> {
   const Handlebars = (await import('handlebars')).default;
   const hb = Handlebars.create();
   const findings: Finding[] = [];
-  const dirs = [await findDefaultDir(vfs), userDir].filter((d): d is string => Boolean(d));
   const join = (dir: string, name: string) => `${dir.replace(/\/$/, '')}/${name}`;
+  // English templates sit at the top of the folder; every other language has its own subfolder
+  // (with its own partials), in the shipped folder and in a user's folder alike.
+  const inLanguage = (dir: string | undefined) => (dir && language !== 'en' ? join(dir, language) : dir);
+  const dirs = [inLanguage(await findDefaultDir(vfs)), inLanguage(userDir)].filter((d): d is string => Boolean(d));
+  const labelPrefix = language === 'en' ? '' : `${language}/`;
 
   const partials = new Map<string, string>();
   const sources = new Map<string, { text: string; origin: string }>();
@@ -65,7 +69,7 @@ export async function loadTemplates(vfs: Vfs, names: readonly string[], userDir?
     }
     for (const name of names) {
       const file = join(dir, `${name}.hbs`);
-      if ((await vfs.stat(file).catch(() => undefined))?.isFile) sources.set(name, { text: source(await vfs.readText(file)), origin: dir === userDir ? 'user' : 'shipped' });
+      if ((await vfs.stat(file).catch(() => undefined))?.isFile) sources.set(name, { text: source(await vfs.readText(file)), origin: dir === inLanguage(userDir) ? 'user' : 'shipped' });
     }
   }
   // Compiled once here: a partial registered as a string is recompiled on every render.
@@ -86,7 +90,7 @@ export async function loadTemplates(vfs: Vfs, names: readonly string[], userDir?
       const compiled = hb.compile(src.text, { noEscape: true, strict: false });
       templates.render.set(name, (ctx) => compiled(ctx));
       const partialHash = sha256([...partials].sort().map(([k, v]) => `${k}\n${v}`).join('\n')).slice(0, 8);
-      templates.label.set(name, `${src.origin === 'user' ? 'user:' : ''}${name}@${sha256(src.text).slice(0, 8)}${partials.size ? `+${partialHash}` : ''}`);
+      templates.label.set(name, `${src.origin === 'user' ? 'user:' : ''}${labelPrefix}${name}@${sha256(src.text).slice(0, 8)}${partials.size ? `+${partialHash}` : ''}`);
     } catch (err) {
       findings.push(make('build-template-error', { file: userDir ?? dirs[0] }, { template: `${name}.hbs`, reason: (err as Error).message }));
     }
@@ -132,6 +136,9 @@ function computeShotContext(shot: QuestionDraft): Record<string, unknown> {
   });
   const ctx = exampleContext(shot, kept, shot.history.length - kept.length);
   if (typeof ctx.goal === 'string') ctx.goal = middleCut(ctx.goal, SHOT_GOAL_CHARS).text;
+  // The tool list is given once per prompt, by the question itself: repeated in every shot it
+  // took half of a next-action prompt.
+  delete ctx.tools;
   const answer = shot.mcq ? letters(shot.mcq.choices.length)[shot.mcq.gold]! : (shot.completion?.targets[0] ?? '');
   return { ...ctx, answer: `${answer}${shot.answerSuffix}` };
 }
@@ -148,48 +155,93 @@ export interface Rendered {
   /** Offset of the scored question segment (after instructions and shots); null when the template has no `{{question_start}}` mark. */
   questionStart: number | null;
   tokens: number;
+  /** Tokens of the prompt with the whole available history and every shot, before any budgeting. */
+  fullTokens: number;
   truncated: boolean;
   omittedSteps: number;
+  /** Earlier observations cut down to head and tail to make the prompt fit. */
+  trimmedObservations: number;
   shotsUsed: number;
 }
 
+/** What an older observation is cut to (head and tail kept) when the whole history does not fit. */
+export const TRIMMED_OBSERVATION_CHARS = 400;
+
+/** The history with its `count` oldest observations cut to their head and tail. */
+function trimOldest(history: StepView[], count: number): StepView[] {
+  return history.map((v, i) => {
+    if (i >= count || v.observation == null) return v;
+    const obs = middleCut(v.observation, TRIMMED_OBSERVATION_CHARS);
+    return obs.cut ? { ...v, observation: obs.text, cut: true } : v;
+  });
+}
+
+/** Smallest `k` in [lo, hi] with `fits(k)`, for a predicate that stays true once true; `hi` when none before it. */
+function firstFitting(lo: number, hi: number, fits: (k: number) => boolean): number {
+  while (lo < hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (fits(mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
 /**
- * Renders a question within a token budget. Truncation drops the oldest steps first (the
- * goal, the tool set and the most recent steps stay, and the gap is marked in the prompt);
- * only if the question alone still does not fit are few-shot examples dropped.
+ * Renders a question within a token budget, filling it with as much of the history as fits:
+ * the whole history when it fits; otherwise the oldest observations are cut to their head and
+ * tail first (as few as needed, oldest first); then the oldest steps are dropped (the goal, the
+ * tool set and the most recent steps stay, and the gap is marked in the prompt); only if the
+ * question alone still does not fit are few-shot examples dropped. Shots never repeat the tool
+ * list: the question's own list is the one the prompt gives.
  */
 export function renderWithinBudget(render: Render, draft: QuestionDraft, shots: QuestionDraft[], counter: TokenCounter, budget: number): Rendered {
   const shotContexts = shots.map(shotContext);
   const n = draft.history.length;
-  const attempt = (kept: number, shotCount: number) => {
-    const history = draft.history.slice(n - kept);
-    const marked = render({ shots: shotContexts.slice(0, shotCount), question: exampleContext(draft, history, n - kept), question_start: QUESTION_MARK });
+  const attempt = (history: StepView[], shotCount: number) => {
+    const marked = render({ shots: shotContexts.slice(0, shotCount), question: exampleContext(draft, history, n - history.length), question_start: QUESTION_MARK });
     const at = marked.indexOf(QUESTION_MARK);
     const prompt = at < 0 ? marked : marked.slice(0, at) + marked.slice(at + QUESTION_MARK.length);
     return { prompt, questionStart: at < 0 ? null : at, tokens: counter.count(prompt) };
   };
   const cutObservations = draft.history.some((v) => v.cut);
+  const whole = attempt(draft.history, shotContexts.length);
+  const fullTokens = whole.tokens;
+  const trimmable = draft.history.filter((v) => v.observation != null && v.observation.length > TRIMMED_OBSERVATION_CHARS).length;
   for (let shotCount = shotContexts.length; shotCount >= 0; shotCount--) {
-    const full = attempt(n, shotCount);
-    if (full.tokens <= budget) return { ...full, truncated: cutObservations, omittedSteps: 0, shotsUsed: shotCount };
-    const none = n > 0 ? attempt(0, shotCount) : full;
+    const full = shotCount === shotContexts.length ? whole : attempt(draft.history, shotCount);
+    if (full.tokens <= budget) return { ...full, fullTokens, truncated: cutObservations, omittedSteps: 0, trimmedObservations: 0, shotsUsed: shotCount };
+    const allTrimmed = trimOldest(draft.history, n);
+    const trimmedAll = trimmable > 0 ? attempt(allTrimmed, shotCount) : full;
+    if (trimmedAll.tokens <= budget) {
+      // Fewest oldest observations to cut: tokens shrink with every observation cut.
+      const cache = new Map<number, ReturnType<typeof attempt>>([[n, trimmedAll]]);
+      const tryK = (k: number) => {
+        if (!cache.has(k)) cache.set(k, attempt(trimOldest(draft.history, k), shotCount));
+        return cache.get(k)!;
+      };
+      const k = firstFitting(1, n, (x) => tryK(x).tokens <= budget);
+      const best = tryK(k);
+      return { ...best, fullTokens, truncated: true, omittedSteps: 0, trimmedObservations: trimOldest(draft.history, k).filter((v, i) => v !== draft.history[i]).length, shotsUsed: shotCount };
+    }
+    const none = n > 0 ? attempt([], shotCount) : full;
     if (none.tokens > budget) continue;
-    // Largest number of recent steps that fits: tokens grow with every step kept.
+    // Largest number of recent (trimmed) steps that fits: tokens grow with every step kept.
     let lo = 0;
     let hi = n - 1;
     let best = none;
     while (lo < hi) {
       const mid = Math.ceil((lo + hi + 1) / 2);
-      const r = attempt(mid, shotCount);
+      const r = attempt(allTrimmed.slice(n - mid), shotCount);
       if (r.tokens <= budget) {
         lo = mid;
         best = r;
       } else hi = mid - 1;
     }
-    if (lo > 0 && best === none) best = attempt(lo, shotCount);
-    return { ...best, truncated: true, omittedSteps: n - lo, shotsUsed: shotCount };
+    if (lo > 0 && best === none) best = attempt(allTrimmed.slice(n - lo), shotCount);
+    const kept = allTrimmed.slice(n - lo);
+    return { ...best, fullTokens, truncated: true, omittedSteps: n - lo, trimmedObservations: kept.filter((v) => !draft.history.includes(v)).length, shotsUsed: shotCount };
   }
   // Even the goal and the answer options alone exceed the budget: keep them whole, say so.
-  const bare = attempt(0, 0);
-  return { ...bare, truncated: n > 0 || cutObservations, omittedSteps: n, shotsUsed: 0 };
+  const bare = attempt([], 0);
+  return { ...bare, fullTokens, truncated: n > 0 || cutObservations, omittedSteps: n, trimmedObservations: 0, shotsUsed: 0 };
 }
