@@ -43,9 +43,16 @@ describe('proxy-only suite', () => {
     expect(built.files.get('data/aptpace_swe_plan_mcq.test.jsonl')).toBe(`${full[1]}\n${full[4]}\n`);
     expect(built.files.has('aptpace_env_setup_plan_mcq.yaml')).toBe(false);
     expect(built.files.get('utils.py')).toBe(readFileSync(path.join(suiteDir, 'utils.py'), 'utf8'));
-    const group = built.files.get('_aptpace_fixtures.yaml')!;
-    expect(group).toMatch(/aptpace_swe_plan_mcq/);
-    expect(group).not.toMatch(/aptpace_env_setup_plan_mcq/);
+    // The SWE subgroup keeps its proxy task and loses the task without proxy documents; the top
+    // group still lists both area subgroups (each still has a task).
+    const swe = built.files.get('_aptpace_fixtures_swe.yaml')!;
+    expect(swe).toMatch(/aptpace_swe_plan_mcq/);
+    expect(swe).not.toMatch(/aptpace_env_setup_plan_mcq/);
+    expect(built.files.get('_aptpace_fixtures.yaml')!).toMatch(/aptpace_fixtures_swe[\s\S]*aptpace_fixtures_dr/);
+    // Proxies in SWE tasks only: the deep-research subgroup empties and leaves the top group too.
+    const sweOnly = buildProxySuite({ files: readSuite(suiteDir), proxy: new Map([['aptpace_swe_plan_mcq', new Set([planIds[0]!])]]) });
+    expect(sweOnly.files.has('_aptpace_fixtures_dr.yaml')).toBe(false);
+    expect(sweOnly.files.get('_aptpace_fixtures.yaml')!).not.toMatch(/aptpace_fixtures_dr/);
   });
 
   it.skipIf(!hasLmEval && !inCi)('runs in the real harness on the proxy documents only, with the full suite\'s doc hashes', () => {
