@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { UsageError, type CommandSpec } from '../command.js';
+import { deprecatedAlias, listOption } from '../options.js';
 import type { Finding } from '../../core/kernel/findings.js';
 import { DOMAINS } from '../../core/trajectories/types.js';
 import { formatNames, streamTrajectories, tallyOf, type FileSummary, type ReadTrajectoriesOptions } from '../../core/trajectories/read.js';
@@ -32,9 +33,8 @@ export default inspect;
 
 /** Options shared by the commands that read trajectories (inspect, normalize). */
 export function trajectoryInputOptions(cmd: Command): Command {
-  return cmd
-    // Repeatable rather than variadic, so `--report r.json runs/` does not swallow the input.
-    .option('--report <file>', 'evaluation report / label file saying which instances succeeded (repeatable)', (value: string, previous: string[] = []) => [...previous, value])
+  const report = listOption('--report <file>', 'evaluation report / label file saying which instances succeeded');
+  return deprecatedAlias(cmd.addOption(report), report, '--reports <file>')
     .option('--format <name>', `skip auto-detection: ${formatNames().join(', ')}`)
     .option('--max-file-mb <n>', 'largest whole-document JSON file (and longest JSONL line) to load; JSONL files are streamed at any size', '64')
     .option('--exact-tokens', 'count tokens with the cl100k_base tokenizer instead of the chars/4 estimate')
