@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import type { Command } from 'commander';
+import { withProgress } from '../progress.js';
 import { UsageError, type CommandSpec } from '../command.js';
 import type { Finding } from '../../core/kernel/findings.js';
 import { finding, findingFactory } from '../../core/kernel/findings.js';
@@ -111,7 +112,9 @@ const build: CommandSpec = {
 
     const findings: Finding[] = [];
     ctx.progress(`reading trajectories from ${args.join(', ')}`);
-    const read = await readTrajectories(ctx.vfs, args, { reports: opts.report ? [].concat(opts.report) : undefined, format: opts.format, ...domainLanguage });
+    const read = await withProgress(ctx, 'read', (onProgress) =>
+      readTrajectories(ctx.vfs, args, { reports: opts.report ? [].concat(opts.report) : undefined, format: opts.format, ...domainLanguage }, onProgress),
+    );
     findings.push(...read.findings);
 
     if (opts.llmEndpoint) {
@@ -127,7 +130,7 @@ const build: CommandSpec = {
     }
 
     ctx.progress(`building questions from ${read.trajectories.length} trajectories`);
-    const built = await buildQuestions(read.trajectories, options);
+    const built = await withProgress(ctx, 'build', (onProgress) => buildQuestions(read.trajectories, options, onProgress));
     findings.push(...built.findings);
     let questions = built.questions;
 

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { withProgress } from '../progress.js';
 import { UsageError, type CommandSpec } from '../command.js';
 import { addSourcesOption, duplicatesOption, listOption } from '../options.js';
 import { OutputFolder } from '../../core/kernel/output.js';
@@ -56,13 +57,14 @@ const fit: CommandSpec = {
       if (!inputs.matrix) return { findings, text: 'no source scores read' };
       const names = inputs.targets.map((t) => t.target).filter((t) => !opts.target || (opts.target as string[]).includes(t));
       const configs = await settings.targetConfigs(ctx.vfs, opts, names, inputs.targets.map((t) => t.target));
-      const { model, findings: fitFindings } = await fitPace(inputs.matrix, inputs.targets, {
+      const matrix = inputs.matrix;
+      const { model, findings: fitFindings } = await withProgress(ctx, 'fit', (onProgress) => fitPace(matrix, inputs.targets, {
         ...options,
         configs,
         ...pool,
         ...(opts.target ? { targets: opts.target as string[] } : {}),
         versions: { aptpace: packageVersion(), modelFormat: '1' },
-      });
+      }, onProgress));
       findings.push(...fitFindings);
       if (!model) return { findings, text: 'nothing fitted' };
       const { samples, nonNumeric } = proxySamples(model.proxy);

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { withProgress } from '../progress.js';
 import { UsageError, type CommandSpec } from '../command.js';
 import { addSourcesOption, collect, listOption } from '../options.js';
 import type { Finding, Tally } from '../../core/kernel/findings.js';
@@ -90,7 +91,7 @@ const ingest: CommandSpec = {
     let superseded: SupersededRun[] = [];
     if (roots.length) {
       ctx.progress(`ingesting harness logs under ${roots.join(', ')}`);
-      const r = await ingestLogs(ctx.vfs, roots, { mapping, metrics, pins });
+      const r = await withProgress(ctx, 'ingest', (onProgress) => ingestLogs(ctx.vfs, roots, { mapping, metrics, pins, onProgress }));
       findings.push(...r.findings);
       tallies.samples = r.tally;
       superseded = r.superseded;

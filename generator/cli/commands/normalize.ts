@@ -1,5 +1,7 @@
 import * as path from 'node:path';
 import type { Command } from 'commander';
+import type { ProgressCallback } from '../../core/kernel/progress.js';
+import { withProgress } from '../progress.js';
 import { UsageError, type CommandSpec } from '../command.js';
 import type { Finding } from '../../core/kernel/findings.js';
 import { writeLinesAtomic } from '../../core/kernel/vfs.js';
@@ -27,7 +29,7 @@ const normalize: CommandSpec = {
     const files: FileSummary[] = [];
     let written = 0;
     let dropped = 0;
-    async function* lines(): AsyncGenerator<string> {
+    async function* lines(onProgress: ProgressCallback): AsyncGenerator<string> {
       for await (const ev of streamTrajectories(ctx.vfs, args, options)) {
         if (ev.kind === 'finding') findings.push(ev.finding);
         else if (ev.kind === 'file') {
@@ -36,13 +38,14 @@ const normalize: CommandSpec = {
         } else if (opts.onlyProven && !isProvenSuccess(ev.trajectory)) dropped++;
         else {
           written++;
+          onProgress(written, undefined, 'trajectories normalized');
           // Sorted keys (same bytes as stableStringify, built faster): the same input gives byte-identical output.
           yield trajectoryJson(ev.trajectory);
         }
       }
     }
     // Atomic and streamed: an existing --out is refused (before any input is read) unless --force.
-    await writeLinesAtomic(ctx.vfs, out, lines(), { force: Boolean(opts.force) });
+    await withProgress(ctx, 'normalize', (onProgress) => writeLinesAtomic(ctx.vfs, out, lines(onProgress), { force: Boolean(opts.force) }));
     const tally = tallyOf(files, findings);
     ctx.progress(`wrote ${written} trajectories to ${opts.out}${dropped ? ` (${dropped} without proven success left out)` : ''}`);
     return {
