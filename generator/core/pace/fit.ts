@@ -135,6 +135,7 @@ export async function fitPace(matrix: ScoreMatrix, targets: TargetTable[], optio
     if (cv.verdict !== 'better') findings.push(make('pace-target-no-skill', {}, { target: target.name, mae: cv.mae * target.displayFactor, meanMae: cv.meanMae * target.displayFactor, lower: cv.interval[0] * target.displayFactor, upper: cv.interval[1] * target.displayFactor, verdict: cv.verdict }));
     serialized.push(serializeTarget(data, target, fit, { local: fit.local?.trainU ?? null, global: fit.global?.trainU ?? null }, cv));
   }
+  onProgress?.(data.targets.length, data.targets.length, 'targets fitted');
   const proxy = [...proxyCols].map((c) => data.instances[c]!).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const instancesByTask: Record<string, number> = {};
   for (const i of data.instances) instancesByTask[i.task] = (instancesByTask[i.task] ?? 0) + 1;

@@ -224,6 +224,7 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
   }
   const tasks: Record<string, number> = {};
   for (const i of data.instances) tasks[i.task] = (tasks[i.task] ?? 0) + 1;
+  options.onProgress?.(foldsDone, foldsTotal, 'LOOCV folds');
   const { progress: _progress, onProgress: _onProgress, ...rest } = options;
   return { options: rest, pool: { models: data.models.length, instances: data.instances.length, tasks }, targets: reports };
 }

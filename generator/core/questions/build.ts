@@ -154,7 +154,7 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
     const reasons: Record<string, number> = {};
     let visited = 0;
     for (const t of usable) {
-      onProgress?.(visited++, usable.length, `${kind}: trajectories`);
+      onProgress?.(++visited, usable.length, `${kind}: trajectories`);
       if (!module.domains.includes(t.domain)) continue;
       const result = module.generate(t, {
         rng: root.fork(`${kind}/${t.traj_id}`),
