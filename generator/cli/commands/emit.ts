@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type { Command } from 'commander';
 import { listOption } from '../options.js';
+import { formatTable } from '../table.js';
 import { UsageError, type CommandSpec } from '../command.js';
 import { finding, type Finding } from '../../core/kernel/findings.js';
 import { kernelFindings } from '../../core/catalog.js';
@@ -90,7 +91,7 @@ export default emit;
 function renderResult(r: EmitResult): string {
   if (r.files.length === 0) return 'nothing written';
   const lines = [`wrote ${r.files.length} file(s) to ${r.suiteDir}`];
-  for (const t of r.tasks) lines.push(`  ${t.task.padEnd(36)} ${t.kind.padEnd(30)} ${String(t.docs).padStart(6)} docs  ${t.fewshot}-shot`);
+  lines.push(...formatTable(r.tasks.map((t) => [t.task, t.kind, `${t.docs} docs`, `${t.fewshot}-shot`]), { indent: '  ', align: ['left', 'left', 'right', 'left'] }));
   lines.push('run it with ($MODEL = the model to evaluate):', `  ${r.lmEvalCommand}`);
   return lines.join('\n');
 }

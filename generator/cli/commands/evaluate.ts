@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { withProgress } from '../progress.js';
+import { alignMarkdownTables } from '../table.js';
 import { UsageError, type CommandSpec } from '../command.js';
 import { OutputFolder } from '../../core/kernel/output.js';
 import { stableStringify } from '../../core/kernel/stable-json.js';
@@ -81,7 +82,7 @@ const evaluate: CommandSpec = {
       if (out) {
         await out.writeSet({ 'loocv.json': `${stableStringify(report, 1)}\n`, 'loocv.md': table });
       }
-      return { findings, data: report, text: table };
+      return { findings, data: report, text: alignMarkdownTables(table) };
     } catch (e) {
       if (e instanceof settings.SettingsError) throw new UsageError(e.message);
       throw e;

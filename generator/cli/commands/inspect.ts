@@ -4,7 +4,10 @@ import { deprecatedAlias, listOption } from '../options.js';
 import type { Finding } from '../../core/kernel/findings.js';
 import { DOMAINS } from '../../core/trajectories/types.js';
 import { formatNames, streamTrajectories, tallyOf, type FileSummary, type ReadTrajectoriesOptions } from '../../core/trajectories/read.js';
-import { renderFileTable, totalsOf } from '../../core/trajectories/summary.js';
+import { describeSuccess, totalsOf } from '../../core/trajectories/summary.js';
+import { renderTally } from '../../core/kernel/render.js';
+import type { Tally } from '../../core/kernel/findings.js';
+import { formatTable } from '../table.js';
 
 const inspect: CommandSpec = {
   name: 'inspect',
@@ -26,10 +29,23 @@ const inspect: CommandSpec = {
     }
     const tally = tallyOf(files, findings);
     const tokenNote = options.exactTokens ? '' : '~';
-    return { findings, data: { files, tally, totals: totalsOf(files), tokens: options.exactTokens ? 'cl100k_base' : 'chars/4' }, text: renderFileTable(files, tally, tokenNote) };
+    return { findings, data: { files, tally, totals: totalsOf(files), tokens: options.exactTokens ? 'cl100k_base' : 'chars/4' }, text: fileTable(files, tally, tokenNote) };
   },
 };
 export default inspect;
+
+/** Per-file table of inspect and normalize; columns padded to the longest path (no clipping). */
+export function fileTable(files: FileSummary[], tally: Tally, tokenNote: string): string {
+  const header = ['file', 'format', 'trajs', 'steps', 'success', `tokens${tokenNote}`, 'rejected'];
+  const rows = files.map((f) => [f.file, f.format ?? '?', String(f.trajectories), String(f.steps), describeSuccess(f.success), String(f.tokens), String(f.rejected)]);
+  const t = totalsOf(files);
+  return [
+    ...formatTable([header, ...rows], { align: ['left', 'left', 'right', 'right', 'left', 'right', 'right'] }),
+    '',
+    `total: ${t.trajectories} trajectories, ${t.steps} steps, ${t.tokens} tokens${tokenNote}; success: ${t.proven} proven, ${t.failed} failed, ${t.unknown} unknown`,
+    renderTally('trajectories', tally),
+  ].join('\n');
+}
 
 /** Options shared by the commands that read trajectories (inspect, normalize). */
 export function trajectoryInputOptions(cmd: Command): Command {

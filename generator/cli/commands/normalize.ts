@@ -7,9 +7,9 @@ import type { Finding } from '../../core/kernel/findings.js';
 import { writeLinesAtomic } from '../../core/kernel/vfs.js';
 import { trajectoryJson } from '../../core/trajectories/canonical-json.js';
 import { streamTrajectories, tallyOf, type FileSummary } from '../../core/trajectories/read.js';
-import { renderFileTable, totalsOf } from '../../core/trajectories/summary.js';
+import { totalsOf } from '../../core/trajectories/summary.js';
 import { isProvenSuccess } from '../../core/trajectories/types.js';
-import { readOptionsFrom, trajectoryInputOptions } from './inspect.js';
+import { fileTable, readOptionsFrom, trajectoryInputOptions } from './inspect.js';
 
 const normalize: CommandSpec = {
   name: 'normalize',
@@ -51,7 +51,7 @@ const normalize: CommandSpec = {
     return {
       findings,
       data: { out: String(opts.out), written, dropped, files, tally, totals: totalsOf(files) },
-      text: `${renderFileTable(files, tally, options.exactTokens ? '' : '~')}\nwrote ${written} trajectories to ${opts.out}${dropped ? `; ${dropped} without proven success left out (--only-proven)` : ''}`,
+      text: `${fileTable(files, tally, options.exactTokens ? '' : '~')}\nwrote ${written} trajectories to ${opts.out}${dropped ? `; ${dropped} without proven success left out (--only-proven)` : ''}`,
     };
   },
 };
