@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { UsageError, type CommandSpec } from '../command.js';
-import { alignMarkdownTables, formatTable } from '../table.js';
+import { formatTable } from '../table.js';
 import { finding } from '../../core/kernel/findings.js';
 import { kernelFindings } from '../../core/catalog.js';
 import { fsFindings } from '../../core/kernel/fs-findings.js';
@@ -43,7 +43,7 @@ const audit: CommandSpec = {
     return {
       findings: [...read.findings, ...findings],
       data: { tally: read.tally, report },
-      text: `${opts.table ? alignMarkdownTables(renderTable(report)) : renderReport(report)}\n${renderTally('questions', read.tally)}`,
+      text: `${opts.table ? renderTable(report) : renderReport(report)}\n${renderTally('questions', read.tally)}`,
       strict: Boolean(opts.strict),
     };
   },
