@@ -1,6 +1,7 @@
 import type { Command, Option } from 'commander';
 import type { Finding } from '../core/kernel/findings.js';
 import type { Vfs } from '../core/kernel/vfs.js';
+import type { ProgressReporter } from './progress.js';
 
 export interface CommandContext {
   vfs: Vfs;
@@ -8,6 +9,8 @@ export interface CommandContext {
   json: boolean;
   /** Human progress lines; silent under --json or --quiet. */
   progress: (message: string) => void;
+  /** A progress bar on stderr for long work; silent unless stderr is a terminal, and under --json or --quiet. */
+  progressBar?: (title: string) => Promise<ProgressReporter>;
   /**
    * Runs another aptpace command in-process (demo and run chain commands). Passed in, so
    * commands never import the CLI entry point (no import cycle).

@@ -16,6 +16,7 @@ import { kernelFindings } from '../core/catalog.js';
 import { packageVersion } from './version.js';
 import { examplesHelp } from './examples.js';
 import { printFindings, useColor, type Verbosity } from './print-findings.js';
+import { startProgress, type ProgressStream } from './progress.js';
 
 
 export interface Io {
@@ -23,12 +24,15 @@ export interface Io {
   stderr: (s: string) => void;
   /** Colour findings (a terminal without NO_COLOR); off unless set. */
   color?: boolean;
+  /** The terminal a progress bar is drawn on (stderr); no bar when absent or not a TTY. */
+  progressStream?: ProgressStream;
 }
 
 const defaultIo: Io = {
   stdout: (s) => process.stdout.write(s),
   stderr: (s) => process.stderr.write(s),
   color: useColor(process.stderr),
+  progressStream: process.stderr,
 };
 
 /** Help that marks required options, so `--help` says what a command cannot run without. */
@@ -71,6 +75,7 @@ export async function runCli(argv: string[], io: Io = defaultIo): Promise<number
           progress: (m) => {
             if (!opts.json && !opts.quiet) io.stderr(`${escapeTerminal(m, false)}\n`);
           },
+          progressBar: (title) => startProgress(title, io.progressStream, !opts.json && !opts.quiet),
           invoke: (subArgv, subIo) => runCli(subArgv, { ...subIo, color: io.color }),
           optionsOf: async (name) => {
             const other = commandRegistry.find((c) => c.name === name);

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { UsageError, type CommandSpec } from '../command.js';
+import { formatTable } from '../table.js';
 import { finding } from '../../core/kernel/findings.js';
 import { kernelFindings } from '../../core/catalog.js';
 import { fsFindings } from '../../core/kernel/fs-findings.js';
@@ -80,12 +81,8 @@ function renderTask(t: TaskAudit): string {
     lines.push(
       `  chance ${pct(t.chance)}; ${t.detectablePoints === null ? 'too few questions for any shortcut to be significant' : `at this size the combined rule is significant from ${signed(t.detectablePoints)} points`}`,
     );
-    lines.push(`  ${'shortcut'.padEnd(18)}${'accuracy'.padEnd(10)}${'95% CI'.padEnd(15)}${'vs chance'.padEnd(11)}${'p'.padEnd(9)}verdict`);
-    for (const s of t.shortcuts) {
-      lines.push(
-        `  ${s.name.padEnd(18)}${pct(s.accuracy).padEnd(10)}${`${pct(s.interval[0])}–${pct(s.interval[1])}`.padEnd(15)}${signed(s.excessPoints).padEnd(11)}${formatP(s.pValue).padEnd(9)}${s.verdict}${s.sides === 'above' ? ' (gains only)' : ''}`,
-      );
-    }
+    const shortcutRows = t.shortcuts.map((s) => [s.name, pct(s.accuracy), `${pct(s.interval[0])}–${pct(s.interval[1])}`, signed(s.excessPoints), formatP(s.pValue), `${s.verdict}${s.sides === 'above' ? ' (gains only)' : ''}`]);
+    lines.push(...formatTable([['shortcut', 'accuracy', '95% CI', 'vs chance', 'p', 'verdict'], ...shortcutRows], { indent: '  ' }));
     lines.push(
       `  copied distractors ${t.defects.copiedOptions}, undeclared off-tool distractors ${t.defects.undeclaredInvalidTools}, declared invalid-tool distractors ${t.defects.declaredInvalidTools}, golds calling a tool not offered ${t.defects.goldToolNotOffered}`,
     );

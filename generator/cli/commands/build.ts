@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import type { Command } from 'commander';
+import { withProgress } from '../progress.js';
 import { UsageError, type CommandSpec } from '../command.js';
 import type { Finding } from '../../core/kernel/findings.js';
 import { finding, findingFactory } from '../../core/kernel/findings.js';
@@ -14,6 +15,7 @@ import type { Question } from '../../core/questions/types.js';
 import { formatNames, readTrajectories } from '../../core/trajectories/read.js';
 import { DOMAINS } from '../../core/trajectories/types.js';
 import { domainLanguageFrom, LANGUAGES } from './inspect.js';
+import { deprecatedAlias, listOption } from '../options.js';
 
 const make = findingFactory(questionFindings);
 
@@ -46,6 +48,7 @@ const build: CommandSpec = {
   name: 'build',
   summary: 'Build APTBench-style questions (MCQ and completion) from successful trajectories',
   configure(cmd: Command) {
+    const reportOption = listOption('--report <file>', 'evaluation report / label file giving success evidence');
     cmd
       .argument('<inputs...>', 'trajectory files, directories or globs (any supported format)')
       .requiredOption('--out <file>', 'questions JSONL to write')
@@ -60,7 +63,7 @@ const build: CommandSpec = {
       .option('--max-per-trajectory <n>', 'most questions of one kind per trajectory', String(BUILD_DEFAULTS.maxPerTrajectory))
       .option('--observation-chars <n>', 'cap on one observation before budgeting (head and tail kept)', String(BUILD_DEFAULTS.observationChars))
       .option('--plan-history <style>', 'earlier steps in plan questions: plans (one line each) or thought-action', 'plans')
-      .option('--reports <files...>', 'evaluation reports / label files giving success evidence')
+      .addOption(reportOption)
       .option('--format <name>', 'trajectory format (skip auto-detection)')
       .option('--domain <domain>', `set the domain of every trajectory read: ${DOMAINS.join(', ')}`)
       .option('--language <lang>', `set the natural language of every trajectory read: ${LANGUAGES.join(', ')}`)
@@ -74,6 +77,7 @@ const build: CommandSpec = {
       .option('--max-shortcut-gain <points>', 'fail when the combined shortcut rule beats chance by more than this many points, significantly', '10')
       .option('--strict', 'warnings (such as shortcut gains not yet significant) fail the build too')
       .option('--force', 'overwrite --out if it exists');
+    deprecatedAlias(cmd, reportOption, '--reports <file>');
   },
   async run(args, opts, ctx) {
     const out = path.resolve(ctx.cwd, String(opts.out));
@@ -108,7 +112,9 @@ const build: CommandSpec = {
 
     const findings: Finding[] = [];
     ctx.progress(`reading trajectories from ${args.join(', ')}`);
-    const read = await readTrajectories(ctx.vfs, args, { reports: opts.reports ? [].concat(opts.reports) : undefined, format: opts.format, ...domainLanguage });
+    const read = await withProgress(ctx, 'read', (onProgress) =>
+      readTrajectories(ctx.vfs, args, { reports: opts.report ? [].concat(opts.report) : undefined, format: opts.format, ...domainLanguage }, onProgress),
+    );
     findings.push(...read.findings);
 
     if (opts.llmEndpoint) {
@@ -124,7 +130,7 @@ const build: CommandSpec = {
     }
 
     ctx.progress(`building questions from ${read.trajectories.length} trajectories`);
-    const built = await buildQuestions(read.trajectories, options);
+    const built = await withProgress(ctx, 'build', (onProgress) => buildQuestions(read.trajectories, options, onProgress));
     findings.push(...built.findings);
     let questions = built.questions;
 

@@ -36,7 +36,7 @@ export function demoSteps(root: string, out: string, force: boolean): DemoStep[]
     { title: 'Audit the questions (balance, leaks, shortcut baselines)', argv: ['audit', o('questions.jsonl')], outputs: [] },
     { title: 'Write the review page', argv: ['review', o('questions.jsonl'), '--out', o('review'), ...f], outputs: [o('review', 'review.html')] },
     { title: 'Emit an lm-evaluation-harness task suite', argv: ['emit', o('questions.jsonl'), '--out', o('tasks'), '--suite', 'aptpace_demo', ...f], outputs: [o('tasks')] },
-    { title: 'Ingest per-instance source scores and agentic targets into a score store', argv: ['ingest', '--tables', fx('example', 'sources'), '--targets', fx('example', 'targets'), '--out', o('store'), ...f], outputs: [o('store')] },
+    { title: 'Ingest per-instance source scores and agentic targets into a score store', argv: ['ingest', '--sources', fx('example', 'sources'), '--targets', fx('example', 'targets'), '--out', o('store'), ...f], outputs: [o('store')] },
     { title: 'Leave-one-model-out evaluation of PACE against baselines', argv: ['evaluate', '--store', o('store'), '--bootstrap', '50', '--out', o('evaluation'), ...f], outputs: [o('evaluation')] },
     { title: 'Fit PACE: select the proxy set and write the model file', argv: ['fit', '--store', o('store'), '--bootstrap', '100', '--out', o('fit'), ...f], outputs: [o('fit', 'model.json'), o('fit', 'samples.json')] },
     { title: 'Check the new checkpoint (the CI step), with a threshold', argv: ['check', '--model-file', o('fit', 'model.json'), '--model', 'new-checkpoint', '--store', o('store'), '--min-score', 'swe-sim=0.3', '--out', o('report'), ...f], outputs: [o('report', 'report.html'), o('report', 'summary.md'), o('report', 'result.json')] },

@@ -1,5 +1,7 @@
 import * as path from 'node:path';
 import type { Command } from 'commander';
+import { listOption } from '../options.js';
+import { formatTable } from '../table.js';
 import { UsageError, type CommandSpec } from '../command.js';
 import { finding, type Finding } from '../../core/kernel/findings.js';
 import { kernelFindings } from '../../core/catalog.js';
@@ -19,7 +21,7 @@ const emit: CommandSpec = {
       .option('--harness <checkout>', 'install the suite as lm_eval/tasks/<suite>/ of this lm-evaluation-harness checkout')
       .option('--suite <name>', 'suite (group) name, [A-Za-z0-9_-]', 'aptpace')
       .option('--scoring <how>', 'multiple-choice scoring: letter (continuation is the answer letter) or option (the option text)', 'letter')
-      .option('--fewshot <files...>', 'question JSONL files whose questions are the few-shot pool (never evaluated)')
+      .addOption(listOption('--fewshot <file>', 'question JSONL file whose questions join the few-shot pool (never evaluated)'))
       .option('--fewshot-split', 'use the input questions marked split=fewshot as the few-shot pool')
       .option('--num-fewshot <n>', 'few-shot examples per prompt when a pool is given', '3')
       .option('--task-prefix <prefix>', 'prepend this to every task name (two suites with the same question kinds can then share an include path)')
@@ -89,7 +91,7 @@ export default emit;
 function renderResult(r: EmitResult): string {
   if (r.files.length === 0) return 'nothing written';
   const lines = [`wrote ${r.files.length} file(s) to ${r.suiteDir}`];
-  for (const t of r.tasks) lines.push(`  ${t.task.padEnd(36)} ${t.kind.padEnd(30)} ${String(t.docs).padStart(6)} docs  ${t.fewshot}-shot`);
+  lines.push(...formatTable(r.tasks.map((t) => [t.task, t.kind, `${t.docs} docs`, `${t.fewshot}-shot`]), { indent: '  ', align: ['left', 'left', 'right', 'left'] }));
   lines.push('run it with ($MODEL = the model to evaluate):', `  ${r.lmEvalCommand}`);
   return lines.join('\n');
 }

@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { withProgress } from '../progress.js';
+import { alignMarkdownTables } from '../table.js';
 import { UsageError, type CommandSpec } from '../command.js';
 import { OutputFolder } from '../../core/kernel/output.js';
 import { stableStringify } from '../../core/kernel/stable-json.js';
@@ -65,20 +67,22 @@ const evaluate: CommandSpec = {
       findings.push(...prepared.findings);
       if (!prepared.data || prepared.data.targets.length === 0) return { findings, text: 'nothing to evaluate' };
       if (grid) findings.push(make('pace-nested-grid', {}, { configs: gridSize(grid) }));
-      const report = await runLoocv(prepared.data, {
+      const report = await withProgress(ctx, 'evaluate', (onProgress, barShown) => runLoocv(prepared.data!, {
         ...options,
         frozen,
         nested: grid,
         baselines: wanted as typeof baselineOrder,
         budgetCurve: budgets,
         ...(maxFolds ? { maxFolds } : {}),
-        progress: ctx.progress,
-      });
+        // Per-fold lines would only repeat the bar.
+        ...(barShown ? {} : { progress: ctx.progress }),
+        onProgress,
+      }));
       const table = renderLoocvTable(report);
       if (out) {
         await out.writeSet({ 'loocv.json': `${stableStringify(report, 1)}\n`, 'loocv.md': table });
       }
-      return { findings, data: report, text: table };
+      return { findings, data: report, text: alignMarkdownTables(table) };
     } catch (e) {
       if (e instanceof settings.SettingsError) throw new UsageError(e.message);
       throw e;

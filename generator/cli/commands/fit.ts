@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import * as path from 'node:path';
+import { withProgress } from '../progress.js';
 import { UsageError, type CommandContext, type CommandSpec } from '../command.js';
-import { duplicatesOption } from '../options.js';
+import { addSourcesOption, duplicatesOption, listOption } from '../options.js';
 import { OutputFolder } from '../../core/kernel/output.js';
 import { stableStringify } from '../../core/kernel/stable-json.js';
 import { findingFactory } from '../../core/kernel/findings.js';
@@ -10,14 +11,12 @@ import { packageVersion } from '../version.js';
 
 /** Flags shared by fit and evaluate (inputs, settings). */
 export function configurePaceInputs(cmd: Command): Command {
-  return cmd
-    .option('--store <dir>', 'score store written by `aptpace ingest` (matrix + targets)')
-    .option('--sources <paths...>', 'per-instance source score tables (PACE CSV layout or wide CSV)')
-    .option('--targets <paths...>', 'agentic target results (OpenHands Index folders, aggregate JSON/CSV)')
+  return addSourcesOption(cmd.option('--store <dir>', 'score store written by `aptpace ingest` (matrix + targets)'), 'per-instance source score table (PACE CSV layout or wide CSV)')
+    .addOption(listOption('--targets <path>', 'agentic target results (OpenHands Index folder, aggregate JSON/CSV)'))
     .option('--mapping <file>', 'model-name mapping JSON {name in a file: canonical name}')
     .option('--target-names <file>', 'target-name mapping JSON {name in a file: canonical target name}')
     .addOption(duplicatesOption())
-    .option('--target <names...>', 'only these targets')
+    .addOption(listOption('--target <name>', 'only these targets', { names: true }))
     .option('--config <file>', 'frozen settings per target, JSON {target: {budget, q, m, ncH, ncD}} (PACE names count/nc_h/nc_d accepted)')
     .option('--budget <C>', 'strict budget C for every target (overrides --config)')
     .option('--q <q>', 'share of the budget for local selection, 0..1 (overrides --config)')
@@ -29,7 +28,7 @@ export function configurePaceInputs(cmd: Command): Command {
     .option('--seed <seed>', 'seed for the bootstrap, randomized SVD and random baselines', '42')
     .option('--svd-scope <scope>', 'global SVD from training models only (fold) or from every pool model (all, PACE)', 'fold')
     .option('--min-model-coverage <share>', 'models observed on less than this share of source instances leave the pool', '0.7')
-    .option('--exclude-benchmark <names...>', 'leave these source benchmarks out: a task (gpqa/diamond) or a task prefix (gpqa)')
+    .addOption(listOption('--exclude-benchmark <name>', 'leave these source benchmarks out: a task (gpqa/diamond) or a task prefix (gpqa)', { names: true }))
     .option('--pool <scope>', 'pool models: those with a target score (targets) or every source model (all)', 'targets');
 }
 
@@ -60,13 +59,14 @@ const fit: CommandSpec = {
       if (!inputs.matrix) return { findings, text: 'no source scores read' };
       const names = inputs.targets.map((t) => t.target).filter((t) => !opts.target || (opts.target as string[]).includes(t));
       const configs = await settings.targetConfigs(ctx.vfs, opts, names, inputs.targets.map((t) => t.target));
-      const { model, findings: fitFindings } = await fitPace(inputs.matrix, inputs.targets, {
+      const matrix = inputs.matrix;
+      const { model, findings: fitFindings } = await withProgress(ctx, 'fit', (onProgress) => fitPace(matrix, inputs.targets, {
         ...options,
         configs,
         ...pool,
         ...(opts.target ? { targets: opts.target as string[] } : {}),
         versions: { aptpace: packageVersion(), modelFormat: '1' },
-      });
+      }, onProgress));
       findings.push(...fitFindings);
       if (!model) return { findings, text: 'nothing fitted' };
       const { samples, nonNumeric } = proxySamples(model.proxy);

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
+import { withProgress } from '../progress.js';
 import { UsageError, type CommandSpec } from '../command.js';
-import { collect } from '../options.js';
+import { addSourcesOption, collect, listOption } from '../options.js';
 import type { Finding, Tally } from '../../core/kernel/findings.js';
 import { renderTally } from '../../core/kernel/render.js';
 import {
@@ -28,11 +29,13 @@ const ingest: CommandSpec = {
   name: 'ingest',
   summary: 'Read harness logs, score tables and agentic targets into a models × instances score store',
   configure(cmd: Command) {
-    cmd
-      .argument('[log-roots...]', 'folders holding harness output (--output_path folders, any depth)')
-      .requiredOption('--out <store>', 'store folder to write (store.json, values.f64, observed.u8)')
-      .option('--tables <paths...>', 'external per-instance score tables: PACE per-model CSV folders or wide CSV/TSV files')
-      .option('--targets <paths...>', 'agentic targets: OpenHands Index folders, {instance_id: {resolved}} files, aggregate JSON/CSV')
+    addSourcesOption(
+      cmd
+        .argument('[log-roots...]', 'folders holding harness output (--output_path folders, any depth)')
+        .requiredOption('--out <store>', 'store folder to write (store.json, values.f64, observed.u8)'),
+      'external per-instance score table: a PACE per-model CSV folder or a wide CSV/TSV file',
+    )
+      .addOption(listOption('--targets <path>', 'agentic targets: OpenHands Index folder, {instance_id: {resolved}} file, aggregate JSON/CSV'))
       .option('--mapping <file>', 'model-name mapping (JSON {alias: canonical} or CSV alias,canonical), applied to every source')
       .option('--target-names <file>', 'target-name mapping in the same format, e.g. swe-bench → swebench')
       .option('--metric <rule>', 'TASK=METRIC[,FILTER] per-task metric choice; TASK may contain *; repeatable', collect)
@@ -46,9 +49,9 @@ const ingest: CommandSpec = {
   },
   async run(args, opts, ctx) {
     const roots = args;
-    const tables: string[] = opts.tables ?? [];
+    const tables: string[] = opts.sources ?? [];
     const targetInputs: string[] = opts.targets ?? [];
-    if (roots.length === 0 && tables.length === 0) throw new UsageError('give at least one log root or --tables input');
+    if (roots.length === 0 && tables.length === 0) throw new UsageError('give at least one log root or --sources input');
     const metrics: MetricRule[] = (opts.metric ?? []).map((spec: string) => {
       const rule = parseMetricRule(spec);
       if (!rule) throw new UsageError(`--metric ${spec}: expected TASK=METRIC[,FILTER]`);
@@ -89,7 +92,7 @@ const ingest: CommandSpec = {
     let superseded: SupersededRun[] = [];
     if (roots.length) {
       ctx.progress(`ingesting harness logs under ${roots.join(', ')}`);
-      const r = await ingestLogs(ctx.vfs, roots, { mapping, metrics, pins });
+      const r = await withProgress(ctx, 'ingest', (onProgress) => ingestLogs(ctx.vfs, roots, { mapping, metrics, pins, onProgress }));
       findings.push(...r.findings);
       tallies.samples = r.tally;
       superseded = r.superseded;

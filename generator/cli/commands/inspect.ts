@@ -1,9 +1,13 @@
 import type { Command } from 'commander';
 import { UsageError, type CommandSpec } from '../command.js';
+import { deprecatedAlias, listOption } from '../options.js';
 import type { Finding } from '../../core/kernel/findings.js';
 import { DOMAINS } from '../../core/trajectories/types.js';
 import { formatNames, streamTrajectories, tallyOf, type FileSummary, type ReadTrajectoriesOptions } from '../../core/trajectories/read.js';
-import { renderFileTable, totalsOf } from '../../core/trajectories/summary.js';
+import { describeSuccess, totalsOf } from '../../core/trajectories/summary.js';
+import { renderTally } from '../../core/kernel/render.js';
+import type { Tally } from '../../core/kernel/findings.js';
+import { formatTable } from '../table.js';
 
 const inspect: CommandSpec = {
   name: 'inspect',
@@ -25,16 +29,28 @@ const inspect: CommandSpec = {
     }
     const tally = tallyOf(files, findings);
     const tokenNote = options.exactTokens ? '' : '~';
-    return { findings, data: { files, tally, totals: totalsOf(files), tokens: options.exactTokens ? 'cl100k_base' : 'chars/4' }, text: renderFileTable(files, tally, tokenNote) };
+    return { findings, data: { files, tally, totals: totalsOf(files), tokens: options.exactTokens ? 'cl100k_base' : 'chars/4' }, text: fileTable(files, tally, tokenNote) };
   },
 };
 export default inspect;
 
+/** Per-file table of inspect and normalize; columns padded to the longest path (no clipping). */
+export function fileTable(files: FileSummary[], tally: Tally, tokenNote: string): string {
+  const header = ['file', 'format', 'trajs', 'steps', 'success', `tokens${tokenNote}`, 'rejected'];
+  const rows = files.map((f) => [f.file, f.format ?? '?', String(f.trajectories), String(f.steps), describeSuccess(f.success), String(f.tokens), String(f.rejected)]);
+  const t = totalsOf(files);
+  return [
+    ...formatTable([header, ...rows], { align: ['left', 'left', 'right', 'right', 'left', 'right', 'right'] }),
+    '',
+    `total: ${t.trajectories} trajectories, ${t.steps} steps, ${t.tokens} tokens${tokenNote}; success: ${t.proven} proven, ${t.failed} failed, ${t.unknown} unknown`,
+    renderTally('trajectories', tally),
+  ].join('\n');
+}
+
 /** Options shared by the commands that read trajectories (inspect, normalize). */
 export function trajectoryInputOptions(cmd: Command): Command {
-  return cmd
-    // Repeatable rather than variadic, so `--report r.json runs/` does not swallow the input.
-    .option('--report <file>', 'evaluation report / label file saying which instances succeeded (repeatable)', (value: string, previous: string[] = []) => [...previous, value])
+  const report = listOption('--report <file>', 'evaluation report / label file saying which instances succeeded');
+  return deprecatedAlias(cmd.addOption(report), report, '--reports <file>')
     .option('--format <name>', `skip auto-detection: ${formatNames().join(', ')}`)
     .option('--max-file-mb <n>', 'largest whole-document JSON file (and longest JSONL line) to load; JSONL files are streamed at any size', '64')
     .option('--exact-tokens', 'count tokens with the cl100k_base tokenizer instead of the chars/4 estimate')

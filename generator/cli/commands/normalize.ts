@@ -1,13 +1,15 @@
 import * as path from 'node:path';
 import type { Command } from 'commander';
+import type { ProgressCallback } from '../../core/kernel/progress.js';
+import { withProgress } from '../progress.js';
 import { UsageError, type CommandSpec } from '../command.js';
 import type { Finding } from '../../core/kernel/findings.js';
 import { writeLinesAtomic } from '../../core/kernel/vfs.js';
 import { trajectoryJson } from '../../core/trajectories/canonical-json.js';
 import { streamTrajectories, tallyOf, type FileSummary } from '../../core/trajectories/read.js';
-import { renderFileTable, totalsOf } from '../../core/trajectories/summary.js';
+import { totalsOf } from '../../core/trajectories/summary.js';
 import { isProvenSuccess } from '../../core/trajectories/types.js';
-import { readOptionsFrom, trajectoryInputOptions } from './inspect.js';
+import { fileTable, readOptionsFrom, trajectoryInputOptions } from './inspect.js';
 
 const normalize: CommandSpec = {
   name: 'normalize',
@@ -27,7 +29,7 @@ const normalize: CommandSpec = {
     const files: FileSummary[] = [];
     let written = 0;
     let dropped = 0;
-    async function* lines(): AsyncGenerator<string> {
+    async function* lines(onProgress: ProgressCallback): AsyncGenerator<string> {
       for await (const ev of streamTrajectories(ctx.vfs, args, options)) {
         if (ev.kind === 'finding') findings.push(ev.finding);
         else if (ev.kind === 'file') {
@@ -36,19 +38,20 @@ const normalize: CommandSpec = {
         } else if (opts.onlyProven && !isProvenSuccess(ev.trajectory)) dropped++;
         else {
           written++;
+          onProgress(written, undefined, 'trajectories normalized');
           // Sorted keys (same bytes as stableStringify, built faster): the same input gives byte-identical output.
           yield trajectoryJson(ev.trajectory);
         }
       }
     }
     // Atomic and streamed: an existing --out is refused (before any input is read) unless --force.
-    await writeLinesAtomic(ctx.vfs, out, lines(), { force: Boolean(opts.force) });
+    await withProgress(ctx, 'normalize', (onProgress) => writeLinesAtomic(ctx.vfs, out, lines(onProgress), { force: Boolean(opts.force) }));
     const tally = tallyOf(files, findings);
     ctx.progress(`wrote ${written} trajectories to ${opts.out}${dropped ? ` (${dropped} without proven success left out)` : ''}`);
     return {
       findings,
       data: { out: String(opts.out), written, dropped, files, tally, totals: totalsOf(files) },
-      text: `${renderFileTable(files, tally, options.exactTokens ? '' : '~')}\nwrote ${written} trajectories to ${opts.out}${dropped ? `; ${dropped} without proven success left out (--only-proven)` : ''}`,
+      text: `${fileTable(files, tally, options.exactTokens ? '' : '~')}\nwrote ${written} trajectories to ${opts.out}${dropped ? `; ${dropped} without proven success left out (--only-proven)` : ''}`,
     };
   },
 };

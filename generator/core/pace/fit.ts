@@ -2,6 +2,7 @@
  * `fit`: PACE on every model of each target, serialised as a model file. Selection, embeddings,
  * Goal A and Goal B are those of a LOOCV fold with no model held out.
  */
+import type { ProgressCallback } from '../kernel/progress.js';
 import { createHash } from 'node:crypto';
 import type { ScoreMatrix, TargetTable } from '../logs/matrix.js';
 import type { Finding } from '../kernel/findings.js';
@@ -108,7 +109,7 @@ function serializeTarget(data: PaceData, target: PreparedTarget, fit: TargetFit,
   };
 }
 
-export async function fitPace(matrix: ScoreMatrix, targets: TargetTable[], options: FitOptions): Promise<{ model: PaceModelFile | null; data: PaceData | null; findings: Finding[] }> {
+export async function fitPace(matrix: ScoreMatrix, targets: TargetTable[], options: FitOptions, onProgress?: ProgressCallback): Promise<{ model: PaceModelFile | null; data: PaceData | null; findings: Finding[] }> {
   await loadDense();
   const { data, findings } = prepareData(matrix, targets, {
     bootstrap: options.bootstrap,
@@ -121,7 +122,8 @@ export async function fitPace(matrix: ScoreMatrix, targets: TargetTable[], optio
   const shared = options.svdScope === 'all' ? computeGlobalBasis(data, Int32Array.from(data.models.keys()), `${options.seed}/svd/all`) : null;
   const serialized: SerializedTarget[] = [];
   const proxyCols = new Set<number>();
-  for (const target of data.targets) {
+  for (const [done, target] of data.targets.entries()) {
+    onProgress?.(done, data.targets.length, `targets fitted (${target.name})`);
     const config = options.configs[target.name] ?? fallbackConfig;
     const trainIdx = Int32Array.from(target.rows.keys());
     const basis = prepareFold(data, target, trainIdx, options, shared, true);
@@ -133,6 +135,7 @@ export async function fitPace(matrix: ScoreMatrix, targets: TargetTable[], optio
     if (cv.verdict !== 'better') findings.push(make('pace-target-no-skill', {}, { target: target.name, mae: cv.mae * target.displayFactor, meanMae: cv.meanMae * target.displayFactor, lower: cv.interval[0] * target.displayFactor, upper: cv.interval[1] * target.displayFactor, verdict: cv.verdict }));
     serialized.push(serializeTarget(data, target, fit, { local: fit.local?.trainU ?? null, global: fit.global?.trainU ?? null }, cv));
   }
+  onProgress?.(data.targets.length, data.targets.length, 'targets fitted');
   const proxy = [...proxyCols].map((c) => data.instances[c]!).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const instancesByTask: Record<string, number> = {};
   for (const i of data.instances) instancesByTask[i.task] = (instancesByTask[i.task] ?? 0) + 1;

@@ -4,6 +4,7 @@
  * search — by hyper-parameter choice, which runs its own leave-one-out over the training
  * models only. Frozen settings are reported beside it.
  */
+import type { ProgressCallback } from '../kernel/progress.js';
 import { Rng } from '../kernel/rng.js';
 import { absoluteMetrics, addPair, pairAccuracy, type AbsoluteMetrics, type PairTally } from './metrics.js';
 import { computeGlobalBasis, fitTarget, gridPredictions, predictPoolRow, prepareFold, type GlobalBasis, type Grid } from './pipeline.js';
@@ -31,6 +32,8 @@ export interface LoocvOptions extends PaceOptions {
   /** Measure the empirical coverage of the frozen-settings prediction intervals (inner leave-one-out per fold). */
   coverage?: boolean;
   progress?: (message: string) => void;
+  /** Folds done over every target (done, total). */
+  onProgress?: ProgressCallback;
 }
 
 export interface MethodResult {
@@ -149,6 +152,8 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
   await loadDense();
   const reports: TargetReport[] = [];
   const rng = new Rng(options.seed);
+  const foldsTotal = data.targets.reduce((n, t) => n + Math.min(t.rows.length, options.maxFolds ?? t.rows.length), 0);
+  let foldsDone = 0;
   for (const target of data.targets) {
     const n = target.rows.length;
     const folds = Math.min(n, options.maxFolds ?? n);
@@ -165,6 +170,7 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
     for (let k = 0; k < folds; k++) {
       const modelName = data.models[target.rows[k] as number] as string;
       options.progress?.(`loocv ${target.name}: fold ${k + 1}/${folds} (${modelName})`);
+      options.onProgress?.(foldsDone++, foldsTotal, `LOOCV folds (${target.name})`);
       const trainIdx = Int32Array.from({ length: n - 1 }, (_, i) => (i < k ? i : i + 1));
       const basis = prepareFold(data, target, trainIdx, options, shared, true);
       const testRow = target.rows[k] as number;
@@ -218,7 +224,8 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
   }
   const tasks: Record<string, number> = {};
   for (const i of data.instances) tasks[i.task] = (tasks[i.task] ?? 0) + 1;
-  const { progress: _progress, ...rest } = options;
+  options.onProgress?.(foldsDone, foldsTotal, 'LOOCV folds');
+  const { progress: _progress, onProgress: _onProgress, ...rest } = options;
   return { options: rest, pool: { models: data.models.length, instances: data.instances.length, tasks }, targets: reports };
 }
 

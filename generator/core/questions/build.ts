@@ -1,3 +1,4 @@
+import type { ProgressCallback } from '../kernel/progress.js';
 import type { Finding } from '../kernel/findings.js';
 import { findingFactory } from '../kernel/findings.js';
 import { Rng } from '../kernel/rng.js';
@@ -89,7 +90,7 @@ function fewshotCount(n: number, fraction: number): number {
  * trajectories are processed in traj_id order and every random draw comes from a stream
  * forked by (kind, trajectory), so output does not depend on input order.
  */
-export async function buildQuestions(trajectories: Trajectory[], options: BuildOptions = {}): Promise<BuildResult> {
+export async function buildQuestions(trajectories: Trajectory[], options: BuildOptions = {}, onProgress?: ProgressCallback): Promise<BuildResult> {
   const seed = options.seed ?? BUILD_DEFAULTS.seed;
   const kinds = options.kinds ?? QUESTION_KINDS;
   const choices = options.choices ?? BUILD_DEFAULTS.choices;
@@ -169,7 +170,9 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
     const module = QUESTION_TYPES[kind];
     const list: Entry[] = [];
     const reasons: Record<string, number> = {};
+    let visited = 0;
     for (const t of usable) {
+      onProgress?.(++visited, usable.length, `${kind}: trajectories`);
       if (!module.domains.includes(t.domain)) continue;
       const result = module.generate(t, {
         rng: root.fork(`${kind}/${t.traj_id}`),

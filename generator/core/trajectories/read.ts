@@ -4,6 +4,7 @@
  * success-evidence joining, and per-file summaries. Bad input becomes findings; the rest of
  * the input is still read.
  */
+import type { ProgressCallback } from '../kernel/progress.js';
 import { parseJson } from '../kernel/json.js';
 import { firstInvalidUtf8 } from '../kernel/utf8.js';
 import { walkTree, fsProblem, describeFsError } from '../kernel/walk.js';
@@ -567,10 +568,13 @@ export async function* streamTrajectories(vfs: Vfs, inputs: string[], options: R
 }
 
 /** Everything at once, with the read / accepted / rejected tally. */
-export async function readTrajectories(vfs: Vfs, inputs: string[], options: ReadTrajectoriesOptions = {}): Promise<ReadTrajectoriesResult> {
+export async function readTrajectories(vfs: Vfs, inputs: string[], options: ReadTrajectoriesOptions = {}, onProgress?: ProgressCallback): Promise<ReadTrajectoriesResult> {
   const result: ReadTrajectoriesResult = { trajectories: [], findings: [], tally: emptyTally(), files: [] };
   for await (const ev of streamTrajectories(vfs, inputs, options)) {
-    if (ev.kind === 'trajectory') result.trajectories.push(ev.trajectory);
+    if (ev.kind === 'trajectory') {
+      result.trajectories.push(ev.trajectory);
+      onProgress?.(result.trajectories.length, undefined, 'trajectories read');
+    }
     else if (ev.kind === 'finding') result.findings.push(ev.finding);
     else result.files.push(ev.summary);
   }

@@ -1,3 +1,4 @@
+import type { ProgressCallback } from '../../kernel/progress.js';
 import * as path from 'node:path';
 import { countSkip, emptyTally, type Finding, type Tally } from '../../kernel/findings.js';
 import type { Vfs } from '../../kernel/vfs.js';
@@ -23,6 +24,8 @@ export interface IngestOptions {
   pins?: Record<string, string>;
   /** Tail-only parsing of sample lines (default true); false parses every line fully. */
   fastPath?: boolean;
+  /** Called as samples files are read (done, total). */
+  onProgress?: ProgressCallback;
 }
 
 /**
@@ -147,6 +150,8 @@ export async function ingestLogs(
   // 4. Read the winning samples files.
   const coverage: Coverage = { models: [], tasks: [], cells: {} };
   const versions = new Map<string, Set<string>>();
+  const filesTotal = [...byTask.values()].reduce((n, runs) => n + runs.length, 0);
+  let filesRead = 0;
   for (const task of [...byTask.keys()].sort()) {
     const choice = choices.get(task)!;
     const runs = byTask.get(task)!.sort((a, b) => compareStrings(a.run.model, b.run.model));
@@ -172,6 +177,7 @@ export async function ingestLogs(
         own,
         ownTally,
       );
+      options.onProgress?.(++filesRead, filesTotal, 'samples files read');
       return { w, block, findings: own.close(), tally: ownTally };
     });
     for (const { w, block, findings, tally: t } of blocks) {

@@ -1,0 +1,72 @@
+import { Writable } from 'node:stream';
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../generator/cli/main.js';
+import { progressLine } from '../../generator/cli/progress.js';
+import { fixtures } from '../helpers/env.js';
+import { tempDir } from '../helpers/tmp.js';
+
+/** A stand-in terminal: collects what the progress bar draws. */
+function fakeTerminal(isTTY: boolean): Writable & { isTTY: boolean; columns: number; rows: number; text: () => string } {
+  let drawn = '';
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      drawn += chunk.toString();
+      done();
+    },
+  }) as Writable & { isTTY: boolean; columns: number; rows: number; text: () => string };
+  stream.isTTY = isTTY;
+  stream.columns = 120;
+  stream.rows = 40;
+  stream.text = () => drawn;
+  return stream;
+}
+
+async function run(argv: string[], terminal: ReturnType<typeof fakeTerminal>) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), progressStream: terminal });
+  return { code, stdout, stderr, drawn: terminal.text() };
+}
+
+const buildArgv = (out: string, ...extra: string[]) => ['build', fixtures('trajectories', 'good'), '--report', fixtures('trajectories', 'reports', 'instance-verdicts.json'), '--out', out, ...extra];
+
+describe('progress bars', () => {
+  it('build draws read and build progress on a terminal', async () => {
+    const dir = tempDir();
+    const res = await run(buildArgv(path.join(dir, 'q.jsonl')), fakeTerminal(true));
+    expect(res.drawn).toMatch(/read: \d+ trajectories read/);
+    expect(res.drawn).toMatch(/build: \[[#.]+\]\s+\d+% \d+\/\d+ \S+: trajectories/);
+    // The bar goes to the terminal stream, never into the command's stdout.
+    expect(res.stdout).not.toMatch(/trajectories read/);
+  });
+
+  it('writes nothing when stderr is not a terminal, under --json, or under --quiet', async () => {
+    const dir = tempDir();
+    for (const [name, isTTY, extra] of [['pipe', false, []], ['json', true, ['--json']], ['quiet', true, ['--quiet']]] as const) {
+      const terminal = fakeTerminal(isTTY);
+      const res = await run(buildArgv(path.join(dir, `${name}.jsonl`), ...extra), terminal);
+      expect(res.code, name).toBeLessThan(2);
+      expect(res.drawn, name).toBe('');
+    }
+  });
+
+  it('ingest, evaluate and fit report files read, LOOCV folds and targets fitted', async () => {
+    const dir = tempDir();
+    const store = path.join(dir, 'store');
+    const ingest = await run(['ingest', fixtures('logs', 'harness-output'), '--out', path.join(dir, 'logs-store')], fakeTerminal(true));
+    expect(ingest.drawn).toMatch(/ingest: \[[#.]+\]\s+\d+% \d+\/\d+ samples files read/);
+    expect((await run(['ingest', '--sources', fixtures('example', 'sources'), '--targets', fixtures('example', 'targets'), '--out', store], fakeTerminal(false))).code).toBe(0);
+    const evaluate = await run(['evaluate', '--store', store, '--bootstrap', '0', '--max-folds', '3'], fakeTerminal(true));
+    expect(evaluate.drawn).toMatch(/evaluate: \[[#.]+\]\s+\d+% \d+\/\d+ LOOCV folds/);
+    // With a bar on screen, the per-fold lines are left out of stderr.
+    expect(evaluate.stderr).not.toMatch(/loocv .*: fold/);
+    const fit = await run(['fit', '--store', store, '--bootstrap', '0', '--out', path.join(dir, 'fit')], fakeTerminal(true));
+    expect(fit.drawn).toMatch(/fit: \[[#.]+\]\s+\d+% \d+\/\d+ targets fitted/);
+  });
+
+  it('the progress line shows a bar for a known total and a counter otherwise', () => {
+    expect(progressLine(5, 20, 'folds')).toBe(`[${'#'.repeat(6)}${'.'.repeat(18)}]  25% 5/20 folds`);
+    expect(progressLine(7, undefined, 'trajectories read')).toBe('7 trajectories read');
+  });
+});
