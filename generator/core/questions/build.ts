@@ -302,10 +302,13 @@ export function balanceGoldPositions(list: Array<{ id: string; draft: QuestionDr
       if (cycle.length === 0) cycle = groupRng.shuffle(Array.from({ length: k }, (_, i) => i));
       const target = cycle.shift()!;
       const mcq = e.draft.mcq!;
-      const reasons = mcq.reasons ?? mcq.sources.map(() => '');
-      const others = mcq.choices.map((c, i) => ({ c, s: mcq.sources[i]!, r: reasons[i]! })).filter((_, i) => i !== mcq.gold);
+      // Kinds give reasons either aligned (`mcq.reasons`) or keyed by option text (`draft.reasons`);
+      // reordering must carry whichever exists, and invent none (the generic fallback applies later).
+      const keyed = e.draft.reasons;
+      const reasons = mcq.reasons ?? (keyed ? mcq.choices.map((c) => keyed[c] ?? '') : undefined);
+      const others = mcq.choices.map((c, i) => ({ c, s: mcq.sources[i]!, r: reasons?.[i] ?? '' })).filter((_, i) => i !== mcq.gold);
       others.splice(target, 0, { c: mcq.choices[mcq.gold]!, s: mcq.sources[mcq.gold]!, r: '' });
-      e.draft.mcq = { choices: others.map((o) => o.c), sources: others.map((o) => o.s), reasons: others.map((o) => o.r), gold: target };
+      e.draft.mcq = { choices: others.map((o) => o.c), sources: others.map((o) => o.s), ...(reasons ? { reasons: others.map((o) => o.r) } : {}), gold: target };
     }
   }
 }
