@@ -25,7 +25,8 @@ export type SkipReason =
   | 'multi-line-call'
   | 'empty-call'
   | 'no-evidence'
-  | 'all-evidence';
+  | 'all-evidence'
+  | 'topic-cue';
 
 export const SKIP_REASONS = {
   'too-short': 'fewer steps than the question type needs',
@@ -48,6 +49,7 @@ export const SKIP_REASONS = {
   'empty-call': 'the call has no arguments (e.g. `think`, whose text the reader keeps as the thought): only its name could be scored',
   'no-evidence': 'no observation contains the final answer, so no observation can be cited as support',
   'all-evidence': 'every observation contains the final answer, so "select all" would be the gold',
+  'topic-cue': 'the gold is the most on-topic option whatever distractors the pool offers (answerable by topic words alone)',
 } as const satisfies Record<SkipReason, string>;
 
 export interface KindContext {
