@@ -82,17 +82,17 @@ function* subsetsOf(n: number, need: number, limit: number): Generator<number[]>
 
 export interface CueChoice<T> {
   picked: T[];
-  /** The gold is the most on-topic option in every subset the pool allows (a topic cue the pool cannot undo). */
+  /** Whatever distractors the pool offers, the audit's topic rule would credit the gold above chance (a cue the pool cannot undo). */
   topicForced: boolean;
 }
 
 /**
  * Chooses `need` distractors from a larger pool so that the surface rules (most similar to the
  * others, longest option, most on-topic given the context words) single out the gold about as
- * often as chance would: for each rule a seeded coin (heads with probability 1 / options) says
- * whether the gold should be that rule's pick, and the first subset (in a seeded order) that
- * agrees with the coins is taken. Topic agreement comes first: it is the cue borrowed steps
- * carry, and the audit measures it with the same scoring (`topicShares`). Perturbations of the
+ * often as chance would: for similarity and length a seeded coin (heads with probability
+ * 1 / options) says whether the gold should be that rule's pick; for topic relevance the
+ * target credit is drawn so its expectation is chance (below). Topic comes first: it is the
+ * cue borrowed steps carry, and the audit measures it with the same scoring (`topicShares`). Perturbations of the
  * gold make the gold the centre of its options; this undoes that cue without making the gold
  * systematically the odd one out (which would be a cue of its own).
  */
@@ -100,31 +100,36 @@ export function balanceCue<T extends { value: { text: string } }>(rng: Rng, gold
   const k = need + 1;
   const wantSimilar = rng.int(k) === 0;
   const wantLongest = rng.int(k) === 0;
-  const wantTopical = rng.int(k) === 0;
-  if (pool.length <= need) {
-    const picked = pool.slice(0, need);
-    const forced = !!context && !wantTopical && topicCredit([gold, ...picked.map((p) => p.value.text)], context) > 0;
-    return { picked, topicForced: forced };
-  }
+  const topicDraw = rng.next();
   // The first `need` of the pool stay the first candidate (operator mix as drawn); the rest are tried in a seeded order.
-  const order = [...Array.from({ length: need }, (_, i) => i), ...rng.shuffle(Array.from({ length: pool.length - need }, (_, i) => i + need))];
-  let topicalAndSimilar: T[] | null = null;
-  let topical: T[] | null = null;
-  let similar: T[] | null = null;
-  let anyTopicFree = false;
-  for (const combo of subsetsOf(order.length, need, 4000)) {
+  const order = [...Array.from({ length: Math.min(need, pool.length) }, (_, i) => i), ...rng.shuffle(Array.from({ length: Math.max(0, pool.length - need) }, (_, i) => i + need))];
+  const candidates: Array<{ subset: T[]; similarOk: boolean; longestOk: boolean; credit: number }> = [];
+  for (const combo of subsetsOf(order.length, Math.min(need, order.length), 4000)) {
     const subset = combo.map((i) => pool[order[i]!]!);
     const options = [gold, ...subset.map((s) => s.value.text)];
-    const similarOk = (mostSimilarToOthers(options) === 0) === wantSimilar;
-    const longestOk = (longestOption(options) === 0) === wantLongest;
-    const credit = context ? topicCredit(options, context) : 0;
-    if (credit === 0) anyTopicFree = true;
-    const topicalOk = !context || (wantTopical ? credit > 0 : credit === 0);
-    if (similarOk && longestOk && topicalOk) return { picked: subset, topicForced: false };
-    if (similarOk && topicalOk && !topicalAndSimilar) topicalAndSimilar = subset;
-    if (topicalOk && !topical) topical = subset;
-    if (similarOk && !similar) similar = subset;
+    candidates.push({
+      subset,
+      similarOk: (mostSimilarToOthers(options) === 0) === wantSimilar,
+      longestOk: (longestOption(options) === 0) === wantLongest,
+      credit: context ? topicCredit(options, context) : 0,
+    });
   }
-  const picked = topicalAndSimilar ?? topical ?? similar ?? pool.slice(0, need);
-  return { picked, topicForced: !!context && !wantTopical && !anyTopicFree };
+  // Topic: the audit credits the gold 1/ties when it is among the most on-topic options. With
+  // the least (m) and most (M) credit the pool allows, aiming at M with probability p and at m
+  // otherwise, p·M + (1−p)·m = 1/k makes the expected credit exactly chance. When even m
+  // exceeds chance the gold is more on-topic than any choice of distractors can hide.
+  let target: number | null = null;
+  let topicForced = false;
+  if (context && candidates.length > 0) {
+    const credits = candidates.map((c) => c.credit);
+    const m = Math.min(...credits);
+    const M = Math.max(...credits);
+    const chance = 1 / k;
+    if (m > chance + 1e-9) topicForced = true;
+    const p = M - m > 1e-12 ? Math.min(1, Math.max(0, (chance - m) / (M - m))) : 1;
+    target = topicDraw < p ? M : m;
+  }
+  const onTarget = candidates.filter((c) => target === null || Math.abs(c.credit - target) < 1e-9);
+  const best = onTarget.find((c) => c.similarOk && c.longestOk) ?? onTarget.find((c) => c.similarOk) ?? onTarget[0] ?? candidates[0];
+  return { picked: best ? best.subset : pool.slice(0, need), topicForced };
 }

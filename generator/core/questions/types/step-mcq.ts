@@ -88,7 +88,7 @@ export function nextStepChoices(t: Trajectory, position: number, ctx: KindContex
   const pool = pickDistinct(rng.fork('pick'), filtered, (o) => normaliseChoice(o.text), normaliseChoice(goldText), excluded, need * 5, spec.weights);
   if (pool.length < need) return 'too-few-distractors';
   // The words of the question segment as the prompt shows it (goal, earlier steps, cut observations), the audit's topic context.
-  const segmentWords = topicContext([t.task.goal, ...historyBefore(t, position, ctx.observationChars).flatMap((v, j) => [shownSteps[j]!, v.raw, v.thought ?? '', v.observation ?? ''])]);
+  const segmentWords = topicContext([t.task.goal, ...historyBefore(t, position, ctx.observationChars).flatMap((v, j) => [shownSteps[j]!, v.observation ?? ''])]);
   const { picked, topicForced } = balanceCue(rng.fork('cue'), goldText, pool, need, segmentWords);
   if (topicForced) return 'topic-cue';
   return arrangeWithReasons(rng.fork('arrange'), goldText, picked);
