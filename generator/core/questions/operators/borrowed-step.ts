@@ -35,19 +35,20 @@ export const borrowedStep: StepOperator = {
     }
     const prior = priorEntities(trajectory, position);
     const priorText = new Set(prior.map((e) => e.text));
-    // Most similar trajectory first; within it, the step closest to where this one stands. Of
-    // the leading candidates, after adaptation, the most on-topic (by the audit's own topic
-    // score) are kept: a borrowed step still speaking of its own task's subjects is the odd
+    // Most similar trajectory first; within it, after adaptation, the most on-topic step (by the
+    // audit's own topic score): a borrowed step still speaking of its own task's subjects is the odd
     // one out to "pick the most on-topic option", and the cue balancing needs on-topic ones.
     const context = topicContext([trajectory.task.goal, ...trajectory.steps.slice(0, position).flatMap((s) => [s.plan ?? '', s.thought ?? '', s.action.text, (s.observation ?? '').slice(0, 6000)])]);
     return scored
       .sort((a, b) => a.rank - b.rank || b.score - a.score || (a.key < b.key ? -1 : 1))
-      .slice(0, 16)
+      .slice(0, 24)
       .map((x, order) => {
         const c = adapt(x.c, prior, priorText);
-        return { c, order, share: topicShares([`${c.plan}\n${c.action.text}`], context)[0]! };
+        return { c, order, rank: x.rank, share: topicShares([`${c.plan}\n${c.action.text}`], context)[0]! };
       })
-      .sort((a, b) => b.share - a.share || a.order - b.order)
+      // Similarity of the source trajectory still decides first: a step of an unrelated task that
+      // happens to share words is exactly the off-topic distractor this operator must not pick.
+      .sort((a, b) => a.rank - b.rank || b.share - a.share || a.order - b.order)
       .slice(0, 6)
       .map((x) => x.c);
   },
