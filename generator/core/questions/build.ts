@@ -374,6 +374,9 @@ function shotShownText(d: QuestionDraft): string {
   };
   const ctx = shotContext(d);
   collect(ctx);
+  // The shown answer carries its suffix; the bare targets and choices are what a question could repeat.
+  collect(d.mcq?.choices ?? []);
+  collect(d.completion?.targets ?? []);
   for (const v of (ctx.history as StepView[] | undefined) ?? []) items.push(drStepJson({ plan: v.plan, action: { tool: v.tool, args: v.args } }));
   out = items.map(normaliseChoice).join('\n');
   shownTexts.set(d, out);
