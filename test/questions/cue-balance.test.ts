@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { optionFeatures } from '../../generator/core/questions/audit/features.js';
 import { topicRelevance } from '../../generator/core/questions/audit/shortcuts/topic-relevance.js';
 import { Rng } from '../../generator/core/kernel/rng.js';
-import { balanceCue, topicContext, topicCredit, topicShares } from '../../generator/core/questions/types/cues.js';
+import { balanceCue, similarCredit, topicContext, topicCredit, topicShares } from '../../generator/core/questions/types/cues.js';
+import { mostSimilar } from '../../generator/core/questions/audit/shortcuts/most-similar.js';
 import { mcq } from '../audit/build.js';
 
 /**
@@ -28,6 +29,7 @@ describe('topic cue balancing', () => {
     const builder = topicShares(choices, topicContext([trajectory]));
     builder.forEach((x, i) => expect(x).toBeCloseTo(audit[i]!, 12));
     expect(topicCredit(choices, topicContext([trajectory]))).toBeCloseTo(topicRelevance.credits([q])[0]!, 12);
+    expect(similarCredit(choices)).toBeCloseTo(mostSimilar.credits([q])[0]!, 12);
   });
 
   it('gives the gold chance credit on average where the pool allows it', () => {

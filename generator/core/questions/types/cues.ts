@@ -51,6 +51,25 @@ export function topicCredit(options: readonly string[], context: ReadonlySet<str
   return 1 / shares.filter((x) => x >= best - 1e-12).length;
 }
 
+/** The audit's credit for "pick the option most similar to the others" (mean word Jaccard, audit tokens) on option 0. */
+export function similarCredit(options: readonly string[]): number {
+  const sets = options.map((o) => new Set(words(o)));
+  const scores = sets.map((a, i) => {
+    let sum = 0;
+    sets.forEach((b, j) => {
+      if (j === i) return;
+      let shared = 0;
+      for (const w of a) if (b.has(w)) shared++;
+      const union = a.size + b.size - shared;
+      sum += union === 0 ? 0 : shared / union;
+    });
+    return sum / Math.max(1, sets.length - 1);
+  });
+  const best = Math.max(...scores);
+  if (scores[0]! !== best) return 0;
+  return 1 / scores.filter((x) => x === best).length;
+}
+
 /** The audit's word set of the question segment text (goal, steps and observations shown). */
 export function topicContext(texts: readonly string[]): Set<string> {
   const out = new Set<string>();
@@ -98,18 +117,17 @@ export interface CueChoice<T> {
  */
 export function balanceCue<T extends { value: { text: string } }>(rng: Rng, gold: string, pool: readonly T[], need: number, context?: ReadonlySet<string>): CueChoice<T> {
   const k = need + 1;
-  const wantSimilar = rng.int(k) === 0;
+  const similarDraw = rng.next();
   const wantLongest = rng.int(k) === 0;
   const topicDraw = rng.next();
   // The first `need` of the pool stay the first candidate (operator mix as drawn); the rest are tried in a seeded order.
   const order = [...Array.from({ length: Math.min(need, pool.length) }, (_, i) => i), ...rng.shuffle(Array.from({ length: Math.max(0, pool.length - need) }, (_, i) => i + need))];
-  const candidates: Array<{ subset: T[]; similarOk: boolean; longestOk: boolean; credit: number }> = [];
+  const candidates: Array<{ subset: T[]; longestOk: boolean; credit: number }> = [];
   for (const combo of subsetsOf(order.length, Math.min(need, order.length), 4000)) {
     const subset = combo.map((i) => pool[order[i]!]!);
     const options = [gold, ...subset.map((s) => s.value.text)];
     candidates.push({
       subset,
-      similarOk: (mostSimilarToOthers(options) === 0) === wantSimilar,
       longestOk: (longestOption(options) === 0) === wantLongest,
       credit: context ? topicCredit(options, context) : 0,
     });
@@ -130,6 +148,17 @@ export function balanceCue<T extends { value: { text: string } }>(rng: Rng, gold
     target = topicDraw < p ? M : m;
   }
   const onTarget = candidates.filter((c) => target === null || Math.abs(c.credit - target) < 1e-9);
-  const best = onTarget.find((c) => c.similarOk && c.longestOk) ?? onTarget.find((c) => c.similarOk) ?? onTarget[0] ?? candidates[0];
+  // Similarity the same way, among the topic-balanced subsets: aim the audit's most-similar
+  // credit (`similarCredit`) at chance in expectation rather than a coin that often cannot be met.
+  const simCredits = onTarget.map((c) => similarCredit([gold, ...c.subset.map((s) => s.value.text)]));
+  let simTarget: number | null = null;
+  if (onTarget.length > 0) {
+    const m = Math.min(...simCredits);
+    const M = Math.max(...simCredits);
+    const p = M - m > 1e-12 ? Math.min(1, Math.max(0, (1 / k - m) / (M - m))) : 1;
+    simTarget = similarDraw < p ? M : m;
+  }
+  const onSimilar = onTarget.filter((_, i) => simTarget === null || Math.abs(simCredits[i]! - simTarget) < 1e-9);
+  const best = onSimilar.find((c) => c.longestOk) ?? onSimilar[0] ?? onTarget[0] ?? candidates[0];
   return { picked: best ? best.subset : pool.slice(0, need), topicForced };
 }
