@@ -50,7 +50,9 @@ describe.skipIf(!runHarnessTests)('trajectories → build → emit → harness',
       'aptpace_shared_pipeline',
       ['--include-unproven'],
     );
-    expect(emitted.tasks.map((t: { task: string }) => t.task)).toEqual(expect.arrayContaining(['aptpace_dr_answer', 'aptpace_dr_plan_mcq', 'aptpace_swe_plan_mcq']));
+    // The shared deep-research runs include Chinese ones, so the suite is multi-language and
+    // every task name carries its language (emit/plan.ts).
+    expect(emitted.tasks.map((t: { task: string }) => t.task)).toEqual(expect.arrayContaining(['aptpace_dr_answer_en', 'aptpace_dr_plan_mcq_en', 'aptpace_dr_plan_mcq_zh', 'aptpace_swe_plan_mcq_en']));
     expectLoadedAsEmitted(out, emitted, loaded);
   }, 180_000);
 });

@@ -15,8 +15,11 @@ import { normaliseChoice } from './normalise.js';
 import { planOf } from './plans.js';
 import { offeredTools } from './tools.js';
 import { validateQuestion } from './read-questions.js';
-import { type TemplateSet, loadTemplates, renderWithinBudget } from './render.js';
+import { type TemplateSet, loadTemplates, renderWithinBudget, shotContext } from './render.js';
 import { answerStemFor, questionHeaderFor } from './stems-zh.js';
+import { MIN_COPY_CHARS } from './audit/features.js';
+import { drStepJson } from './types/dr-plan-mcq.js';
+import type { StepView } from './views.js';
 import { type TokenizerName, loadTokenCounter } from './tokenizer.js';
 import { QUESTION_SCHEMA_VERSION, type Question, type QuestionKind } from './types.js';
 import { QUESTION_TYPES, type QuestionDraft } from './types/index.js';
@@ -344,10 +347,13 @@ export function balanceGoldPositions(list: Array<{ id: string; draft: QuestionDr
       if (cycle.length === 0) cycle = groupRng.shuffle(Array.from({ length: k }, (_, i) => i));
       const target = cycle.shift()!;
       const mcq = e.draft.mcq!;
-      const reasons = mcq.reasons ?? mcq.sources.map(() => '');
-      const others = mcq.choices.map((c, i) => ({ c, s: mcq.sources[i]!, r: reasons[i]! })).filter((_, i) => i !== mcq.gold);
+      // Kinds give reasons either aligned (`mcq.reasons`) or keyed by option text (`draft.reasons`);
+      // reordering must carry whichever exists, and invent none (the generic fallback applies later).
+      const keyed = e.draft.reasons;
+      const reasons = mcq.reasons ?? (keyed ? mcq.choices.map((c) => keyed[c] ?? '') : undefined);
+      const others = mcq.choices.map((c, i) => ({ c, s: mcq.sources[i]!, r: reasons?.[i] ?? '' })).filter((_, i) => i !== mcq.gold);
       others.splice(target, 0, { c: mcq.choices[mcq.gold]!, s: mcq.sources[mcq.gold]!, r: '' });
-      e.draft.mcq = { choices: others.map((o) => o.c), sources: others.map((o) => o.s), reasons: others.map((o) => o.r), gold: target };
+      e.draft.mcq = { choices: others.map((o) => o.c), sources: others.map((o) => o.s), ...(reasons ? { reasons: others.map((o) => o.r) } : {}), gold: target };
     }
   }
 }
@@ -383,9 +389,14 @@ function chooseShots<E extends { t: Trajectory; draft: QuestionDraft }>(pool: re
   // Another run on the same task may take the very same steps, and a borrowed distractor may be
   // this question's gold: either way the example would show the answer in the prompt.
   // Nor may an example show any option of the question: copy detection would eliminate it.
-  const options = new Set((question.mcq ? question.mcq.choices : [answerOf(question)]).map(normaliseChoice));
-  const shows = (d: QuestionDraft) =>
-    [...(d.mcq ? d.mcq.choices : (d.completion?.targets ?? [])), ...d.history.slice(-3).flatMap((v) => [v.plan, v.action])].some((c) => options.has(normaliseChoice(c)));
+  // Checked against everything the example shows (its goal, kept steps in every form a template
+  // renders them, cut observations, options and answer), as the audit's copy detection reads it:
+  // an option inside a longer shown text is as eliminable as an equal one.
+  const options = [...new Set((question.mcq ? question.mcq.choices : [answerOf(question)]).map(normaliseChoice))].filter((o) => o.length > 0);
+  const shows = (d: QuestionDraft) => {
+    const text = shotShownText(d);
+    return options.some((o) => (o.length >= MIN_COPY_CHARS ? text.includes(o) : text.split('\n').includes(o)));
+  };
   const others = pool.filter((e) => !sameTask(e.t, own) && !shows(e.draft));
   const first: E[] = [];
   const rest: E[] = [];
@@ -398,6 +409,29 @@ function chooseShots<E extends { t: Trajectory; draft: QuestionDraft }>(pool: re
     }
   }
   return [...first, ...rest].slice(0, count);
+}
+
+const shownTexts = new WeakMap<QuestionDraft, string>();
+
+/** Normalised text a draft shows when used as a few-shot example, one item per line (cached per draft). */
+function shotShownText(d: QuestionDraft): string {
+  let out = shownTexts.get(d);
+  if (out !== undefined) return out;
+  const items: string[] = [];
+  const collect = (v: unknown): void => {
+    if (typeof v === 'string') items.push(v);
+    else if (Array.isArray(v)) v.forEach(collect);
+    else if (v && typeof v === 'object') Object.values(v).forEach(collect);
+  };
+  const ctx = shotContext(d);
+  collect(ctx);
+  // The shown answer carries its suffix; the bare targets and choices are what a question could repeat.
+  collect(d.mcq?.choices ?? []);
+  collect(d.completion?.targets ?? []);
+  for (const v of (ctx.history as StepView[] | undefined) ?? []) items.push(drStepJson({ plan: v.plan, action: { tool: v.tool, args: v.args } }));
+  out = items.map(normaliseChoice).join('\n');
+  shownTexts.set(d, out);
+  return out;
 }
 
 function answerOf(d: QuestionDraft): string {

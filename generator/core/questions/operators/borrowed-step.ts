@@ -4,6 +4,7 @@ import { toolOf } from '../tools.js';
 import { replaceInCandidate } from './edit.js';
 import { entitiesIn, priorEntities } from './off-target-argument.js';
 import type { StepCandidate, StepOperator } from './types.js';
+import { topicContext, topicShares } from '../types/cues.js';
 
 /**
  * Negative sampling by similarity: a real step of one of the most similar other trajectories
@@ -34,16 +35,30 @@ export const borrowedStep: StepOperator = {
     }
     const prior = priorEntities(trajectory, position);
     const priorText = new Set(prior.map((e) => e.text));
+    // Most similar trajectory first; within it, after adaptation, the most on-topic step (by the
+    // audit's own topic score): a borrowed step still speaking of its own task's subjects is the odd
+    // one out to "pick the most on-topic option", and the cue balancing needs on-topic ones.
+    const context = topicContext([trajectory.task.goal, ...trajectory.steps.slice(0, position).flatMap((s) => [s.plan ?? '', s.thought ?? '', s.action.text, (s.observation ?? '').slice(0, 6000)])]);
     return scored
       .sort((a, b) => a.rank - b.rank || b.score - a.score || (a.key < b.key ? -1 : 1))
-      .slice(0, 5)
-      .map((x) => adapt(x.c, prior, priorText));
-    // Most similar trajectory first; within it, the step closest to where this one stands.
+      .slice(0, 24)
+      .map((x, order) => {
+        const c = adapt(x.c, prior, priorText);
+        return { c, order, rank: x.rank, share: topicShares([`${c.plan}\n${c.action.text}`], context)[0]! };
+      })
+      // Similarity of the source trajectory still decides first: a step of an unrelated task that
+      // happens to share words is exactly the off-topic distractor this operator must not pick.
+      .sort((a, b) => a.rank - b.rank || b.share - a.share || a.order - b.order)
+      .slice(0, 6)
+      .map((x) => x.c);
   },
 };
 
+/** Entities of a borrowed step replaced by this trajectory's: enough that it speaks of this task's subjects. */
+const MAX_ADAPTED = 4;
+
 /**
- * Adapts a borrowed step to this trajectory: up to two of its entities this trajectory never
+ * Adapts a borrowed step to this trajectory: up to MAX_ADAPTED of its entities this trajectory never
  * met (another person, page, file) become entities of the same kind this trajectory did meet,
  * so the step is about this task's subjects and only reasoning about the step rejects it.
  */
@@ -55,7 +70,7 @@ function adapt(c: StepCandidate, prior: ReturnType<typeof priorEntities>, priorT
   const entities = entitiesIn(`${c.plan}\n${c.action.text}`).sort((a, b) => b.text.length - a.text.length);
   const replaced: string[] = [];
   for (const e of entities) {
-    if (changed >= 2) break;
+    if (changed >= MAX_ADAPTED) break;
     if (priorText.has(e.text) || e.type === 'number' || replaced.some((r) => r.includes(e.text))) continue;
     const to = prior.find((p) => p.type === e.type && !used.has(p.text) && !out.action.text.includes(p.text));
     if (!to) continue;

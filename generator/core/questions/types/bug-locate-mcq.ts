@@ -40,11 +40,18 @@ export const bugLocateMcq: QuestionTypeModule = {
     if (changed.length === 0) return { drafts: [], skipped: ['no-patch'] };
     const rng = ctx.rng.fork('locate');
     const gold = changed[rng.int(changed.length)]!;
+    // The issue naming the changed file answers the question by copying: not a localisation question.
+    if (t.task.goal.includes(gold)) return { drafts: [], skipped: ['gold-in-prompt'] };
     const ext = gold.split('.').pop();
     const facts = factsOf(t);
     const looked = facts.actionPaths.map((p) => repoRelative(p, t));
     const seen = facts.observedPaths.map((p) => repoRelative(p, t));
-    const isCandidate = (p: string) => p.includes('/') && p.split('.').pop() === ext && !changed.includes(p);
+    // A path that is a changed file seen through a shorter or longer root (`pkg/a.py` vs `a.py`
+    // when the package is named like the repository) is the gold, not a distractor; a path the
+    // prompt (the issue text) already shows is eliminable by copy detection.
+    const sameFile = (p: string, c: string) => p === c || c.endsWith(`/${p}`) || p.endsWith(`/${c}`);
+    const goalText = t.task.goal;
+    const isCandidate = (p: string) => p.includes('/') && p.split('.').pop() === ext && !changed.some((c) => sameFile(p, c)) && !goalText.includes(p);
     const uniq = (xs: string[]) => [...new Set(xs.filter(isCandidate))].sort();
     const picked = pickDistinct(
       rng,

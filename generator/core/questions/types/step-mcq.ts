@@ -9,7 +9,7 @@ import { offeredTools, toolOf } from '../tools.js';
 import type { QuestionKind } from '../types.js';
 import { historyBefore, toolListText } from '../views.js';
 import { type KindContext, type McqDraft, type QuestionDraft, type SkipReason, anchorOrder } from './module.js';
-import { balanceCue, wordSet } from './cues.js';
+import { balanceCue, topicContext } from './cues.js';
 
 interface Option { text: string; reason: string }
 
@@ -84,9 +84,13 @@ export function nextStepChoices(t: Trajectory, position: number, ctx: KindContex
       .map(({ c, text }): Option => ({ text, reason: c.reason ?? `a ${p.operator.replace(/_/g, ' ')} distractor` })),
   }));
   const need = ctx.choices - 1;
-  const pool = pickDistinct(rng.fork('pick'), filtered, (o) => normaliseChoice(o.text), normaliseChoice(goldText), excluded, need * 3, spec.weights);
+  // A pool larger than the options leaves the cue balancing room to choose.
+  const pool = pickDistinct(rng.fork('pick'), filtered, (o) => normaliseChoice(o.text), normaliseChoice(goldText), excluded, need * 5, spec.weights);
   if (pool.length < need) return 'too-few-distractors';
-  const picked = balanceCue(rng.fork('cue'), goldText, pool, need, wordSet(context.shown));
+  // The words of the question segment as the prompt shows it (goal, earlier steps, cut observations), the audit's topic context.
+  const segmentWords = topicContext([t.task.goal, ...historyBefore(t, position, ctx.observationChars).flatMap((v, j) => [shownSteps[j]!, v.observation ?? ''])]);
+  const { picked, topicForced } = balanceCue(rng.fork('cue'), goldText, pool, need, segmentWords);
+  if (topicForced) return 'topic-cue';
   return arrangeWithReasons(rng.fork('arrange'), goldText, picked);
 }
 
