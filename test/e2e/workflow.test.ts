@@ -14,8 +14,6 @@ import { tempDir } from '../helpers/tmp.js';
  * documents → check predicts it with every proxy instance present.
  */
 const runnable = (hasLmEval && hasSharedData) || inCi;
-// TEMP: the audit gate is exercised elsewhere; this test is about the workflow.
-const NO_AUDIT: string[] = ['--no-audit'];
 
 function countDocs(suiteDir: string): number {
   const data = path.join(suiteDir, 'data');
@@ -37,7 +35,7 @@ describe.skipIf(!runnable)('workflow: my suite → reference population → prox
     const at = (...p: string[]) => path.join(dir, ...p);
     const ok = (r: { code: number; stderr: string }, what: string) => expect(r.code, `${what}\n${r.stderr.slice(-3000)}`).toBe(0);
 
-    ok(await cli('build', shared('trajectories', 'deep-research', 'aptbench_summ_ans_en.head120.jsonl'), '--kinds', 'dr_plan_mcq,dr_answer_tc', '--seed', '0', '--out', at('questions.jsonl'), '--quiet', ...NO_AUDIT), 'build');
+    ok(await cli('build', shared('trajectories', 'deep-research', 'aptbench_summ_ans_en.head120.jsonl'), '--kinds', 'dr_plan_mcq,dr_answer_tc', '--seed', '0', '--out', at('questions.jsonl'), '--quiet'), 'build');
     ok(await cli('emit', at('questions.jsonl'), '--suite', 'team_suite', '--out', at('suite'), '--quiet'), 'emit');
 
     const refs = [1, 2, 3, 4].map((i) => `  - {name: ref-${i}, model: dummy, model_args: pretrained=ref-${i}, extra_args: [--seed, "${i}"], scores: {swe-bench: 0.${i + 1}, gaia: 0.${9 - i}}}`);
