@@ -24,7 +24,7 @@ describe.skipIf(!runHarnessTests)('trajectories → build → emit → lm_eval �
 
   beforeAll(async () => {
     const questions = path.join(dir, 'questions.jsonl');
-    const built = await cli('--quiet', 'build', fixtures('canonical'), '--out', questions, '--seed', 'loop', '--no-audit');
+    const built = await cli('--quiet', 'build', fixtures('canonical'), '--out', questions, '--seed', 'loop');
     expect(built.code, built.stderr.slice(-2000)).toBe(0);
     const emit = await cli('--json', 'emit', questions, '--suite', suite, '--out', suiteDir);
     expect(emit.code, emit.stderr.slice(-2000)).toBe(0);
