@@ -1,7 +1,7 @@
 import type { CompletionQuestion } from '../../questions/types.js';
 import type { MetricEntry } from '../task-config.js';
 import { FunctionRef } from '../task-config.js';
-import { maxGenTokens, normalisedTargets, stopSequences } from './completion.js';
+import { checkCompletion, maxGenTokens, normalisedTargets, stopSequences } from './completion.js';
 import { checkPrompt, closerFor, commonColumns, promptBase, type KindProblem, type TaskKindSpec } from './shared.js';
 
 /** `json` when the reference is a function-calling object, else the agent's command syntax. */
@@ -28,11 +28,7 @@ export const completionToolCall: TaskKindSpec<CompletionQuestion> = {
   outputType: 'generate_until',
   metrics: ['tool_call_match', 'tool_name_match'],
   utilsBlock: 'tool_call',
-  check(q) {
-    const out: KindProblem[] = [...checkPrompt(q)];
-    if (normalisedTargets(q).length === 0) out.push({ code: 'emit-completion-no-targets', field: 'targets', args: { id: q.id } });
-    return out;
-  },
+  check: checkCompletion,
   document(q, shotTarget) {
     const { base, stem } = promptBase(q);
     const query = base + stem;

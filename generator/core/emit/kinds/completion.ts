@@ -5,6 +5,13 @@ import { FunctionRef, type MetricEntry, type TaskConfigSubset } from '../task-co
 import { checkPrompt, closerFor, commonColumns, promptBase, type KindProblem, type TaskKind, type TaskKindSpec } from './shared.js';
 
 /** Distinct non-empty references after the same normalisation the `first_line` filter applies to generations. */
+/** A completion needs a usable prompt and at least one non-empty target after normalisation. */
+export function checkCompletion(q: CompletionQuestion): KindProblem[] {
+  const out: KindProblem[] = [...checkPrompt(q)];
+  if (normalisedTargets(q).length === 0) out.push({ code: 'emit-completion-no-targets', field: 'targets', args: { id: q.id } });
+  return out;
+}
+
 export function normalisedTargets(q: CompletionQuestion): string[] {
   const out: string[] = [];
   for (const t of q.targets) {
@@ -50,11 +57,7 @@ export function completionKind(scoring: CompletionScoring): TaskKindSpec<Complet
     outputType: 'generate_until',
     metrics,
     processResults,
-    check(q) {
-      const out: KindProblem[] = [...checkPrompt(q)];
-      if (normalisedTargets(q).length === 0) out.push({ code: 'emit-completion-no-targets', field: 'targets', args: { id: q.id } });
-      return out;
-    },
+    check: checkCompletion,
     document(q, shotTarget) {
       const { base, stem } = promptBase(q);
       const query = base + stem;
