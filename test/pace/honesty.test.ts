@@ -8,7 +8,7 @@ import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
 import { saveStore } from '../../generator/core/logs/store.js';
 import { prepareData } from '../../generator/core/pace/prepare.js';
 import { syntheticPace } from '../../generator/core/pace/synthetic.js';
-import { closestName } from '../../generator/core/pace/suggest.js';
+import { closestName } from '../../generator/core/kernel/suggest.js';
 import { fitPace } from '../../generator/core/pace/fit.js';
 import { runLoocv } from '../../generator/core/pace/loocv.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { budgetFindings, parseReferenceFile } from '../../generator/core/workflow/reference.js';
-import { closestName } from '../../generator/core/workflow/did-you-mean.js';
+import { closestName } from '../../generator/core/kernel/suggest.js';
 
 const ref = (name: string, scores: string) => `  - {name: ${name}, model: hf, model_args: "pretrained=org/${name}", scores: {${scores}}}`;
 const file = (refs: string[], extra = '') => `format: aptpace-reference/1\n${extra}references:\n${refs.join('\n')}\n`;
@@ -59,7 +59,7 @@ describe('reference-population file', () => {
   it('suggests only close names', () => {
     expect(closestName('swe-bnch', ['swe-bench', 'gaia'])).toBe('swe-bench');
     expect(closestName('SWE_Bench', ['swe-bench', 'gaia'])).toBe('swe-bench');
-    expect(closestName('terminal', ['swe-bench', 'gaia'])).toBeUndefined();
+    expect(closestName('terminal', ['swe-bench', 'gaia'])).toBeNull();
   });
 });
 

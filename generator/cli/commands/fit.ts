@@ -113,23 +113,16 @@ async function proxySuiteFiles(ctx: CommandContext, suiteDir: string, proxy: Rea
   const root = path.resolve(ctx.cwd, suiteDir);
   const st = await ctx.vfs.stat(root);
   if (!st?.isDirectory) throw new UsageError(`--suite ${suiteDir}: not a folder (pass the folder aptpace emit wrote)`);
+  // The kernel walker: loops and dangling links are findings, hidden files (our set marks) skipped.
+  const { walkTree } = await import('../../core/kernel/walk.js');
+  const walked = await walkTree(ctx.vfs, root, { filter: (f) => !f.includes(`${path.sep}__pycache__${path.sep}`) });
   const files = new Map<string, string>();
-  const walk = async (rel: string, depth: number): Promise<void> => {
-    if (depth > 4) return;
-    for (const name of await ctx.vfs.list(path.join(root, rel))) {
-      const relPath = rel ? `${rel}/${name}` : name;
-      const entry = await ctx.vfs.lstat(path.join(root, relPath));
-      if (entry?.isDirectory) await walk(relPath, depth + 1);
-      else if (entry?.isFile && !name.startsWith('.') && !relPath.includes('__pycache__')) files.set(relPath, await ctx.vfs.readText(path.join(root, relPath)));
-    }
-  };
-  await walk('', 0);
+  for (const file of walked.files) files.set(path.relative(root, file).split(path.sep).join('/'), await ctx.vfs.readText(file));
   const byTask = new Map<string, Set<string>>();
   for (const p of proxy) (byTask.get(p.task) ?? byTask.set(p.task, new Set()).get(p.task)!).add(p.doc_id);
   const built = buildProxySuite({ files, proxy: byTask });
-  const findings = built.missing.length
-    ? [make('proxy-not-in-suite', { file: suiteDir }, { count: built.missing.length, total: proxy.length, examples: built.missing.slice(0, 5).join(', ') })]
-    : [];
+  const findings = [...walked.findings];
+  if (built.missing.length) findings.push(make('proxy-not-in-suite', { file: suiteDir }, { count: built.missing.length, total: proxy.length, examples: built.missing.slice(0, 5).join(', ') }));
   const docs = built.kept.reduce((n, k) => n + k.documents, 0);
   const all = built.kept.reduce((n, k) => n + k.of, 0);
   const fullTotal = [...files.keys()].filter((f) => f.startsWith('data/') && f.endsWith('.test.jsonl')).reduce((n, f) => n + files.get(f)!.split('\n').filter((l) => l.trim()).length, 0);

@@ -4,7 +4,7 @@
  * a folder keeps its task names instead of being re-read folder by folder.
  */
 import type { ScoreMatrix } from '../logs/matrix.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from '../kernel/suggest.js';
 
 export function benchmarkMatches(task: string, name: string): boolean {
   return task === name || task.startsWith(`${name}/`);

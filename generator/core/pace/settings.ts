@@ -8,7 +8,7 @@ import { parseConfigs, parseGrid, defaultGrid, validateConfig } from './config.j
 import type { Grid } from './pipeline.js';
 import { defaultOptions, fallbackConfig, type PaceConfig, type PaceOptions } from './types.js';
 import type { PaceInputSpec } from './inputs.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from '../kernel/suggest.js';
 
 export class SettingsError extends Error {}
 

@@ -98,9 +98,9 @@ export function buildProxySuite(input: ProxySuiteInput): ProxySuite {
   for (const { file, doc } of groupYamls) if (!emptyGroups.has(String(doc.get('group')))) out.set(file, doc.toString());
   for (const [task, { file }] of taskYamls) if (!dropped.has(task)) out.set(file, input.files.get(file)!);
   // Everything else (utils.py, include templates, few-shot data) is copied unchanged.
+  const configFiles = new Set([...[...taskYamls.values()].map((t) => t.file), ...groupYamls.map((g) => g.file)]);
   for (const [file, text] of input.files) {
-    if (out.has(file) || file === MANIFEST || dataFiles.has(file)) continue;
-    if (/\.ya?ml$/.test(file) && (taskYamls.has(String(parseDocument(text).get('task'))) || groupYamls.some((g) => g.file === file))) continue;
+    if (out.has(file) || file === MANIFEST || dataFiles.has(file) || configFiles.has(file)) continue;
     out.set(file, text);
   }
   const manifest = input.files.has(MANIFEST) ? JSON.parse(input.files.get(MANIFEST)!) : {};

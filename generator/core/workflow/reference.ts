@@ -6,7 +6,7 @@
  */
 import { LineCounter, parseDocument, isMap, isSeq, isScalar, type Node } from 'yaml';
 import { type Finding, type FindingPath, findingFactory } from '../kernel/findings.js';
-import { closestName } from './did-you-mean.js';
+import { closestName } from '../kernel/suggest.js';
 import { workflowFindings } from './findings.js';
 
 const make = findingFactory(workflowFindings);

@@ -6,7 +6,7 @@
  * would run the pipeline with a default the user did not choose.
  */
 import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
-import { closestName } from './did-you-mean.js';
+import { closestName } from '../kernel/suggest.js';
 
 export const CONFIG_FORMAT = 'aptpace-config/1';
 

@@ -1,4 +1,4 @@
-/** "Did you mean" for names typed by hand (config keys, target names, benchmark names). */
+/** "Did you mean" for names typed by hand (config keys, stages, flags, target and benchmark names): one rule everywhere. */
 
 function editDistance(a: string, b: string): number {
   const prev = Array.from({ length: b.length + 1 }, (_, j) => j);
