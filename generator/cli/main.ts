@@ -73,7 +73,8 @@ export async function runCli(argv: string[], io: Io = defaultIo): Promise<number
           cwd: process.cwd(),
           json: Boolean(opts.json),
           progress: (m) => {
-            if (!opts.json && !opts.quiet) io.stderr(`${escapeTerminal(m, false)}\n`);
+            // Line by line: a message may span lines, but no line may carry control characters from data.
+            if (!opts.json && !opts.quiet) io.stderr(`${m.split('\n').map((line) => escapeTerminal(line, false)).join('\n')}\n`);
           },
           progressBar: (title) => startProgress(title, io.progressStream, !opts.json && !opts.quiet),
           invoke: (subArgv, subIo) => runCli(subArgv, { ...subIo, color: io.color }),

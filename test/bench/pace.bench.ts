@@ -85,7 +85,7 @@ def bt(U, yb):
     keep = sw > 0
     LogisticRegression(C=1 / (sw.sum() * 0.1), fit_intercept=False).fit(feats[keep], labels[keep], sample_weight=sw[keep])
 
-def fit(tr, te, V):
+def fit(tr, te, V, goal_b=True):
     ytr = y[tr]
     idx = rng.integers(0, NT, (B, NT))
     yb = np.stack([O[tr][:, i].mean(1) for i in idx], 1)
@@ -98,12 +98,23 @@ def fit(tr, te, V):
     UH, uH = Uw[:, :ncH], X[te, H] @ Vt[:ncH].T / sw_[:ncH]
     P = np.linalg.pinv(V[D, :ncD]).T; UD, uD = X[np.ix_(tr, D)] @ P, X[te, D] @ P
     pred = m * goal_a(UH, uH, yb) + (1 - m) * goal_a(UD, uD, yb)
-    bt(UH, yb); bt(UD, yb)
+    if goal_b: bt(UH, yb); bt(UD, yb)
     return pred
 
-t1 = time.time(); fit(np.arange(n), 0, None); fit_s = time.time() - t1
-Vall = topsvd(np.arange(n), 10) if scope == 'all' else None
+def cv_split(n):
+    # aptpace's fit cross-validates the frozen settings (skill, conformal residuals): leave-one-out
+    # up to 50 models, 10 folds above; Goal A only.
+    if n <= 50: return [np.array([i]) for i in range(n)]
+    perm = rng.permutation(n); return [np.sort(perm[f::10]) for f in range(10)]
+
+t1 = time.time()
+Vfit = topsvd(np.arange(n), 10) if scope == 'all' else None
+fit(np.arange(n), 0, Vfit)
+for held in cv_split(n):
+    fit(np.setdiff1d(np.arange(n), held), held, Vfit, goal_b=False)
+fit_s = time.time() - t1
 t2 = time.time()
+Vall = topsvd(np.arange(n), 10) if scope == 'all' else None
 for k in range(folds):
     fit(np.array([i for i in range(n) if i != k]), k, Vall)
 fold_s = (time.time() - t2) / folds
@@ -118,7 +129,7 @@ for (const c of wanted) {
   const prepared = prepareData(syn.matrix, syn.targets, { bootstrap: B, seed: '42' });
   const baselines = c.models <= 100 ? (['mean', 'ridge-all', 'correlation-top-c'] as const) : (['mean', 'correlation-top-c'] as const);
   const loocv = await timed(() =>
-    runLoocv(prepared.data!, { ...options, frozen: { 'agentic-0': config }, nested: null, baselines: [...baselines], budgetCurve: [], maxFolds: c.folds }),
+    runLoocv(prepared.data!, { ...options, frozen: { 'agentic-0': config }, nested: null, baselines: [...baselines], budgetCurve: [], maxFolds: c.folds, coverage: false }),
   );
   const pace = loocv.result.targets[0]!.methods[0]!;
   const py = runPythonReference(reference, [String(c.models), String(c.instances), String(c.folds), c.svdScope]);

@@ -182,3 +182,54 @@ describe('non-finite numbers in the model file and in predictions', () => {
     expect(nan.map((f) => [f.severity, f.args.target, f.args.field])).toEqual([['error', 'agentic-0', 'predicted']]);
   });
 });
+
+describe('cross-validation of large pools', () => {
+  it('up to 50 models is leave-one-out; above, 10 balanced seeded folds, the same for the same seed', async () => {
+    const { crossValidationFolds } = await import('../../generator/core/pace/coverage.js');
+    const small = crossValidationFolds(50, 's');
+    expect(small.folds).toBe(50);
+    expect([...small.foldOf]).toEqual([...Array(50).keys()]);
+    const large = crossValidationFolds(73, 's');
+    expect(large.folds).toBe(10);
+    const sizes = Array.from({ length: 10 }, (_, f) => large.foldOf.filter((x) => x === f).length);
+    expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1);
+    expect([...crossValidationFolds(73, 's').foldOf]).toEqual([...large.foldOf]);
+    expect([...crossValidationFolds(73, 't').foldOf]).not.toEqual([...large.foldOf]);
+  });
+
+  it('a 60-model fit records 10-fold skill, and a model’s own score never reaches the prediction of its fold-mates', async () => {
+    const big = syntheticPace({ models: 60, instances: 150, dims: 2, targets: 1, targetInstances: 30, seed: 'kfold', aggregateOnly: true });
+    const config = { budget: 20, q: 0.5, m: 0.5, ncH: 2, ncD: 2 };
+    const options = { bootstrap: 0, alpha: 0.1, seed: '9', svdScope: 'fold' as const };
+    const { crossValidationFolds, looPredictions } = await import('../../generator/core/pace/coverage.js');
+    const { model } = await fitPace(big.matrix, big.targets, { ...options, configs: { 'agentic-0': config } });
+    const cv = model!.targets[0]!.cv;
+    expect(cv.models).toBe(60);
+    expect(cv.folds).toBe(10);
+    expect(cv.absResiduals).toHaveLength(60);
+    const predictionsWith = (scores: Record<string, number>) => {
+      const { data } = prepareData(big.matrix, [{ ...big.targets[0]!, scores }], { bootstrap: 0, seed: '9' });
+      const target = data!.targets[0]!;
+      const idx = Int32Array.from(target.rows.keys());
+      return { data: data!, target, predictions: looPredictions(data!, target, idx, config, options, null).predictions };
+    };
+    const base = predictionsWith(big.targets[0]!.scores);
+    const { foldOf } = crossValidationFolds(base.target.rows.length, `${options.seed}/cv/${base.target.name}/${base.target.rows.length}`);
+    const victim = 7;
+    const name = base.data.models[base.target.rows[victim] as number] as string;
+    const moved = predictionsWith({ ...big.targets[0]!.scores, [name]: big.targets[0]!.scores[name]! > 50 ? 1 : 99 });
+    let mates = 0;
+    let others = 0;
+    foldOf.forEach((f, t) => {
+      if (t === victim) return;
+      const same = f === foldOf[victim];
+      if (same) {
+        mates++;
+        expect(moved.predictions[t]).toBe(base.predictions[t]);
+      } else if (moved.predictions[t] !== base.predictions[t]) others++;
+    });
+    expect(mates).toBeGreaterThan(3);
+    // The victim trains every other fold, so its score moves their predictions: the test can see a leak.
+    expect(others).toBeGreaterThan(0);
+  });
+});

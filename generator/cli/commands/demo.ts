@@ -32,7 +32,7 @@ export function demoSteps(root: string, out: string, force: boolean): DemoStep[]
   const f = force ? ['--force'] : [];
   return [
     { title: 'Normalize agent trajectories (every supported format) to canonical JSONL', argv: ['normalize', fx('canonical'), fx('trajectories', 'good'), '--report', fx('trajectories', 'reports', 'instance-verdicts.json'), '--out', o('trajectories.jsonl'), ...f], outputs: [o('trajectories.jsonl')] },
-    { title: 'Build APTBench-style questions from the successful trajectories', argv: ['build', o('trajectories.jsonl'), '--out', o('questions.jsonl'), '--seed', 'demo', ...f], outputs: [o('questions.jsonl')] },
+    { title: 'Build APTBench-style questions from the successful trajectories (audited by the next step)', argv: ['build', o('trajectories.jsonl'), '--out', o('questions.jsonl'), '--seed', 'demo', '--no-audit', ...f], outputs: [o('questions.jsonl')] },
     { title: 'Audit the questions (balance, leaks, shortcut baselines)', argv: ['audit', o('questions.jsonl')], outputs: [] },
     { title: 'Write the review page', argv: ['review', o('questions.jsonl'), '--out', o('review'), ...f], outputs: [o('review', 'review.html')] },
     { title: 'Emit an lm-evaluation-harness task suite', argv: ['emit', o('questions.jsonl'), '--out', o('tasks'), '--suite', 'aptpace_demo', ...f], outputs: [o('tasks')] },

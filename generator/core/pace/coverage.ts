@@ -7,21 +7,57 @@
 import { fitTarget, predictPoolRow, prepareFold, type GlobalBasis } from './pipeline.js';
 import { conformalInterval, intervalLevels, targetBounds } from './conformal.js';
 import { percentileSorted } from './uncertainty.js';
+import { Rng } from '../kernel/rng.js';
 import type { PaceConfig, PaceData, PaceOptions, PreparedTarget } from './types.js';
 
-/** Goal A leave-one-out predictions and residuals (y − ŷ) over `idx` (indices into target.rows). */
-export function looPredictions(data: PaceData, target: PreparedTarget, idx: Int32Array, config: PaceConfig, options: PaceOptions, shared: GlobalBasis | null): { predictions: Float64Array; residuals: Float64Array } {
+/**
+ * Pools up to this size are cross-validated leave-one-out (PACE's own protocol, 13–26 models).
+ * Larger pools use `largePoolFolds`-fold CV: leave-one-out would refit the pool once per model
+ * inside `fit` and once per model per outer fold inside `evaluate` (n² fits), while K-fold
+ * residuals serve the skill estimate and the conformal intervals (CV+) just as well.
+ */
+export const leaveOneOutUpTo = 50;
+export const largePoolFolds = 10;
+
+/** Fold of each of `n` models: its own fold (leave-one-out) up to `leaveOneOutUpTo`, else a seeded balanced assignment. */
+export function crossValidationFolds(n: number, seed: string): { folds: number; foldOf: Int32Array } {
+  if (n <= leaveOneOutUpTo) return { folds: n, foldOf: Int32Array.from({ length: n }, (_, i) => i) };
+  const order = Int32Array.from({ length: n }, (_, i) => i);
+  const rng = new Rng(seed);
+  for (let i = n - 1; i > 0; i--) {
+    const j = Math.floor(rng.next() * (i + 1));
+    const t = order[i] as number;
+    order[i] = order[j] as number;
+    order[j] = t;
+  }
+  const foldOf = new Int32Array(n);
+  order.forEach((model, position) => (foldOf[model] = position % largePoolFolds));
+  return { folds: largePoolFolds, foldOf };
+}
+
+/**
+ * Goal A cross-validated predictions and residuals (y − ŷ) over `idx` (indices into target.rows):
+ * each model is predicted by a fit on the models outside its fold (see `crossValidationFolds`).
+ */
+export function looPredictions(data: PaceData, target: PreparedTarget, idx: Int32Array, config: PaceConfig, options: PaceOptions, shared: GlobalBasis | null): { predictions: Float64Array; residuals: Float64Array; folds: number } {
   const predictions = new Float64Array(idx.length);
   const residuals = new Float64Array(idx.length);
-  idx.forEach((held, t) => {
-    const train = Int32Array.from(idx.filter((_, s) => s !== t));
-    const basis = prepareFold(data, target, train, options, shared);
+  const { folds, foldOf } = crossValidationFolds(idx.length, `${options.seed}/cv/${target.name}/${idx.length}`);
+  for (let f = 0; f < folds; f++) {
+    const held: number[] = [];
+    const train: number[] = [];
+    idx.forEach((_, t) => ((foldOf[t] as number) === f ? held : train).push(t));
+    if (held.length === 0) continue;
+    const basis = prepareFold(data, target, Int32Array.from(train, (t) => idx[t] as number), options, shared);
     const fit = fitTarget(basis, config, null);
-    const p = predictPoolRow(basis, fit, target.rows[held] as number).value;
-    predictions[t] = p;
-    residuals[t] = (target.y[held] as number) - p;
-  });
-  return { predictions, residuals };
+    for (const t of held) {
+      const row = idx[t] as number;
+      const p = predictPoolRow(basis, fit, target.rows[row] as number).value;
+      predictions[t] = p;
+      residuals[t] = (target.y[row] as number) - p;
+    }
+  }
+  return { predictions, residuals, folds };
 }
 
 /** The label-noise interval of a prediction at `level`, from its bootstrap replicates. */

@@ -31,7 +31,7 @@ export interface TargetForecast {
    */
   intervals: Array<{ level: number; lower: number; upper: number; unbounded: boolean }>;
   /** The fit's cross-validated skill for this target (target scale). */
-  skill: { verdict: Verdict; mae: number; meanMae: number; maeDifference: number; interval: [number, number]; folds: number };
+  skill: { verdict: Verdict; mae: number; meanMae: number; maeDifference: number; interval: [number, number]; folds: number; models: number };
   /** Embedding coordinates outside the training models' range: the prediction extrapolates. */
   outOfRange: RangeExcursion[];
   /** Why this prediction cannot be vouched for (empty = it can). */
@@ -128,7 +128,7 @@ export async function predictPace(model: PaceModelFile, modelName: string, score
         seen++;
       }
     const outOfRange = rangeExcursions(t.range, { local: uLocal, global: uGlobal, proxyMean: seen ? [sum / seen] : null });
-    const skill = { verdict: t.cv.verdict, mae: t.cv.mae * f, meanMae: t.cv.meanMae * f, maeDifference: t.cv.maeDifference * f, interval: [t.cv.interval[0] * f, t.cv.interval[1] * f] as [number, number], folds: t.cv.folds };
+    const skill = { verdict: t.cv.verdict, mae: t.cv.mae * f, meanMae: t.cv.meanMae * f, maeDifference: t.cv.maeDifference * f, interval: [t.cv.interval[0] * f, t.cv.interval[1] * f] as [number, number], folds: t.cv.folds, models: t.cv.models ?? t.cv.folds };
     const concerns: TargetForecast['concerns'] = [];
     if (skill.verdict !== 'better') {
       concerns.push('no-demonstrated-skill');

@@ -13,15 +13,17 @@ import type { PaceConfig, PaceData, PaceOptions, PreparedTarget } from './types.
 export const skillBootstrap = 2000;
 
 export interface CrossValidatedSkill {
+  /** Models cross-validated, and the folds they were split into (folds = models: leave-one-out). */
+  models: number;
   folds: number;
-  /** Leave-one-out MAE of this configuration and of the mean predictor (internal scale). */
+  /** Cross-validated MAE of this configuration and of the mean predictor (internal scale). */
   mae: number;
   meanMae: number;
   /** mae − meanMae with its 95% bootstrap-over-models interval. */
   maeDifference: number;
   interval: [number, number];
   verdict: Verdict;
-  /** |y − ŷ| of every model's leave-one-out prediction, ascending (internal scale). */
+  /** |y − ŷ| of every model's cross-validated prediction, ascending (internal scale). */
   absResiduals: number[];
 }
 
@@ -39,7 +41,7 @@ export interface EmbeddingRange {
 
 export function crossValidatedSkill(data: PaceData, target: PreparedTarget, config: PaceConfig, options: PaceOptions, shared: GlobalBasis | null): CrossValidatedSkill {
   const idx = Int32Array.from(target.rows.keys());
-  const { predictions, residuals } = looPredictions(data, target, idx, config, options, shared);
+  const { predictions, residuals, folds } = looPredictions(data, target, idx, config, options, shared);
   const truth = Array.from(target.y);
   const mean = looMeanPredictions(truth);
   const rng = new Rng(`${options.seed}/skill/${target.name}`);
@@ -48,7 +50,8 @@ export function crossValidatedSkill(data: PaceData, target: PreparedTarget, conf
   truth.forEach((y, i) => (meanMae += Math.abs(y - (mean[i] as number))));
   meanMae /= truth.length;
   return {
-    folds: truth.length,
+    models: truth.length,
+    folds,
     mae: meanMae + c.metrics.mae.difference,
     meanMae,
     maeDifference: c.metrics.mae.difference,

@@ -161,15 +161,20 @@ export function evaluateCheck(
 export function concernWords(c: TargetForecast['concerns'][number], f: Pick<TargetForecast, 'skill' | 'outOfRange'>): string {
   if (c === 'no-demonstrated-skill') {
     const s = f.skill;
-    return `no demonstrated skill: in leave-one-out over ${s.folds} models the fitted model's MAE was ${s.mae.toFixed(2)} vs ${s.meanMae.toFixed(2)} for the mean predictor, difference interval [${s.interval[0].toFixed(2)}, ${s.interval[1].toFixed(2)}] ${s.verdict === 'worse' ? 'above 0' : 'contains 0'}`;
+    return `no demonstrated skill: in ${cvWords(s)} the fitted model's MAE was ${s.mae.toFixed(2)} vs ${s.meanMae.toFixed(2)} for the mean predictor, difference interval [${s.interval[0].toFixed(2)}, ${s.interval[1].toFixed(2)}] ${s.verdict === 'worse' ? 'above 0' : 'contains 0'}`;
   }
   return `outside the training range on ${f.outOfRange.length} embedding coordinate(s): the prediction extrapolates beyond every training model`;
+}
+
+/** "leave-one-out over 13 models" or "10-fold cross-validation over 500 models". */
+export function cvWords(s: { folds: number; models: number }): string {
+  return s.folds === s.models ? `leave-one-out over ${s.models} models` : `${s.folds}-fold cross-validation over ${s.models} models`;
 }
 
 function modelSkill(t: SerializedTarget): TargetForecast['skill'] | undefined {
   if (!t.cv) return undefined;
   const f = t.displayFactor;
-  return { verdict: t.cv.verdict, mae: t.cv.mae * f, meanMae: t.cv.meanMae * f, maeDifference: t.cv.maeDifference * f, interval: [t.cv.interval[0] * f, t.cv.interval[1] * f], folds: t.cv.folds };
+  return { verdict: t.cv.verdict, mae: t.cv.mae * f, meanMae: t.cv.meanMae * f, maeDifference: t.cv.maeDifference * f, interval: [t.cv.interval[0] * f, t.cv.interval[1] * f], folds: t.cv.folds, models: t.cv.models ?? t.cv.folds };
 }
 
 export interface CheckResultInput {

@@ -5,7 +5,7 @@
  * "What next" section all come from here, so they cannot disagree.
  */
 import * as path from 'node:path';
-import type { CheckResult, CheckTargetResult } from './check-result.js';
+import { cvWords, type CheckResult, type CheckTargetResult } from './check-result.js';
 
 export type VerdictKind = 'pass' | 'below-threshold' | 'cannot-judge' | 'missing-data' | 'input-errors';
 
@@ -108,7 +108,7 @@ export function whatNext(result: CheckResult): string[] {
   }
   for (const t of result.targets.filter((x) => x.status === 'cannot-judge')) {
     if (t.concerns.includes('no-demonstrated-skill'))
-      out.push(`${t.target}: the fitted model does not beat the mean of the training models in leave-one-out. Add reference models with known ${t.target} scores (docs/workflow.md, reference population), ingest their runs and refit: aptpace fit --store STORE --out ${path.dirname(modelFile)}. To judge anyway, add --allow-unproven (the report then says so).`);
+      out.push(`${t.target}: the fitted model does not beat the mean of the training models in cross-validation (${t.skill ? cvWords(t.skill) : 'leave-one-out'}). Add reference models with known ${t.target} scores (docs/workflow.md, reference population), ingest their runs and refit: aptpace fit --store STORE --out ${path.dirname(modelFile)}. To judge anyway, add --allow-unproven (the report then says so).`);
     if (t.concerns.includes('outside-training-range'))
       out.push(`${t.target}: ${result.model} lies outside every training model on ${t.outOfRange.length} embedding coordinate(s), so the prediction extrapolates. Add reference models that bracket it (weaker and stronger) and refit, or add --allow-unproven to accept the extrapolation.`);
   }
