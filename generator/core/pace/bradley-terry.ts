@@ -124,13 +124,25 @@ export function fitBradleyTerry(u: Float64Array, k: number, pairs: PairCounts, a
     // H = mean curvature + α·I is positive definite for α > 0: an LU solve (mathjs); with α = 0
     // and separable data it can be singular, and the pseudo-inverse step is taken instead.
     const step = solveSpd(h, k, g) ?? pinvSymApply(h, k, g, 1e-14);
-    // Damped Newton: halve until the objective does not increase.
+    // Newton decrement: gᵀH⁻¹g / 2 bounds how far the objective is above its minimum. Once that
+    // is below rounding, more iterations cannot help (and the gradient test alone may never pass
+    // on a sum over 10⁵ pairs, which made each further iteration run a failing line search).
+    let decrement = 0;
+    for (let c = 0; c < k; c++) decrement += (g[c] as number) * (step[c] as number);
+    if (decrement / 2 < 1e-20) break;
+    // Damped Newton: halve until the objective does not increase (beyond its rounding).
     const before = objective(w);
+    const slack = 1e-13 * Math.max(1, Math.abs(before));
     let t = 1;
+    let accepted = false;
     for (let tries = 0; tries < 30; tries++, t /= 2) {
       for (let c = 0; c < k; c++) d[c] = (w[c] as number) - t * (step[c] as number);
-      if (objective(d) <= before + 1e-15) break;
+      if (objective(d) <= before + slack) {
+        accepted = true;
+        break;
+      }
     }
+    if (!accepted) break;
     w.set(d);
   }
   return { w: Array.from(w), iterations, gradientNorm: gradNorm, rows: N };
