@@ -49,6 +49,7 @@ HERE = Path(__file__).resolve().parent
 MODEL = json.loads((HERE / "pace_model.json").read_text(encoding="utf-8"))
 INSTANCES = {i["key"]: i for i in MODEL["instances"]}
 FIELDS = ("", "_lo80", "_hi80", "_lo95", "_hi95", "_vouched", "_missing")
+TARGET_KEYS = {t["target"]: {k for side in ("local", "global") if t[side] for k in t[side]["instances"]} for t in MODEL["targets"]}
 log = logging.getLogger("lm_eval.tasks.aptpace_pace")
 
 
@@ -106,8 +107,10 @@ class PaceTask(ConfigurableTask):
                 score = float(raw)
                 state["scores"][inst["key"]] = score
         for t in MODEL["targets"]:
+            # Per document: the score it contributed to this target's prediction (None: not one of its proxies).
+            mine = score if inst is not None and inst["key"] in TARGET_KEYS[t["target"]] else None
             for field in FIELDS:
-                out[t["metric"] + field] = score
+                out[t["metric"] + field] = mine
         return out
 
     def aggregation(self):
