@@ -118,7 +118,7 @@ function readmeSection(model: PaceModelFile, names: Map<string, string>, suite: 
     '- `<metric>_missing`: proxy documents of that target this run did not score (the checkpoint is then placed from the others, as `check` does, with a warning).',
     '- The same numbers appear under each filter listed and on every task row: each is the prediction from all proxy documents of the run, not a per-task share. The per-document values in the samples files are the scores that fed it (null for a document that is not a proxy of that target).',
     '',
-    'Where the table and `aptpace check --logs` can differ: `check` also applies `--min-score`/`--max-missing` and reports win probabilities (not shown here); a data-parallel run (several processes) or a task with several filters shows NaN here (each process scores only part of the documents), and a document without an `id` is not matched; `check` on the logs works in every case. Floating-point sums may differ in the last digits (well below the 4 decimals the table prints).',
+    'Where the table and `aptpace check --logs` can differ: `check` also applies `--min-score`/`--max-missing` and reports win probabilities (not shown here); a data-parallel run (each process scores only part of the documents) or a task with several filters (its documents are scored once per filter) shows NaN here with a warning, and a document without an `id` is not matched (counted missing); `check` on the logs handles all of these. Floating-point sums may differ in the last digits (well below the 4 decimals the table prints).',
     '',
   ].join('\n');
 }
