@@ -8,6 +8,7 @@ import { stableStringify } from '../../core/kernel/stable-json.js';
 import { findingFactory } from '../../core/kernel/findings.js';
 import { renderTally } from '../../core/kernel/render.js';
 import { packageVersion } from '../version.js';
+import type { PaceModelFile } from '../../core/pace/model-file.js';
 
 /** Flags shared by fit and evaluate (inputs, settings). */
 export function configurePaceInputs(cmd: Command): Command {
@@ -80,7 +81,7 @@ const fit: CommandSpec = {
       };
       let proxySummary = '';
       if (opts.suite) {
-        const suite = await proxySuiteFiles(ctx, opts.suite as string, model.proxy);
+        const suite = await proxySuiteFiles(ctx, opts.suite as string, model);
         findings.push(...suite.findings);
         for (const [name, text] of suite.files) files[`proxy-suite/${name}`] = text;
         proxySummary = suite.summary;
@@ -106,8 +107,10 @@ const fit: CommandSpec = {
  * instances the suite does not hold (another benchmark's, or a different suite's) are reported:
  * a checkpoint run on the proxy suite cannot score them.
  */
-async function proxySuiteFiles(ctx: CommandContext, suiteDir: string, proxy: ReadonlyArray<{ task: string; doc_id: string }>) {
+async function proxySuiteFiles(ctx: CommandContext, suiteDir: string, model: PaceModelFile) {
+  const proxy = model.proxy;
   const { buildProxySuite } = await import('../../core/workflow/proxy-suite.js');
+  const { addPacePrediction } = await import('../../core/workflow/proxy-suite-pace.js');
   const { workflowFindings } = await import('../../core/workflow/findings.js');
   const make = findingFactory(workflowFindings);
   const root = path.resolve(ctx.cwd, suiteDir);
@@ -127,9 +130,10 @@ async function proxySuiteFiles(ctx: CommandContext, suiteDir: string, proxy: Rea
   const all = built.kept.reduce((n, k) => n + k.of, 0);
   const fullTotal = [...files.keys()].filter((f) => f.startsWith('data/') && f.endsWith('.test.jsonl')).reduce((n, f) => n + files.get(f)!.split('\n').filter((l) => l.trim()).length, 0);
   return {
-    files: built.files,
+    // The suite prints the predicted agentic scores in the harness's own table (proxy-suite-pace.ts).
+    files: addPacePrediction(built, model),
     findings,
-    summary: `proxy-suite/: ${docs} documents in ${built.kept.length} task(s) (of ${all} in those tasks, ${fullTotal} in the suite); run it with lm_eval --include_path <out>/proxy-suite`,
+    summary: `proxy-suite/: ${docs} documents in ${built.kept.length} task(s) (of ${all} in those tasks, ${fullTotal} in the suite); run it with lm_eval --include_path <out>/proxy-suite (its table shows the predicted agentic scores)`,
   };
 }
 

@@ -21,6 +21,10 @@ export interface ProxySuite {
   kept: Array<{ task: string; documents: number; of: number }>;
   /** Proxy instances the suite does not hold (task missing, or no document with that id). */
   missing: string[];
+  /** Config file of each kept task. */
+  taskFiles: Map<string, string>;
+  /** Config files of the kept groups that no other kept group lists (what `--tasks` names). */
+  topGroupFiles: string[];
 }
 
 const MANIFEST = 'aptpace-manifest.json';
@@ -85,7 +89,7 @@ export function buildProxySuite(input: ProxySuiteInput): ProxySuite {
       if (!isSeq(list)) continue;
       const before = list.items.length;
       list.items = list.items.filter((item) => {
-        const member = isScalar(item) ? String(item.value) : isMap(item) ? String(item.get('task') ?? item.get('group')) : '';
+        const member = memberName(item);
         return !dropped.has(member) && !emptyGroups.has(member);
       });
       if (list.items.length !== before) changed = true;
@@ -95,8 +99,16 @@ export function buildProxySuite(input: ProxySuiteInput): ProxySuite {
       }
     }
   }
-  for (const { file, doc } of groupYamls) if (!emptyGroups.has(String(doc.get('group')))) out.set(file, doc.toString());
-  for (const [task, { file }] of taskYamls) if (!dropped.has(task)) out.set(file, input.files.get(file)!);
+  const keptGroups = groupYamls.filter(({ doc }) => !emptyGroups.has(String(doc.get('group'))));
+  for (const { file, doc } of keptGroups) out.set(file, doc.toString());
+  const taskFiles = new Map<string, string>();
+  for (const [task, { file }] of taskYamls)
+    if (!dropped.has(task)) {
+      out.set(file, input.files.get(file)!);
+      taskFiles.set(task, file);
+    }
+  const listed = new Set(keptGroups.flatMap(({ doc }) => members(doc)));
+  const topGroupFiles = keptGroups.filter(({ doc }) => !listed.has(String(doc.get('group')))).map(({ file }) => file).sort();
   // Everything else (utils.py, include templates, few-shot data) is copied unchanged.
   const configFiles = new Set([...[...taskYamls.values()].map((t) => t.file), ...groupYamls.map((g) => g.file)]);
   for (const [file, text] of input.files) {
@@ -109,5 +121,14 @@ export function buildProxySuite(input: ProxySuiteInput): ProxySuite {
   for (const [task, ids] of [...input.proxy].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     for (const id of [...ids].sort()) if (!found.get(task)?.has(id)) missing.push(`${task}/${id}`);
   }
-  return { files: out, kept, missing };
+  return { files: out, kept, missing, taskFiles, topGroupFiles };
+}
+
+function memberName(item: unknown): string {
+  return isScalar(item) ? String(item.value) : isMap(item) ? String(item.get('task') ?? item.get('group')) : '';
+}
+
+function members(doc: Document): string[] {
+  const list = doc.get('task');
+  return isSeq(list) ? list.items.map(memberName) : [];
 }

@@ -24,9 +24,10 @@ export const PREFERRED_METRICS = ['acc', 'exact_match', 'acc_norm', 'acc_mutual_
 /**
  * Metrics whose per-sample value is not a per-instance score: `[loglik, n]` pairs
  * (perplexities), `[ref, pred]` passthroughs scored at corpus level (bleu, chrf, ter),
- * gold/pred tuples (f1/mcc/brier for multiple_choice) and `bypass` (null). Never a default.
+ * gold/pred tuples (f1/mcc/brier for multiple_choice), `bypass` (null), and the `pace_*` predictions an
+ * aptpace proxy-only suite adds (workflow/proxy-suite-pace.ts). Never a default.
  */
-export const CORPUS_LEVEL_METRICS = /perplexity|bits_per_byte|^bypass$|^bleu$|^chrf$|^ter$|^brier_score$|^mcc$|^likelihood$/;
+export const CORPUS_LEVEL_METRICS = /perplexity|bits_per_byte|^bypass$|^bleu$|^chrf$|^ter$|^brier_score$|^mcc$|^likelihood$|^pace_/;
 /** Preferred filter when a metric is reported under several. */
 export const PREFERRED_FILTERS = ['none', 'strict-match', 'flexible-extract'];
 

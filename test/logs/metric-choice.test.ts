@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { chooseMetric } from '../../generator/core/logs/harness/metric-choice.js';
+
+describe('metric choice', () => {
+  it('never picks the pace_* predictions a proxy-only suite adds as the per-instance score', () => {
+    // A ROUGE-only task of the proxy suite: no preferred metric, and pace_* come first and are higher-is-better.
+    const available = [
+      { metric: 'pace_gaia', filter: 'first_line' },
+      { metric: 'pace_gaia_lo95', filter: 'first_line' },
+      { metric: 'rouge1', filter: 'first_line' },
+      { metric: 'rougeL', filter: 'first_line' },
+    ];
+    const choice = chooseMetric('aptpace_dr_answer_rouge', available, { pace_gaia: true, pace_gaia_lo95: true, rouge1: true, rougeL: true }, [], 'generate_until');
+    expect(choice).toMatchObject({ metric: 'rouge1', filter: 'first_line', reason: 'first-higher-is-better' });
+    // Only pace_* reported: nothing to score instances with.
+    expect(chooseMetric('t', available.slice(0, 2), { pace_gaia: true }, [], 'generate_until')).toBeUndefined();
+  });
+});
