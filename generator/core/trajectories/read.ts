@@ -23,6 +23,7 @@ import { detectFormat, formatOrder, formatReaders, isFormatName, type FormatName
 import { validateTrajectory } from './schema.js';
 import { estimateTokensFromChars, isRecord, repoFromInstanceId, typeName } from './text.js';
 import type { Domain, Trajectory } from './types.js';
+import { applyCtfFlagEvidence } from './ctf-flag.js';
 
 export { validateTrajectory } from './schema.js';
 
@@ -260,6 +261,8 @@ class FileReader {
     }
     if (this.options.domain) trajectory.domain = this.options.domain;
     if (this.options.language) trajectory.task.language = this.options.language;
+    // After the domain is final (a --domain ctf run is judged as one) and before reports, which override it.
+    applyCtfFlagEvidence(trajectory);
     this.unifyInstanceCase(trajectory, ctx);
     if (!trajectory.task.goal.trim()) ctx.findings.push(trajFinding('traj-missing-goal', at(ctx, 'task.goal'), {}));
     if (this.evidence) ctx.findings.push(...this.evidence.apply(trajectory, { file: this.file, ...where }));
