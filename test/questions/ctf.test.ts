@@ -5,6 +5,7 @@ import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
 import { readTrajectories } from '../../generator/core/trajectories/read.js';
 import { normaliseChoice } from '../../generator/core/questions/normalise.js';
 import type { Question } from '../../generator/core/questions/types.js';
+import { validateQuestion } from '../../generator/core/questions/read-questions.js';
 import { cli } from '../helpers/cli.js';
 import { fixtures } from '../helpers/env.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -70,6 +71,8 @@ describe('CTF questions', () => {
       expect(q.prompt).toContain('capture-the-flag (CTF)');
       expect(q.prompt).not.toMatch(/software engineer|fixing an issue/);
       expect(q.prompt).toContain('Challenge:\n');
+      // The kind's CTF task is one of its own names, not a custom one to flag.
+      expect(validateQuestion(q).map((f) => f.code), q.id).toEqual([]);
       for (const id of q.build.fewshot_ids ?? []) {
         shown++;
         expect(byId.get(id)?.task, `${q.id} shows ${id}`).toBe(q.task);
