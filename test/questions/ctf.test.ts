@@ -29,7 +29,11 @@ describe('CTF success: the flag was submitted and accepted', () => {
     const r = await readTrajectories(nodeVfs, [CTF_DIR]);
     expect(r.tally).toMatchObject({ accepted: 6, rejected: 0 });
     const byId = new Map(r.trajectories.map((t) => [t.task.instance_id, t]));
-    for (const t of r.trajectories) expect(t.domain, t.task.instance_id).toBe('ctf');
+    for (const t of r.trajectories) {
+      expect(t.domain, t.task.instance_id).toBe('ctf');
+      // The challenge statement without SWE-agent's generic INSTRUCTIONS block ("…all of the changes you have made").
+      expect(t.task.goal).toMatch(/^We're currently solving the following CTF challenge\.[\s\S]*The flag format is \S+\.$/);
+    }
     // A wrong flag first ("Wrong flag!"), then the accepted one: success rests on the last submit.
     expect(byId.get('ctf__hackthebox__crackme-vault')!.outcome).toMatchObject({ success: true, success_source: 'answer_match' });
     for (const id of ['ctf__csaw-quals__telnet-sniff', 'ctf__picoctf__tiny-rsa', 'ctf__csaw-quals__login-bypass', 'ctf__picoctf__stack-smash']) {
