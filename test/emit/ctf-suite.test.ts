@@ -2,11 +2,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { readBackYaml } from '../../generator/core/emit/yaml-io.js';
+import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
+import { planSuite } from '../../generator/core/emit/plan.js';
+import { builtinTaskNames } from '../../generator/core/emit/names.js';
+import { loadSuiteTemplates } from '../../generator/core/emit/templates.js';
+import type { Question } from '../../generator/core/questions/types.js';
 import { cli } from '../helpers/cli.js';
-import { fixtures } from '../helpers/env.js';
+import { fixtures, lmEval } from '../helpers/env.js';
 import { tempDir } from '../helpers/tmp.js';
-import { readRun, run, runHarnessTests } from './support.js';
-import { lmEval } from '../helpers/env.js';
+import { mcq, readRun, run, runHarnessTests } from './support.js';
 
 /**
  * A suite built from SWE and CTF runs together: CTF questions are their own tasks
@@ -51,4 +55,27 @@ describe('a suite with CTF questions', () => {
     }
     expect(Object.keys(harness.results.groups ?? harness.results.results)).toContain(`${SUITE}_ctf`);
   }, 300_000);
+});
+
+describe('CTF tasks in a two-language suite', () => {
+  it('get `_en`/`_zh` names and a ctf subgroup per language', async () => {
+    const q = (id: string, language: 'en' | 'zh', kind: string, task: string): Question => mcq({ id, language, prompt: `Request: ${id}\n`, kind, task } as any);
+    const p = planSuite(
+      [q('a', 'en', 'plan_mcq', 'aptpace_ctf_plan_mcq'), q('b', 'zh', 'plan_mcq', 'aptpace_ctf_plan_mcq'), q('c', 'en', 'plan_mcq', 'aptpace_swe_plan_mcq')],
+      { suite: 'suite', scoring: 'letter', numFewshot: 0, harnessVersion: '0.4.13' },
+      await builtinTaskNames(),
+      await loadSuiteTemplates(nodeVfs),
+    );
+    expect(p.findings.filter((f) => f.severity === 'error')).toEqual([]);
+    expect(p.tasks.map((t) => [t.task, t.area])).toEqual([
+      ['aptpace_ctf_plan_mcq_en', 'ctf'],
+      ['aptpace_ctf_plan_mcq_zh', 'ctf'],
+      ['aptpace_swe_plan_mcq_en', 'swe'],
+    ]);
+    const group = (name: string) => readBackYaml(p.files.get(`_${name}.yaml`)!).value as any;
+    expect(group('suite_en').task).toEqual(['suite_en_swe', 'suite_en_ctf']);
+    expect(group('suite_en_ctf').task).toEqual(['aptpace_ctf_plan_mcq_en']);
+    expect(group('suite_zh').task).toEqual(['suite_zh_ctf']);
+    expect(group('suite_zh_ctf').task).toEqual(['aptpace_ctf_plan_mcq_zh']);
+  });
 });

@@ -38,10 +38,13 @@ export function taskFor(kind: QuestionKind, domain: Domain): string {
   return domain === 'ctf' && info.ctfTask ? info.ctfTask : info.task;
 }
 
-/** True when `task` is the CTF task of `kind`: the emitter files it under the ctf subgroup. */
+/**
+ * True when `task` is the CTF task of `kind` (or a name built on it, such as `…_zh`): the
+ * emitter files it under the ctf subgroup.
+ */
 export function isCtfTask(kind: string, task: string): boolean {
   const info = (QUESTION_KIND_INFO as Record<string, KindInfo | undefined>)[kind];
-  return info?.ctfTask !== undefined && info.ctfTask === task;
+  return info?.ctfTask !== undefined && task.startsWith(info.ctfTask);
 }
 
 export const QUESTION_KINDS = Object.keys(QUESTION_KIND_INFO) as QuestionKind[];
