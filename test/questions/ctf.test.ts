@@ -128,6 +128,18 @@ describe('CTF questions', () => {
     expect(borrowedFromOwnDomain).toBeGreaterThan(0);
   });
 
+  it('Chinese CTF questions use the Chinese CTF wording', async () => {
+    const { questions, code, stderr } = await build(CTF_DIR, '--language', 'zh', '--no-audit');
+    expect(code, stderr).toBe(0);
+    expect(new Set(questions.map((q) => q.kind))).toEqual(new Set(['plan_mcq', 'next_action_tc', 'next_action_mcq']));
+    for (const q of questions) {
+      expect(q.language).toBe('zh');
+      expect(q.prompt.startsWith('以下是') && q.prompt.includes('夺旗赛（CTF）'), q.id).toBe(true);
+      expect(q.prompt).toContain('题目描述：\n');
+      expect(q.prompt).not.toMatch(/软件工程师|问题描述：/);
+    }
+  });
+
   it('passes the audit gate with its own tasks audited', async () => {
     const { questions, code, json } = await build(CTF_DIR);
     expect(code).toBe(0);
