@@ -3,23 +3,33 @@
  * tasks (one task per question kind and language, each weighted equally), as APTBench
  * reports per-task scores and their mean: weighted by document count instead, one kind with
  * most of the documents would decide it. Subgroups split the same tasks by area (software
- * engineering vs deep research) and, when the suite holds more than one language, by
+ * engineering, deep research, capture the flag) and, when the suite holds more than one language, by
  * language first. lm-eval 0.4.13 aggregates a group over all its leaf tasks
  * (`Group.get_all_tasks`), so nesting does not change the headline's weights.
  */
 import type { Question } from '../questions/types.js';
-import { QUESTION_KIND_INFO } from '../questions/kinds.js';
+import { QUESTION_KIND_INFO, isCtfTask } from '../questions/kinds.js';
 import { METRICS, METRIC_ORDER, type MetricName } from './metrics.js';
 import type { GroupConfigSubset } from './task-config.js';
 
-export type Area = 'swe' | 'dr';
-export const AREA_TITLES: Record<Area, string> = { swe: 'software engineering (issue fixing and environment setup)', dr: 'deep research' };
-const AREA_ORDER: readonly Area[] = ['swe', 'dr'];
+export type Area = 'swe' | 'dr' | 'ctf';
+export const AREA_TITLES: Record<Area, string> = {
+  swe: 'software engineering (issue fixing and environment setup)',
+  dr: 'deep research',
+  ctf: 'capture the flag (security challenges)',
+};
+// ctf last: suites without CTF questions keep their groups and files exactly as before.
+const AREA_ORDER: readonly Area[] = ['swe', 'dr', 'ctf'];
 
-/** The area of a question: from its kind's domain, or for a kind this table does not know, from the task name. */
+/**
+ * The area of a question: the CTF task of a kind (`aptpace_ctf_…`, built from capture-the-flag
+ * runs) is `ctf`; otherwise the kind's domain, or for a kind this table does not know, the task name.
+ */
 export function areaOf(q: Question): Area {
+  if (isCtfTask(q.kind, q.task)) return 'ctf';
   const info = (QUESTION_KIND_INFO as Record<string, { domain: string } | undefined>)[q.kind];
   if (info) return info.domain === 'deep_research' ? 'dr' : 'swe';
+  if (/(^|_)ctf(_|$)/.test(q.task)) return 'ctf';
   return /(^|_)dr(_|$)|deep_?research/.test(q.task) ? 'dr' : 'swe';
 }
 

@@ -9,7 +9,7 @@ import { LENGTH_BUCKETS, lengthBucket } from './buckets.js';
 import { CorpusIndex, sameTask } from './corpus.js';
 import { questionFindings } from './findings.js';
 import { addQuestionExtras, multiSelectQuestion } from './question-extras.js';
-import { QUESTION_KIND_INFO, QUESTION_KINDS } from './kinds.js';
+import { QUESTION_KINDS, taskFor } from './kinds.js';
 import { modelDistractor, rewritePlans, type LlmAssist } from './llm-assist.js';
 import { normaliseChoice } from './normalise.js';
 import { planOf } from './plans.js';
@@ -218,7 +218,9 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
         list.push({ draft, t, id });
       }
     }
-    balanceGoldPositions(list.map((e) => ({ ...e, split: fewshotIds.has(e.t.traj_id) ? 'fewshot' : 'test' })), root.fork(`balance/${kind}`));
+    // Letters are balanced per scored task: CTF questions form their own task, so their own
+    // group (the SWE groups keep their keys, and with them their letters).
+    balanceGoldPositions(list.map((e) => ({ ...e, split: `${fewshotIds.has(e.t.traj_id) ? 'fewshot' : 'test'}${e.t.domain === 'ctf' ? '/ctf' : ''}` })), root.fork(`balance/${kind}`));
     if (list.length === 0 && options.kinds) {
       findings.push(make('build-kind-empty', {}, { kind, reasons: Object.entries(reasons).map(([r, n]) => `${r}=${n}`).join(', ') }));
     }
@@ -237,7 +239,9 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
       const render = templates.render.get(QUESTION_TYPES[kind].template);
       if (!render || failedLanguages.has(language)) continue;
       const templateLabel = templates.label.get(QUESTION_TYPES[kind].template) ?? QUESTION_TYPES[kind].template;
-      const shots = shotsWanted > 0 ? chooseShots(pool.filter((e) => questionLanguage(e.t) === language), t, draft, shotsWanted) : [];
+      // Examples come from the same language and the same domain: a CTF question never shows a
+      // SWE fix as its example, nor a SWE question a CTF run.
+      const shots = shotsWanted > 0 ? chooseShots(pool.filter((e) => questionLanguage(e.t) === language && e.t.domain === t.domain), t, draft, shotsWanted) : [];
       let rendered;
       try {
         rendered = renderWithinBudget(render, draft, shots.map((s) => s.draft), counter, budget);
@@ -261,7 +265,7 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
         schema_version: QUESTION_SCHEMA_VERSION as typeof QUESTION_SCHEMA_VERSION,
         id,
         kind,
-        task: QUESTION_KIND_INFO[kind].task,
+        task: taskFor(kind, t.domain),
         prompt: rendered.prompt,
         prompt_tokens: rendered.tokens,
         length_bucket: lengthBucket(rendered.tokens),

@@ -1,3 +1,4 @@
+import type { Domain } from '../trajectories/types.js';
 import type { QuestionKind } from './types.js';
 
 /**
@@ -5,9 +6,9 @@ import type { QuestionKind } from './types.js';
  * makes a kind added to the union without a row here a compile error.
  */
 export const QUESTION_KIND_INFO = {
-  plan_mcq: { task: 'aptpace_swe_plan_mcq', domain: 'swe', title: 'Planning MCQ: pick the correct next-step plan' },
-  next_action_tc: { task: 'aptpace_swe_next_action', domain: 'swe', title: 'Next action: write the next command (exact match on the normalised first line)' },
-  next_action_mcq: { task: 'aptpace_swe_next_action_mcq', domain: 'swe', title: 'Next action MCQ: pick the next command' },
+  plan_mcq: { task: 'aptpace_swe_plan_mcq', domain: 'swe', ctfTask: 'aptpace_ctf_plan_mcq', title: 'Planning MCQ: pick the correct next-step plan' },
+  next_action_tc: { task: 'aptpace_swe_next_action', domain: 'swe', ctfTask: 'aptpace_ctf_next_action', title: 'Next action: write the next command (exact match on the normalised first line)' },
+  next_action_mcq: { task: 'aptpace_swe_next_action_mcq', domain: 'swe', ctfTask: 'aptpace_ctf_next_action_mcq', title: 'Next action MCQ: pick the next command' },
   bug_locate_mcq: { task: 'aptpace_swe_bug_locate_mcq', domain: 'swe', title: 'Bug localisation MCQ: which file the successful patch changes' },
   fix_patch_mcq: { task: 'aptpace_swe_fix_patch_mcq', domain: 'swe', title: 'Fix-patch MCQ: the successful patch among perturbed patches' },
   test_patch_mcq: { task: 'aptpace_swe_test_patch_mcq', domain: 'swe', title: 'Test-patch MCQ: the test patch among perturbed ones' },
@@ -18,7 +19,33 @@ export const QUESTION_KIND_INFO = {
   env_setup_error_mcq: { task: 'aptpace_env_setup_error_mcq', domain: 'env_setup', title: 'Environment setup error: pick the fix for the observed setup error' },
   issue_fix_tool_call_tc: { task: 'aptpace_swe_tool_call', domain: 'swe', title: 'Issue fix: write the next tool call in the agent\'s own format (normalised exact match of name and arguments)' },
   dr_citation_ms: { task: 'aptpace_dr_citation_ms', domain: 'deep_research', title: 'Deep research: select every observation that supports the final answer (set match + F1)' },
-} as const satisfies Record<QuestionKind, { task: string; domain: string; title: string }>;
+} as const satisfies Record<QuestionKind, KindInfo>;
+
+interface KindInfo {
+  task: string;
+  domain: string;
+  /**
+   * The task of this kind's questions from capture-the-flag runs. A CTF question is scored in
+   * its own task (and the suite's ctf subgroup), never averaged into the SWE task of the kind.
+   */
+  ctfTask?: string;
+  title: string;
+}
+
+/** The harness task of a kind's questions from a trajectory of `domain`. */
+export function taskFor(kind: QuestionKind, domain: Domain): string {
+  const info: KindInfo = QUESTION_KIND_INFO[kind];
+  return domain === 'ctf' && info.ctfTask ? info.ctfTask : info.task;
+}
+
+/**
+ * True when `task` is the CTF task of `kind` (or a name built on it, such as `…_zh`): the
+ * emitter files it under the ctf subgroup.
+ */
+export function isCtfTask(kind: string, task: string): boolean {
+  const info = (QUESTION_KIND_INFO as Record<string, KindInfo | undefined>)[kind];
+  return info?.ctfTask !== undefined && task.startsWith(info.ctfTask);
+}
 
 export const QUESTION_KINDS = Object.keys(QUESTION_KIND_INFO) as QuestionKind[];
 

@@ -24,6 +24,7 @@ import { readAhead, readFile, type FileSummary, type TrajectoryEvent } from './c
 
 export type { TrajectoryEvent } from './containers.js';
 export { firstInvalidUtf8 } from '../kernel/utf8.js';
+import { applyCtfFlagEvidence } from './ctf-flag.js';
 
 export { validateTrajectory } from './schema.js';
 
@@ -253,6 +254,8 @@ class FileReader {
     }
     if (this.options.domain) trajectory.domain = this.options.domain;
     if (this.options.language) trajectory.task.language = this.options.language;
+    // After the domain is final (a --domain ctf run is judged as one) and before reports, which override it.
+    applyCtfFlagEvidence(trajectory);
     this.unifyInstanceCase(trajectory, ctx);
     if (!trajectory.task.goal.trim()) ctx.findings.push(trajFinding('traj-missing-goal', at(ctx, 'task.goal'), {}));
     if (this.evidence) ctx.findings.push(...this.evidence.apply(trajectory, { file: this.file, ...where }));

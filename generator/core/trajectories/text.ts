@@ -171,7 +171,7 @@ export function looksLikeCtf(text: string): boolean {
 
 /**
  * Pulls the issue text out of the wrappers agent frameworks put around it (SWE-agent's
- * `ISSUE: … INSTRUCTIONS:`, `<pr_description>`, OpenHands' `<issue_description>`,
+ * `ISSUE: … INSTRUCTIONS:` and its CTF statement before `INSTRUCTIONS:`, `<pr_description>`, OpenHands' `<issue_description>`,
  * mini-swe-agent's `Please solve this issue: …`). Unwrapped text is returned as is.
  */
 export function extractGoal(text: string): string {
@@ -179,6 +179,9 @@ export function extractGoal(text: string): string {
   if (tagged?.[2]) return tagged[2].trim();
   const issue = /ISSUE:\s*\n([\s\S]*?)\n\s*INSTRUCTIONS:/.exec(text);
   if (issue?.[1]) return issue[1].trim();
+  // SWE-agent's CTF mode: the challenge statement, then the same generic INSTRUCTIONS block.
+  const ctf = /^\s*(We're currently solving the following CTF challenge\.[\s\S]*?)\n\s*INSTRUCTIONS:/.exec(text);
+  if (ctf?.[1]) return ctf[1].trim();
   const please = /^\s*Please solve this issue:\s*([\s\S]*?)(\n\s*\nYou can execute bash commands[\s\S]*)?$/.exec(text);
   if (please?.[1]) return please[1].trim();
   return text.trim();

@@ -1,6 +1,7 @@
 import type { StepOperatorName } from '../operators/index.js';
 import { nextStepDrafts } from './step-mcq.js';
 import type { QuestionTypeModule } from './module.js';
+import { ctfField } from './domain-fields.js';
 
 // No `wrong_tool`: a misspelled program is eliminable on sight.
 const OPERATORS: StepOperatorName[] = ['off_target_path', 'off_target_argument', 'premature_submit', 'other_position', 'borrowed_step'];
@@ -9,7 +10,7 @@ const OPERATORS: StepOperatorName[] = ['off_target_path', 'off_target_argument',
 export const nextActionMcq: QuestionTypeModule = {
   kind: 'next_action_mcq',
   format: 'mcq',
-  domains: ['swe'],
+  domains: ['swe', 'ctf'],
   template: 'next_action_mcq',
   generate(t, ctx) {
     if (!t.task.goal.trim()) return { drafts: [], skipped: ['no-goal'] };
@@ -22,7 +23,7 @@ export const nextActionMcq: QuestionTypeModule = {
       operators: OPERATORS,
       render: (c) => c.action.text.replace(/\s*\n\s*/g, ' ').trim(),
       showTools: true,
-      fields: { goal: t.task.goal },
+      fields: { goal: t.task.goal, ...ctfField(t) },
       answerStem: 'The correct next command is (',
     });
   },

@@ -1,6 +1,7 @@
 import { normaliseCommand } from '../normalise.js';
 import { historyBefore, toolsText } from '../views.js';
 import { type QuestionDraft, type QuestionTypeModule, chooseAnchors } from './module.js';
+import { ctfField } from './domain-fields.js';
 
 /**
  * Next-action completion: write the next command. Scored by exact match on the normalised
@@ -9,7 +10,7 @@ import { type QuestionDraft, type QuestionTypeModule, chooseAnchors } from './mo
 export const nextActionTc: QuestionTypeModule = {
   kind: 'next_action_tc',
   format: 'completion',
-  domains: ['swe'],
+  domains: ['swe', 'ctf'],
   template: 'next_action_tc',
   generate(t, ctx) {
     if (!t.task.goal.trim()) return { drafts: [], skipped: ['no-goal'] };
@@ -21,7 +22,7 @@ export const nextActionTc: QuestionTypeModule = {
     const drafts: QuestionDraft[] = chooseAnchors(ctx, eligible).map((i) => ({
       kind: 'next_action_tc',
       step: i,
-      fields: { goal: t.task.goal, tools: toolsText(t) },
+      fields: { goal: t.task.goal, tools: toolsText(t), ...ctfField(t) },
       history: historyBefore(t, i, ctx.observationChars),
       answerStem: 'The next command:\n```bash\n',
       answerSuffix: '\n```',

@@ -3,6 +3,7 @@ import { intentOf } from '../plans.js';
 import { hasThoughts } from '../views.js';
 import { nextStepDrafts } from './step-mcq.js';
 import type { QuestionTypeModule } from './module.js';
+import { ctfField } from './domain-fields.js';
 
 const OPERATORS: StepOperatorName[] = ['off_target_path', 'off_target_argument', 'premature_submit', 'other_position', 'borrowed_step'];
 
@@ -10,7 +11,7 @@ const OPERATORS: StepOperatorName[] = ['off_target_path', 'off_target_argument',
 export const planMcq: QuestionTypeModule = {
   kind: 'plan_mcq',
   format: 'mcq',
-  domains: ['swe'],
+  domains: ['swe', 'ctf'],
   template: 'plan_mcq',
   generate(t, ctx) {
     if (!t.task.goal.trim()) return { drafts: [], skipped: ['no-goal'] };
@@ -27,7 +28,7 @@ export const planMcq: QuestionTypeModule = {
       needsIntent: true,
       operators: OPERATORS,
       render: (c) => c.plan,
-      fields: { goal: t.task.goal, repo: t.environment.repo ?? t.source.repo ?? null, thought_action: ctx.planHistory === 'thought-action' },
+      fields: { goal: t.task.goal, repo: t.environment.repo ?? t.source.repo ?? null, thought_action: ctx.planHistory === 'thought-action', ...ctfField(t) },
       answerStem: 'The correct next step plan is (',
     });
     return { drafts: result.drafts, skipped: [...noIntent, ...result.skipped] };
