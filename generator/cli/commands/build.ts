@@ -5,7 +5,8 @@ import { UsageError, type CommandSpec } from '../command.js';
 import type { Finding } from '../../core/kernel/findings.js';
 import { finding, findingFactory } from '../../core/kernel/findings.js';
 import { kernelFindings } from '../../core/catalog.js';
-import { writeOutputFile } from '../../core/kernel/output.js';
+import { removeOwnTemporaries } from '../../core/kernel/output.js';
+import { writeLinesAtomic } from '../../core/kernel/vfs.js';
 import { stableStringify } from '../../core/kernel/stable-json.js';
 import { BUILD_DEFAULTS, type BuildOptions, buildQuestions, countByKind, lengthBucketsByKind } from '../../core/questions/build.js';
 import { questionFindings } from '../../core/questions/findings.js';
@@ -152,7 +153,12 @@ const build: CommandSpec = {
       audit = result.report;
     }
 
-    await writeOutputFile(ctx.vfs, out, questions.map((q) => `${stableStringify(q)}\n`).join(''), Boolean(opts.force));
+    // Streamed line by line: one string of the whole output (about the size of every prompt
+    // together) would double the build's peak memory at its end.
+    await removeOwnTemporaries(ctx.vfs, path.dirname(out), [path.basename(out)]);
+    await writeLinesAtomic(ctx.vfs, out, (function* () {
+      for (const q of questions) yield stableStringify(q);
+    })(), { force: Boolean(opts.force) });
     const text = summary(questions, built.skipped, String(opts.out), read.trajectories.length);
     return {
       findings,
