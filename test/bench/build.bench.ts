@@ -1,5 +1,6 @@
 /**
- * Question-build throughput and peak memory on 10,000 generated trajectories (80% SWE with
+ * Question-build throughput and peak memory on 10,000 generated trajectories, streamed per kind
+ * as the `build` command runs it (80% SWE with
  * patches, 10% environment setup, 10% deep research), default kinds, shots and budgets.
  * References measured in the same run: a naive Python builder that renders the same number
  * of prompts by string concatenation (APTBench's own approach, no budgets, operators or
@@ -86,10 +87,22 @@ function dr(i: number): Trajectory {
 
 const trajectories = Array.from({ length: N }, (_, i) => (i % 10 === 8 ? env(i) : i % 10 === 9 ? dr(i) : swe(i)));
 
-const chars = await timed(() => buildQuestions(trajectories, { tokenizer: 'chars', seed: 'bench' }));
-const questions = chars.result.questions;
+// As the `build` command runs it: each kind's questions are handed over (there: audited and
+// written) and let go, so the build holds one kind's questions at a time, never the whole set.
+let built = 0;
+let promptChars = 0;
+const chars = await timed(() =>
+  buildQuestions(trajectories, {
+    tokenizer: 'chars',
+    seed: 'bench',
+    onQuestions: (batch) => {
+      built += batch.length;
+      for (const q of batch) promptChars += q.prompt.length;
+    },
+  }),
+);
+const questions = { length: built };
 const rssAfterChars = peakRssMiB();
-const promptChars = questions.reduce((a, q) => a + q.prompt.length, 0);
 
 const subset = trajectories.slice(0, CL100K_SUBSET);
 const cl = await timed(() => buildQuestions(subset, { tokenizer: 'cl100k_base', seed: 'bench' }));

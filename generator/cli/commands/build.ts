@@ -13,6 +13,7 @@ import { questionFindings } from '../../core/questions/findings.js';
 import { QUESTION_KINDS, isQuestionKind } from '../../core/questions/kinds.js';
 import { TOKENIZERS, isTokenizerName } from '../../core/questions/tokenizer.js';
 import type { Question } from '../../core/questions/types.js';
+import type { AuditReport } from '../../core/questions/audit/index.js';
 import { formatNames, readTrajectories } from '../../core/trajectories/read.js';
 import { DOMAINS } from '../../core/trajectories/types.js';
 import { domainLanguageFrom, LANGUAGES } from './inspect.js';
@@ -26,7 +27,7 @@ function positiveInt(value: unknown, flag: string, min = 1, max = Number.MAX_SAF
   return n;
 }
 
-function summary(questions: Question[], skipped: Record<string, number>, out: string, trajectories: number): string {
+function summary(questions: ReadonlyArray<Pick<Question, 'kind' | 'length_bucket'>>, skipped: Record<string, number>, out: string, trajectories: number): string {
   const lines: string[] = [];
   const counts = countByKind(questions);
   lines.push(`built ${questions.length} questions from ${trajectories} trajectories → ${out}`);
@@ -131,34 +132,64 @@ const build: CommandSpec = {
     }
 
     ctx.progress(`building questions from ${read.trajectories.length} trajectories`);
-    const built = await withProgress(ctx, 'build', (onProgress) => buildQuestions(read.trajectories, options, onProgress));
-    findings.push(...built.findings);
-    let questions = built.questions;
-
-    if (opts.requireReview) {
+    const auditModule = opts.audit !== false ? await import('../../core/questions/audit/index.js') : null;
+    // Without --require-review (which needs the whole set to filter), each kind's questions are
+    // audited and written as soon as they are built and then let go: the build holds one kind's
+    // questions at a time, not every prompt of the output at once.
+    const streaming = !opts.requireReview;
+    const kept: Array<Pick<Question, 'kind' | 'length_bucket'>> = [];
+    // Audited task by task, then reported in task order: the same findings, in the same order,
+    // naming the same file records, as `aptpace audit` on the written file.
+    const auditByTask = new Map<string, { findings: Finding[]; report: AuditReport }>();
+    const auditBatch = (batch: Question[], firstRecord: number) => {
+      if (!auditModule) return;
+      const tasks = new Map<string, { questions: Question[]; records: number[] }>();
+      batch.forEach((q, i) => {
+        const entry = tasks.get(q.task) ?? { questions: [], records: [] };
+        entry.questions.push(q);
+        entry.records.push(firstRecord + i);
+        tasks.set(q.task, entry);
+      });
+      for (const [task, { questions: taskQuestions, records }] of tasks) auditByTask.set(task, auditModule.auditQuestions(taskQuestions, { maxShortcutGain, records }));
+    };
+    let built: Awaited<ReturnType<typeof buildQuestions>>;
+    if (streaming) {
+      await removeOwnTemporaries(ctx.vfs, path.dirname(out), [path.basename(out)]);
+      const writer = await ctx.vfs.openAtomicWriter(out, { force: Boolean(opts.force) });
+      try {
+        const onQuestions = async (batch: Question[]) => {
+          auditBatch(batch, kept.length);
+          for (const q of batch) {
+            await writer.write(`${stableStringify(q)}\n`);
+            kept.push({ kind: q.kind, length_bucket: q.length_bucket });
+          }
+        };
+        built = await withProgress(ctx, 'build', (onProgress) => buildQuestions(read.trajectories, { ...options, onQuestions }, onProgress));
+        await writer.commit();
+      } finally {
+        await writer.abort();
+      }
+      findings.push(...built.findings);
+    } else {
+      built = await withProgress(ctx, 'build', (onProgress) => buildQuestions(read.trajectories, options, onProgress));
+      findings.push(...built.findings);
       const { loadReviewStatus, filterApproved, reviewCoverage, staleFindings } = await import('../../core/questions/review/index.js');
       const review = await loadReviewStatus(ctx.vfs, path.resolve(ctx.cwd, String(opts.requireReview)), { mustExist: true });
       findings.push(...review.findings);
-      findings.push(...staleFindings(reviewCoverage(questions, review.statuses), String(opts.requireReview)));
-      const approved = filterApproved(questions, review.statuses);
-      if (approved.length < questions.length) findings.push(make('build-review-unapproved', { file: String(opts.requireReview) }, { count: questions.length - approved.length, file: String(opts.requireReview) }));
-      questions = approved;
+      findings.push(...staleFindings(reviewCoverage(built.questions, review.statuses), String(opts.requireReview)));
+      const approved = filterApproved(built.questions, review.statuses);
+      if (approved.length < built.questions.length) findings.push(make('build-review-unapproved', { file: String(opts.requireReview) }, { count: built.questions.length - approved.length, file: String(opts.requireReview) }));
+      auditBatch(approved, 0);
+      await removeOwnTemporaries(ctx.vfs, path.dirname(out), [path.basename(out)]);
+      await writeLinesAtomic(ctx.vfs, out, (function* () {
+        for (const q of approved) yield stableStringify(q);
+      })(), { force: Boolean(opts.force) });
+      for (const q of approved) kept.push({ kind: q.kind, length_bucket: q.length_bucket });
     }
-
-    let audit: unknown = null;
-    if (opts.audit !== false && questions.length > 0) {
-      const { auditQuestions } = await import('../../core/questions/audit/index.js');
-      const result = auditQuestions(questions, { maxShortcutGain });
-      findings.push(...result.findings);
-      audit = result.report;
-    }
-
-    // Streamed line by line: one string of the whole output (about the size of every prompt
-    // together) would double the build's peak memory at its end.
-    await removeOwnTemporaries(ctx.vfs, path.dirname(out), [path.basename(out)]);
-    await writeLinesAtomic(ctx.vfs, out, (function* () {
-      for (const q of questions) yield stableStringify(q);
-    })(), { force: Boolean(opts.force) });
+    const audited = [...auditByTask].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
+    for (const r of audited) findings.push(...r.findings);
+    const audit = auditModule ? (auditModule.mergeAuditReports(audited.map((r) => r.report)) ?? null) : null;
+    const questions = kept;
     const text = summary(questions, built.skipped, String(opts.out), read.trajectories.length);
     return {
       findings,

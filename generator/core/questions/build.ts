@@ -62,10 +62,20 @@ export interface BuildOptions {
   minTokens?: number;
   /** Optional model assistance (plan rewriting); off by default. */
   llm?: LlmAssist;
+  /**
+   * Receives each kind's questions as soon as that kind is built; they are then not kept, and
+   * `questions` in the result stays empty. Every task lies within one kind, so a receiver can
+   * audit and write them batch by batch, and the build holds one kind's questions at a time
+   * instead of the whole set (the largest memory cost of a big build).
+   */
+  onQuestions?: (questions: Question[]) => void | Promise<void>;
 }
 
 export interface BuildResult {
+  /** Every question, in order; empty when `onQuestions` received them. */
   questions: Question[];
+  /** Questions built (handed over or returned). */
+  count: number;
   findings: Finding[];
   /** `kind:reason` (or `trajectory:reason`) → count. */
   skipped: Record<string, number>;
@@ -125,7 +135,7 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
   }
   if (usable.length === 0) {
     findings.push(make('build-no-trajectories', {}, { reason: trajectories.length === 0 ? 'none were read' : 'none is a proven success' }));
-    return { questions: [], findings, skipped };
+    return { questions: [], count: 0, findings, skipped };
   }
 
   // Each language is its own corpus: its questions get instructions, stems, shots and borrowed
@@ -161,6 +171,7 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
   const seenIds = new Set<string>();
   const seenQuestions = new Set<string>();
   const questions: Question[] = [];
+  let count = 0;
   // What distractors of a domain may be drawn from: hashed into every question's provenance.
   const corpusHash = new Map<string, string>();
   const corpusKey = (t: Trajectory) => `${questionLanguage(t)}\u0000${t.domain}`;
@@ -226,6 +237,7 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
     }
 
     const failedLanguages = new Set<string>();
+    const kindQuestions: Question[] = [];
     // A fixed, seeded ranking of the few-shot pool: every question of a kind sees the same
     // examples, except that a question never sees examples from its own trajectory.
     const pool = list
@@ -297,21 +309,24 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
         ? { ...base, format: 'mcq', choices: draft.mcq.choices, gold: draft.mcq.gold }
         : { ...base, format: 'completion', targets: draft.completion!.targets, metric: draft.completion!.metric, stop: draft.completion!.stop });
       addQuestionExtras(q, draft, t.task.goal, rendered.shotsUsed);
-      const problems = validateQuestion(q, { record: questions.length });
+      const problems = validateQuestion(q, { record: count + kindQuestions.length });
       if (problems.some((p) => p.severity === 'error')) {
         // A question the schema rejects is a builder bug; report it rather than emit it.
         findings.push(...problems);
         skip(`${kind}:invalid`);
         continue;
       }
-      questions.push(q);
+      kindQuestions.push(q);
     }
+    count += kindQuestions.length;
+    if (options.onQuestions) await options.onQuestions(kindQuestions);
+    else for (const q of kindQuestions) questions.push(q);
   }
-  return { questions, findings, skipped };
+  return { questions, count, findings, skipped };
 }
 
 /** Questions per kind and length bucket (APTBench's ≤4K, 4–16K, 16–32K, >32K), for summaries. */
-export function lengthBucketsByKind(questions: readonly Question[]): Record<string, Record<string, number>> {
+export function lengthBucketsByKind(questions: ReadonlyArray<Pick<Question, 'kind' | 'length_bucket'>>): Record<string, Record<string, number>> {
   const out: Record<string, Record<string, number>> = {};
   for (const q of questions) {
     const kind = (out[q.kind] ??= Object.fromEntries(LENGTH_BUCKETS.map((b) => [b.bucket, 0])));
@@ -321,7 +336,7 @@ export function lengthBucketsByKind(questions: readonly Question[]): Record<stri
 }
 
 /** Counts per kind, for summaries. */
-export function countByKind(questions: readonly Question[]): Record<string, number> {
+export function countByKind(questions: ReadonlyArray<Pick<Question, 'kind'>>): Record<string, number> {
   const out: Record<string, number> = {};
   for (const q of questions) out[q.kind] = (out[q.kind] ?? 0) + 1;
   return out;

@@ -42,6 +42,8 @@ export interface AuditOptions {
   alpha?: number;
   /** Golds/targets shorter than this (after collapsing whitespace) are not leak-checked: `ls` in a trajectory is not a leak. */
   minLeakChars?: number;
+  /** The file record of each question, when auditing part of a file (findings name file records); default its position. */
+  records?: readonly number[];
 }
 
 export interface TaskAudit {
@@ -99,12 +101,12 @@ export function auditQuestions(questions: Question[], options: AuditOptions = {}
   const findings: Finding[] = [];
 
   const indexOf = new Map<Question, number>();
-  questions.forEach((q, i) => indexOf.set(q, i));
+  questions.forEach((q, i) => indexOf.set(q, options.records?.[i] ?? i));
 
   const idCounts = new Map<string, number>();
   for (const q of questions) idCounts.set(q.id, (idCounts.get(q.id) ?? 0) + 1);
   for (const [id, count] of [...idCounts].sort(([a], [b]) => a.localeCompare(b))) {
-    if (count > 1) findings.push(make('audit-duplicate-id', { record: questions.findIndex((q) => q.id === id), field: 'id' }, { id, count }));
+    if (count > 1) findings.push(make('audit-duplicate-id', { record: indexOf.get(questions.find((q) => q.id === id)!)!, field: 'id' }, { id, count }));
   }
 
   const byTask = new Map<string, Question[]>();
@@ -209,6 +211,19 @@ export function auditQuestions(questions: Question[], options: AuditOptions = {}
     findings,
     report: { tolerancePoints, maxShortcutGain, alpha, questions: questions.length, tasks, verdict: verdictOf(findings) },
   };
+}
+
+/**
+ * One report from the reports of parts that share no task (a build audits each task of a kind as
+ * soon as the kind is built): tasks in name order, counts summed, the worst verdict.
+ */
+export function mergeAuditReports(parts: readonly AuditReport[]): AuditReport | null {
+  if (parts.length === 0) return null;
+  const rank: Record<Verdict, number> = { pass: 0, warn: 1, fail: 2 };
+  const tasks = parts.flatMap((p) => p.tasks).sort((a, b) => (a.task < b.task ? -1 : a.task > b.task ? 1 : 0));
+  const verdict = parts.map((p) => p.verdict).reduce((a, b) => (rank[b] > rank[a] ? b : a), 'pass' as Verdict);
+  const { tolerancePoints, maxShortcutGain, alpha } = parts[0]!;
+  return { tolerancePoints, maxShortcutGain, alpha, questions: parts.reduce((n, p) => n + p.questions, 0), tasks, verdict };
 }
 
 function verdictOf(findings: readonly Finding[]): Verdict {
