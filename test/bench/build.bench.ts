@@ -6,7 +6,7 @@
  * of prompts by string concatenation (APTBench's own approach, no budgets, operators or
  * validation), and tokenizing the built prompts once with cl100k_base.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Rng } from '../../generator/core/kernel/rng.js';
 import { buildQuestions } from '../../generator/core/questions/build.js';
@@ -115,6 +115,8 @@ const tokenizeOnly = await timed(() => clPrompts.reduce((a, p) => a + counter.co
 mkdirSync(root, { recursive: true });
 const input = path.join(root, 'trajectories.jsonl');
 writeFileSync(input, trajectories.map((t) => JSON.stringify(t)).join('\n'));
+// BENCH_BUILD_KEEP_INPUT=FILE keeps the generated trajectories, to time the `build` command itself on them.
+if (process.env.BENCH_BUILD_KEEP_INPUT) copyFileSync(input, process.env.BENCH_BUILD_KEEP_INPUT);
 const python = runPythonReference(
   `
 import json, random, sys, time
