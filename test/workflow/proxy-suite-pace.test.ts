@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
@@ -12,21 +12,9 @@ import { syntheticPace } from '../../generator/core/pace/synthetic.js';
 import type { PaceModelFile } from '../../generator/core/pace/model-file.js';
 import { hasPython, inCi, python, repoRoot } from '../helpers/env.js';
 import { tempDir } from '../helpers/tmp.js';
+import { readSuite } from '../helpers/suite.js';
 
 const suiteDir = path.join(repoRoot, 'dist-tasks', 'aptpace_fixtures');
-
-function readSuite(dir: string): Map<string, string> {
-  const files = new Map<string, string>();
-  const walk = (rel: string) => {
-    for (const entry of readdirSync(path.join(dir, rel), { withFileTypes: true })) {
-      const p = rel ? `${rel}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) walk(p);
-      else files.set(p, readFileSync(path.join(dir, p), 'utf8'));
-    }
-  };
-  walk('');
-  return files;
-}
 
 const ids = (task: string) => readFileSync(path.join(suiteDir, 'data', `${task}.test.jsonl`), 'utf8').trim().split('\n').map((l) => JSON.parse(l).id as string);
 

@@ -5,21 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { buildProxySuite } from '../../generator/core/workflow/proxy-suite.js';
 import { harnessEnv, hasLmEval, inCi, lmEval, repoRoot } from '../helpers/env.js';
 import { tempDir } from '../helpers/tmp.js';
+import { readSuite } from '../helpers/suite.js';
 
 const suiteDir = path.join(repoRoot, 'dist-tasks', 'aptpace_fixtures');
-
-function readSuite(dir: string): Map<string, string> {
-  const files = new Map<string, string>();
-  const walk = (rel: string) => {
-    for (const entry of readdirSync(path.join(dir, rel), { withFileTypes: true })) {
-      const p = rel ? `${rel}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) walk(p);
-      else files.set(p, readFileSync(path.join(dir, p), 'utf8'));
-    }
-  };
-  walk('');
-  return files;
-}
 
 const ids = (task: string) => readFileSync(path.join(suiteDir, 'data', `${task}.test.jsonl`), 'utf8').trim().split('\n').map((l) => JSON.parse(l).id as string);
 
