@@ -201,7 +201,7 @@ describe('cross-validation of large pools', () => {
     const big = syntheticPace({ models: 60, instances: 150, dims: 2, targets: 1, targetInstances: 30, seed: 'kfold', aggregateOnly: true });
     const config = { budget: 20, q: 0.5, m: 0.5, ncH: 2, ncD: 2 };
     const options = { bootstrap: 0, alpha: 0.1, seed: '9', svdScope: 'fold' as const };
-    const { crossValidationFolds, looPredictions } = await import('../../generator/core/pace/coverage.js');
+    const { crossValidationFolds, crossValidatedPredictions } = await import('../../generator/core/pace/coverage.js');
     const { model } = await fitPace(big.matrix, big.targets, { ...options, configs: { 'agentic-0': config } });
     const cv = model!.targets[0]!.cv;
     expect(cv.models).toBe(60);
@@ -211,7 +211,7 @@ describe('cross-validation of large pools', () => {
       const { data } = prepareData(big.matrix, [{ ...big.targets[0]!, scores }], { bootstrap: 0, seed: '9' });
       const target = data!.targets[0]!;
       const idx = Int32Array.from(target.rows.keys());
-      return { data: data!, target, predictions: looPredictions(data!, target, idx, config, options, null).predictions };
+      return { data: data!, target, predictions: crossValidatedPredictions(data!, target, idx, config, options, null).predictions };
     };
     const base = predictionsWith(big.targets[0]!.scores);
     const { foldOf } = crossValidationFolds(base.target.rows.length, `${options.seed}/cv/${base.target.name}/${base.target.rows.length}`);

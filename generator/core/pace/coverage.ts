@@ -22,14 +22,7 @@ export const largePoolFolds = 10;
 /** Fold of each of `n` models: its own fold (leave-one-out) up to `leaveOneOutUpTo`, else a seeded balanced assignment. */
 export function crossValidationFolds(n: number, seed: string): { folds: number; foldOf: Int32Array } {
   if (n <= leaveOneOutUpTo) return { folds: n, foldOf: Int32Array.from({ length: n }, (_, i) => i) };
-  const order = Int32Array.from({ length: n }, (_, i) => i);
-  const rng = new Rng(seed);
-  for (let i = n - 1; i > 0; i--) {
-    const j = Math.floor(rng.next() * (i + 1));
-    const t = order[i] as number;
-    order[i] = order[j] as number;
-    order[j] = t;
-  }
+  const order = new Rng(seed).shuffle(Array.from({ length: n }, (_, i) => i));
   const foldOf = new Int32Array(n);
   order.forEach((model, position) => (foldOf[model] = position % largePoolFolds));
   return { folds: largePoolFolds, foldOf };
@@ -39,7 +32,7 @@ export function crossValidationFolds(n: number, seed: string): { folds: number; 
  * Goal A cross-validated predictions and residuals (y − ŷ) over `idx` (indices into target.rows):
  * each model is predicted by a fit on the models outside its fold (see `crossValidationFolds`).
  */
-export function looPredictions(data: PaceData, target: PreparedTarget, idx: Int32Array, config: PaceConfig, options: PaceOptions, shared: GlobalBasis | null): { predictions: Float64Array; residuals: Float64Array; folds: number } {
+export function crossValidatedPredictions(data: PaceData, target: PreparedTarget, idx: Int32Array, config: PaceConfig, options: PaceOptions, shared: GlobalBasis | null): { predictions: Float64Array; residuals: Float64Array; folds: number } {
   const predictions = new Float64Array(idx.length);
   const residuals = new Float64Array(idx.length);
   const { folds, foldOf } = crossValidationFolds(idx.length, `${options.seed}/cv/${target.name}/${idx.length}`);

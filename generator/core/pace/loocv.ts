@@ -12,7 +12,7 @@ import { baselines, baselineOrder, type BaselineName } from './baselines/index.j
 import { spearman } from './rank.js';
 import type { PaceConfig, PaceData, PaceOptions, PreparedTarget } from './types.js';
 import { fallbackConfig } from './types.js';
-import { addCoverage, looPredictions, newCoverage, type CoverageTally } from './coverage.js';
+import { addCoverage, crossValidatedPredictions, newCoverage, type CoverageTally } from './coverage.js';
 import { bootstrapIndices, looMeanPredictions, pairedComparison, type PairedComparison } from './uncertainty.js';
 
 /** Bootstrap-over-models replicates behind every PACE-vs-mean interval. */
@@ -179,7 +179,7 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
       if (pred.guarded) guarded++;
       scorePairs(paceFrozen, k, pred.value, target, trainIdx, pred.margins);
       if (coverage.length) {
-        const inner = looPredictions(data, target, trainIdx, frozen, options, shared);
+        const inner = crossValidatedPredictions(data, target, trainIdx, frozen, options, shared);
         addCoverage(coverage, target.y[k] as number, pred.value, inner.residuals, pred.replicates, target.scale);
       }
       if (options.nested) {

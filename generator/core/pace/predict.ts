@@ -17,6 +17,13 @@ import { loadDense } from './dense.js';
 
 const make = findingFactory(paceFindings);
 
+/** The fit's cross-validated skill for a target, on the target's own scale. */
+export function skillOf(t: SerializedTarget): TargetForecast['skill'] {
+  const f = t.displayFactor;
+  // Model files written before `models` was recorded cross-validated leave-one-out: folds = models.
+  return { verdict: t.cv.verdict, mae: t.cv.mae * f, meanMae: t.cv.meanMae * f, maeDifference: t.cv.maeDifference * f, interval: [t.cv.interval[0] * f, t.cv.interval[1] * f], folds: t.cv.folds, models: t.cv.models ?? t.cv.folds };
+}
+
 export interface TargetForecast {
   target: string;
   scale: SerializedTarget['scale'];
@@ -128,7 +135,7 @@ export async function predictPace(model: PaceModelFile, modelName: string, score
         seen++;
       }
     const outOfRange = rangeExcursions(t.range, { local: uLocal, global: uGlobal, proxyMean: seen ? [sum / seen] : null });
-    const skill = { verdict: t.cv.verdict, mae: t.cv.mae * f, meanMae: t.cv.meanMae * f, maeDifference: t.cv.maeDifference * f, interval: [t.cv.interval[0] * f, t.cv.interval[1] * f] as [number, number], folds: t.cv.folds, models: t.cv.models ?? t.cv.folds };
+    const skill = skillOf(t);
     const concerns: TargetForecast['concerns'] = [];
     if (skill.verdict !== 'better') {
       concerns.push('no-demonstrated-skill');

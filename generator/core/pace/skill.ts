@@ -6,7 +6,7 @@
  */
 import { Rng } from '../kernel/rng.js';
 import type { GlobalBasis, TargetFit } from './pipeline.js';
-import { looPredictions } from './coverage.js';
+import { crossValidatedPredictions } from './coverage.js';
 import { bootstrapIndices, looMeanPredictions, pairedComparison, type Verdict } from './uncertainty.js';
 import type { PaceConfig, PaceData, PaceOptions, PreparedTarget } from './types.js';
 
@@ -41,7 +41,7 @@ export interface EmbeddingRange {
 
 export function crossValidatedSkill(data: PaceData, target: PreparedTarget, config: PaceConfig, options: PaceOptions, shared: GlobalBasis | null): CrossValidatedSkill {
   const idx = Int32Array.from(target.rows.keys());
-  const { predictions, residuals, folds } = looPredictions(data, target, idx, config, options, shared);
+  const { predictions, residuals, folds } = crossValidatedPredictions(data, target, idx, config, options, shared);
   const truth = Array.from(target.y);
   const mean = looMeanPredictions(truth);
   const rng = new Rng(`${options.seed}/skill/${target.name}`);

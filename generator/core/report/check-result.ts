@@ -6,7 +6,7 @@ import { findingFactory, type Finding } from '../kernel/findings.js';
 import { exitCodeFor } from '../kernel/exit-codes.js';
 import { paceFindings } from '../pace/findings.js';
 import type { PaceModelFile, SerializedTarget } from '../pace/model-file.js';
-import type { TargetForecast } from '../pace/predict.js';
+import { skillOf, type TargetForecast } from '../pace/predict.js';
 import { checkFindings } from './check-findings.js';
 import type { CheckpointSource } from '../pace/checkpoint-inputs.js';
 
@@ -139,7 +139,7 @@ export function evaluateCheck(
       predicted: forecast ? forecast.predicted : null,
       interval: forecast ? forecast.interval : null,
       intervals: forecast ? forecast.intervals : [],
-      skill: forecast ? forecast.skill : (modelSkill(t) ?? null),
+      skill: forecast ? forecast.skill : t.cv ? skillOf(t) : null,
       concerns,
       outOfRange: forecast ? forecast.outOfRange : [],
       guarded: forecast ? forecast.guarded : false,
@@ -171,11 +171,6 @@ export function cvWords(s: { folds: number; models: number }): string {
   return s.folds === s.models ? `leave-one-out over ${s.models} models` : `${s.folds}-fold cross-validation over ${s.models} models`;
 }
 
-function modelSkill(t: SerializedTarget): TargetForecast['skill'] | undefined {
-  if (!t.cv) return undefined;
-  const f = t.displayFactor;
-  return { verdict: t.cv.verdict, mae: t.cv.mae * f, meanMae: t.cv.meanMae * f, maeDifference: t.cv.maeDifference * f, interval: [t.cv.interval[0] * f, t.cv.interval[1] * f], folds: t.cv.folds, models: t.cv.models ?? t.cv.folds };
-}
 
 export interface CheckResultInput {
   model: PaceModelFile;

@@ -97,7 +97,7 @@ function predictionSection(result: CheckResult): ReportSection {
   });
   return {
     heading: 'Predicted agentic scores',
-    text: 'Point prediction of each agentic target from the checkpoint’s proxy-instance scores. Intervals are conformal from the fit’s cross-validation residuals (leave-one-out up to 50 models, 10-fold above) (uncertainty of the model pool, target-label noise included), widened to the label-noise bootstrap interval. Beside each prediction: the fit’s cross-validated MAE against the mean predictor’s, with the 95% bootstrap-over-models interval of the difference; a target without demonstrated skill, or a checkpoint outside the range of the training models, is not judged (cannot-judge) unless --allow-unproven. Expected rank counts the training models expected to beat the checkpoint (1 = best).',
+    text: 'Point prediction of each agentic target from the checkpoint’s proxy-instance scores. Intervals are conformal from the fit’s cross-validation residuals (leave-one-out up to 50 models, 10-fold above), so they carry the uncertainty of the model pool and target-label noise; they are widened to the label-noise bootstrap interval. Beside each prediction: the fit’s cross-validated MAE against the mean predictor’s, with the 95% bootstrap-over-models interval of the difference; a target without demonstrated skill, or a checkpoint outside the range of the training models, is not judged (cannot-judge) unless --allow-unproven. Expected rank counts the training models expected to beat the checkpoint (1 = best).',
     charts,
     table: { columns: ['target', 'predicted', '80% interval', '95% interval', 'CV MAE vs mean', 'min score', 'missing proxy', 'expected rank', 'status'], rows, emphasise },
   };
