@@ -48,13 +48,16 @@ function computeFeatures(q: McqQuestion): OptionFeatures {
     copied: collapsed.map((c) => c.length >= MIN_COPY_CHARS && segment.context.includes(c)),
     offTool: q.choices.map((c) => callsToolNotOffered(q, c)),
     similarity,
-    relevance: wordSets.map((set) => {
-      if (set.size === 0) return 0;
-      let shared = 0;
-      for (const w of set) if (trajectoryWords.has(w)) shared++;
-      return shared / set.size;
-    }),
+    relevance: wordSets.map((set) => relevanceShare(set, trajectoryWords)),
   };
+}
+
+/** Share of an option's distinct words that occur in the question segment (0 for an option without words). */
+export function relevanceShare(set: ReadonlySet<string>, context: ReadonlySet<string>): number {
+  if (set.size === 0) return 0;
+  let shared = 0;
+  for (const w of set) if (context.has(w)) shared++;
+  return shared / set.size;
 }
 
 export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {

@@ -1,73 +1,58 @@
 import type { Rng } from '../../kernel/rng.js';
 import { words } from '../audit/text.js';
+import { jaccard, relevanceShare } from '../audit/features.js';
 
-/** Words of an option for similarity: lower-cased word tokens, CJK characters one by one. */
-export function wordSet(text: string): Set<string> {
-  return new Set(text.toLowerCase().match(/[\p{L}\p{N}_]+/gu)?.flatMap((w) => (/[\u3400-\u9fff]/.test(w) ? [...w] : [w])) ?? []);
-}
-
-function jaccard(a: Set<string>, b: Set<string>): number {
-  if (a.size === 0 && b.size === 0) return 1;
-  let inter = 0;
-  for (const w of a) if (b.has(w)) inter++;
-  return inter / (a.size + b.size - inter);
-}
-
-/** Index of the option most similar (mean word Jaccard) to the others; ties to the first. */
-export function mostSimilarToOthers(options: readonly string[]): number {
-  const sets = options.map(wordSet);
-  let best = 0;
-  let bestScore = -1;
-  sets.forEach((s, i) => {
-    const score = sets.reduce((acc, o, j) => (j === i ? acc : acc + jaccard(s, o)), 0);
-    if (score > bestScore + 1e-12) {
-      best = i;
-      bestScore = score;
-    }
-  });
-  return best;
-}
+const wordsOf = (text: string): Set<string> => new Set(words(text));
 
 /**
  * Topic relevance exactly as the audit's `topic_relevance` rule scores it (audit/features.ts):
  * the share of an option's distinct words (the audit's tokenizer) that occur in the question
- * segment. Builder and audit must agree, or balancing optimises a different cue than the one measured.
+ * segment. Builder and audit share `relevanceShare` and `jaccard`, so balancing optimises the cue
+ * that is measured.
  */
 export function topicShares(options: readonly string[], context: ReadonlySet<string>): number[] {
-  return options.map((o) => {
-    const set = new Set(words(o));
-    if (set.size === 0) return 0;
-    let shared = 0;
-    for (const w of set) if (context.has(w)) shared++;
-    return shared / set.size;
-  });
+  return options.map((o) => relevanceShare(wordsOf(o), context));
 }
 
-/** The audit's credit for "pick the most on-topic option" on option 0 (the gold): 1/ties when it is a top option, else 0. */
-export function topicCredit(options: readonly string[], context: ReadonlySet<string>): number {
-  const shares = topicShares(options, context);
+/** 1/ties when option 0 (the gold) is a top option by `shares`, else 0. */
+function topicCreditOf(shares: readonly number[]): number {
   const best = Math.max(...shares);
   if (shares[0]! < best - 1e-12) return 0;
   return 1 / shares.filter((x) => x >= best - 1e-12).length;
 }
 
-/** The audit's credit for "pick the option most similar to the others" (mean word Jaccard, audit tokens) on option 0. */
-export function similarCredit(options: readonly string[]): number {
-  const sets = options.map((o) => new Set(words(o)));
-  const scores = sets.map((a, i) => {
+/** The audit's credit for "pick the most on-topic option" on option 0 (the gold): 1/ties when it is a top option, else 0. */
+export function topicCredit(options: readonly string[], context: ReadonlySet<string>): number {
+  return topicCreditOf(topicShares(options, context));
+}
+
+/** Credit of option 0 for "most similar to the others" (mean Jaccard), given the pairwise Jaccard `sim(i, j)` of `n` options. */
+function similarCreditOf(n: number, sim: (i: number, j: number) => number): number {
+  const scores = Array.from({ length: n }, (_, i) => {
     let sum = 0;
-    sets.forEach((b, j) => {
-      if (j === i) return;
-      let shared = 0;
-      for (const w of a) if (b.has(w)) shared++;
-      const union = a.size + b.size - shared;
-      sum += union === 0 ? 0 : shared / union;
-    });
-    return sum / Math.max(1, sets.length - 1);
+    for (let j = 0; j < n; j++) if (j !== i) sum += sim(i, j);
+    return sum / Math.max(1, n - 1);
   });
   const best = Math.max(...scores);
   if (scores[0]! !== best) return 0;
   return 1 / scores.filter((x) => x === best).length;
+}
+
+/** The audit's credit for "pick the option most similar to the others" (mean word Jaccard, audit tokens) on option 0. */
+export function similarCredit(options: readonly string[]): number {
+  const sets = options.map(wordsOf);
+  return similarCreditOf(sets.length, (i, j) => jaccard(sets[i]!, sets[j]!));
+}
+
+/**
+ * With the least (m) and most (M) credit a choice of distractors allows, aiming at M with
+ * probability p and at m otherwise, p·M + (1−p)·m = chance makes the expected credit chance.
+ */
+function aimAtChance(credits: readonly number[], draw: number, chance: number): number {
+  const m = Math.min(...credits);
+  const M = Math.max(...credits);
+  const p = M - m > 1e-12 ? Math.min(1, Math.max(0, (chance - m) / (M - m))) : 1;
+  return draw < p ? M : m;
 }
 
 /** The audit's word set of the question segment text (goal, steps and observations shown). */
@@ -122,42 +107,44 @@ export function balanceCue<T extends { value: { text: string } }>(rng: Rng, gold
   const topicDraw = rng.next();
   // The first `need` of the pool stay the first candidate (operator mix as drawn); the rest are tried in a seeded order.
   const order = [...Array.from({ length: Math.min(need, pool.length) }, (_, i) => i), ...rng.shuffle(Array.from({ length: Math.max(0, pool.length - need) }, (_, i) => i + need))];
-  const candidates: Array<{ subset: T[]; longestOk: boolean; credit: number }> = [];
+  // Each option is tokenised once and each pair's Jaccard computed once: the loop below tries
+  // up to 4000 subsets of the same pool. Option 0 is the gold, option i + 1 is pool[i].
+  const sets = [wordsOf(gold), ...pool.map((p) => wordsOf(p.value.text))];
+  const shares = context ? sets.map((set) => relevanceShare(set, context)) : null;
+  const pairs = new Map<number, number>();
+  const sim = (a: number, b: number) => {
+    const key = Math.min(a, b) * sets.length + Math.max(a, b);
+    let v = pairs.get(key);
+    if (v === undefined) pairs.set(key, (v = jaccard(sets[a]!, sets[b]!)));
+    return v;
+  };
+  const candidates: Array<{ subset: T[]; options: number[]; longestOk: boolean; credit: number }> = [];
   for (const combo of subsetsOf(order.length, Math.min(need, order.length), 4000)) {
-    const subset = combo.map((i) => pool[order[i]!]!);
-    const options = [gold, ...subset.map((s) => s.value.text)];
+    const picks = combo.map((i) => order[i]!);
+    const subset = picks.map((i) => pool[i]!);
+    const options = [0, ...picks.map((i) => i + 1)];
     candidates.push({
       subset,
-      longestOk: (longestOption(options) === 0) === wantLongest,
-      credit: context ? topicCredit(options, context) : 0,
+      options,
+      longestOk: (longestOption([gold, ...subset.map((s) => s.value.text)]) === 0) === wantLongest,
+      credit: shares ? topicCreditOf(options.map((o) => shares[o]!)) : 0,
     });
   }
-  // Topic: the audit credits the gold 1/ties when it is among the most on-topic options. With
-  // the least (m) and most (M) credit the pool allows, aiming at M with probability p and at m
-  // otherwise, p·M + (1−p)·m = 1/k makes the expected credit exactly chance. When even m
-  // exceeds chance the gold is more on-topic than any choice of distractors can hide.
+  // Topic: the audit credits the gold 1/ties when it is among the most on-topic options; its
+  // expected credit is aimed at chance (`aimAtChance`). When even the least credit the pool
+  // allows exceeds chance, the gold is more on-topic than any choice of distractors can hide.
   let target: number | null = null;
   let topicForced = false;
   if (context && candidates.length > 0) {
     const credits = candidates.map((c) => c.credit);
-    const m = Math.min(...credits);
-    const M = Math.max(...credits);
-    const chance = 1 / k;
-    if (m > chance + 1e-9) topicForced = true;
-    const p = M - m > 1e-12 ? Math.min(1, Math.max(0, (chance - m) / (M - m))) : 1;
-    target = topicDraw < p ? M : m;
+    if (Math.min(...credits) > 1 / k + 1e-9) topicForced = true;
+    target = aimAtChance(credits, topicDraw, 1 / k);
   }
   const onTarget = candidates.filter((c) => target === null || Math.abs(c.credit - target) < 1e-9);
   // Similarity the same way, among the topic-balanced subsets: aim the audit's most-similar
-  // credit (`similarCredit`) at chance in expectation rather than a coin that often cannot be met.
-  const simCredits = onTarget.map((c) => similarCredit([gold, ...c.subset.map((s) => s.value.text)]));
-  let simTarget: number | null = null;
-  if (onTarget.length > 0) {
-    const m = Math.min(...simCredits);
-    const M = Math.max(...simCredits);
-    const p = M - m > 1e-12 ? Math.min(1, Math.max(0, (1 / k - m) / (M - m))) : 1;
-    simTarget = similarDraw < p ? M : m;
-  }
+  // credit at chance in expectation rather than a coin that often cannot be met.
+  const simCredits = onTarget.map((c) => similarCreditOf(c.options.length, (i, j) => sim(c.options[i]!, c.options[j]!)));
+  const simTarget = onTarget.length > 0 ? aimAtChance(simCredits, similarDraw, 1 / k) : null;
   const onSimilar = onTarget.filter((_, i) => simTarget === null || Math.abs(simCredits[i]! - simTarget) < 1e-9);
   const best = onSimilar.find((c) => c.longestOk) ?? onSimilar[0] ?? onTarget[0] ?? candidates[0];
   return { picked: best ? best.subset : pool.slice(0, need), topicForced };
