@@ -9,7 +9,7 @@ import { LENGTH_BUCKETS, lengthBucket } from './buckets.js';
 import { CorpusIndex, sameTask } from './corpus.js';
 import { questionFindings } from './findings.js';
 import { addQuestionExtras, multiSelectQuestion } from './question-extras.js';
-import { QUESTION_KINDS, taskFor } from './kinds.js';
+import { QUESTION_KIND_INFO, QUESTION_KINDS, taskFor } from './kinds.js';
 import { modelDistractor, rewritePlans, type LlmAssist } from './llm-assist.js';
 import { normaliseChoice } from './normalise.js';
 import { planOf } from './plans.js';
@@ -229,9 +229,11 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
         list.push({ draft, t, id });
       }
     }
-    // Letters are balanced per scored task: CTF questions form their own task, so their own
-    // group (the SWE groups keep their keys, and with them their letters).
-    balanceGoldPositions(list.map((e) => ({ ...e, split: `${fewshotIds.has(e.t.traj_id) ? 'fewshot' : 'test'}${e.t.domain === 'ctf' ? '/ctf' : ''}` })), root.fork(`balance/${kind}`));
+    // Letters are balanced per scored task: a domain with a task of its own (CTF) is its own
+    // group, named after that task; the kind's default task keeps the plain keys, and with them
+    // its letters.
+    const groupOf = (t: Trajectory) => (taskFor(kind, t.domain) === QUESTION_KIND_INFO[kind].task ? '' : `/${t.domain}`);
+    balanceGoldPositions(list.map((e) => ({ ...e, split: `${fewshotIds.has(e.t.traj_id) ? 'fewshot' : 'test'}${groupOf(e.t)}` })), root.fork(`balance/${kind}`));
     if (list.length === 0 && options.kinds) {
       findings.push(make('build-kind-empty', {}, { kind, reasons: Object.entries(reasons).map(([r, n]) => `${r}=${n}`).join(', ') }));
     }
@@ -413,8 +415,8 @@ function chooseShots<E extends { t: Trajectory; draft: QuestionDraft }>(pool: re
   // an option inside a longer shown text is as eliminable as an equal one.
   const options = [...new Set((question.mcq ? question.mcq.choices : [answerOf(question)]).map(normaliseChoice))].filter((o) => o.length > 0);
   const shows = (d: QuestionDraft) => {
-    const text = shotShownText(d);
-    return options.some((o) => (o.length >= MIN_COPY_CHARS ? text.includes(o) : text.split('\n').includes(o)));
+    const { text, lines } = shotShown(d);
+    return options.some((o) => (o.length >= MIN_COPY_CHARS ? text.includes(o) : lines.has(o)));
   };
   const others = pool.filter((e) => !sameTask(e.t, own) && !shows(e.draft));
   const first: E[] = [];
@@ -430,12 +432,12 @@ function chooseShots<E extends { t: Trajectory; draft: QuestionDraft }>(pool: re
   return [...first, ...rest].slice(0, count);
 }
 
-const shownTexts = new WeakMap<QuestionDraft, string>();
+const shownTexts = new WeakMap<QuestionDraft, { text: string; lines: Set<string> }>();
 
-/** Normalised text a draft shows when used as a few-shot example, one item per line (cached per draft). */
-function shotShownText(d: QuestionDraft): string {
-  let out = shownTexts.get(d);
-  if (out !== undefined) return out;
+/** Normalised text a draft shows when used as a few-shot example, one item per line, and its lines (cached per draft). */
+function shotShown(d: QuestionDraft): { text: string; lines: Set<string> } {
+  const cached = shownTexts.get(d);
+  if (cached !== undefined) return cached;
   const items: string[] = [];
   const collect = (v: unknown): void => {
     if (typeof v === 'string') items.push(v);
@@ -448,7 +450,8 @@ function shotShownText(d: QuestionDraft): string {
   collect(d.mcq?.choices ?? []);
   collect(d.completion?.targets ?? []);
   for (const v of (ctx.history as StepView[] | undefined) ?? []) items.push(drStepJson({ plan: v.plan, action: { tool: v.tool, args: v.args } }));
-  out = items.map(normaliseChoice).join('\n');
+  const text = items.map(normaliseChoice).join('\n');
+  const out = { text, lines: new Set(text.split('\n')) };
   shownTexts.set(d, out);
   return out;
 }

@@ -4,7 +4,7 @@ import { type Finding, type FindingPath, type Tally, emptyTally, findingFactory 
 import { readJsonlValues } from '../kernel/jsonl.js';
 import type { Vfs } from '../kernel/vfs.js';
 import { questionFindings } from './findings.js';
-import { QUESTION_KIND_INFO, isQuestionKind, taskFor } from './kinds.js';
+import { QUESTION_KIND_INFO, isCtfTask, isQuestionKind } from './kinds.js';
 import { normaliseChoice } from './normalise.js';
 import { questionSchema } from './schema.js';
 import type { MultiSelectQuestion, Question } from './types.js';
@@ -50,8 +50,7 @@ export function validateQuestion(q: unknown, path: FindingPath = {}): Finding[] 
     const expected = QUESTION_KIND_INFO[question.kind].task;
     // Custom task names are allowed (users may split suites), but flag them for review. The
     // kind's CTF task (questions from capture-the-flag runs) is one of its own names.
-    const ctf = taskFor(question.kind, 'ctf');
-    if (!question.task.startsWith(expected) && !question.task.startsWith(ctf)) {
+    if (!question.task.startsWith(expected) && !isCtfTask(question.kind, question.task)) {
       out.push(make('question-task-mismatch', { ...path, field: 'task' }, { task: question.task, kind: question.kind, expected }));
     }
   }
