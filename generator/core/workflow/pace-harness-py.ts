@@ -49,7 +49,10 @@ HERE = Path(__file__).resolve().parent
 MODEL = json.loads((HERE / "pace_model.json").read_text(encoding="utf-8"))
 INSTANCES = {i["key"]: i for i in MODEL["instances"]}
 FIELDS = ("", "_lo80", "_hi80", "_lo95", "_hi95", "_vouched", "_missing")
-TARGET_KEYS = {t["target"]: {k for side in ("local", "global") if t[side] for k in t[side]["instances"]} for t in MODEL["targets"]}
+# Per target, its proxy instances: local first, then global, each once (predict.ts iterates the
+# same Set order); computed once, at import.
+KEYS = {t["target"]: list(dict.fromkeys(k for side in ("local", "global") if t[side] for k in t[side]["instances"])) for t in MODEL["targets"]}
+TARGET_KEYS = {target: set(keys) for target, keys in KEYS.items()}
 log = logging.getLogger("lm_eval.tasks.aptpace_pace")
 
 
@@ -173,14 +176,7 @@ def _predict_all(state):
 
 
 def _keys(t):
-    # Local instances first, then global, each once (predict.ts iterates the same Set order).
-    seen = []
-    for side in ("local", "global"):
-        if t[side]:
-            for k in t[side]["instances"]:
-                if k not in seen:
-                    seen.append(k)
-    return seen
+    return KEYS[t["target"]]
 
 
 def _missing_count(t, scores):
@@ -259,7 +255,7 @@ def _predict(t, scores):
     keys = _keys(t)
     missing = sum(1 for k in keys if k not in scores)
     u = {side: (_embed(t[side], scores) if t[side] else None) for side in ("local", "global")}
-    if (t["local"] and u["local"] is None and t["global"] and u["global"] is None) or (u["local"] is None and u["global"] is None):
+    if u["local"] is None and u["global"] is None:
         return None, "%d of %d proxy documents scored, too few to place the checkpoint" % (len(keys) - missing, len(keys))
     both = u["local"] is not None and u["global"] is not None
     m = t["effectiveM"] if both else (1 if u["local"] is not None else 0)
