@@ -320,6 +320,16 @@ export const logsFindings = {
     title: 'Score disagrees with the response',
     message: (a) => `doc ${a.docId}: ${a.metric} is ${a.value} but the logged filtered_resps and target give ${a.expected}; record rejected`,
   },
+  'task-hash-unchecked': {
+    severity: 'warning',
+    title: 'Task hash not in the results file',
+    message: (a) => `the results file gives no task_hashes entry for ${a.task} (model ${a.model}), so the samples file cannot be matched to that run by hash; its records are taken on their own checks`,
+  },
+  'samples-check-skipped': {
+    severity: 'warning',
+    title: 'Integrity check not made',
+    message: (a) => `${a.count} check(s) on this file's records could not be made, so their logged values are taken on trust: ${a.reasons}`,
+  },
   'samples-empty': {
     severity: 'error',
     title: 'Empty samples file',
@@ -332,8 +342,8 @@ export const logsFindings = {
   },
   'samples-count-mismatch': {
     severity: 'warning',
-    title: 'Fewer samples than evaluated',
-    message: (a) => `${a.found} ${a.filter} record(s) read but the results say ${a.expected} docs were evaluated; the rest are unobserved`,
+    title: 'Sample count differs from the results',
+    message: (a) => `${a.found} ${a.filter} record(s) read but the results say ${a.expected} docs were evaluated${a.found < a.expected ? '; the rest are unobserved' : ''}`,
   },
   'aggregate-mismatch': {
     severity: 'error',

@@ -287,7 +287,7 @@ function checkAgainstResults(w: Winner, block: SampleBlock, choice: MetricChoice
   const tr = w.run.info.leafTasks.get(w.task)!;
   const found = block.perFilter[choice.filter] ?? 0;
   const expected = tr.nSamples?.effective;
-  if (expected !== undefined && found < expected && found > 0) sink.add('samples-count-mismatch', { file: w.file }, { found, expected, filter: choice.filter });
+  if (expected !== undefined && found !== expected && found > 0) sink.add('samples-count-mismatch', { file: w.file }, { found, expected, filter: choice.filter });
   let usable = true;
   // Every mean-aggregated metric the results report for this filter must equal the mean of
   // the records' values: a file from another run rarely matches on all of them.
@@ -310,6 +310,7 @@ function checkAgainstResults(w: Winner, block: SampleBlock, choice: MetricChoice
     usable = false;
   }
   if (!block.hasHashes && block.values.length) sink.add('hashes-unavailable', { file: w.file }, { model: w.run.model, task: w.task });
+  else if (block.taskHash && !tr.taskHash && block.values.length) sink.add('task-hash-unchecked', { file: w.file }, { model: w.run.model, task: w.task });
   return usable;
 }
 

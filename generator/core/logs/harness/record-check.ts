@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { harnessDocHash, skipValue, topLevelSpans } from './json-text.js';
+import { parsePythonStringList } from './python-repr.js';
 
 /**
  * Checks one harness sample record against its own content, the way lm-eval 0.4.13 builds
@@ -12,14 +13,27 @@ export type HashField = 'doc_hash' | 'prompt_hash' | 'target_hash';
 
 const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
 
-/** The first stored hash that does not match the record's content, or undefined. */
-export function contentHashMismatch(rec: Record<string, unknown>, docRaw: string | undefined): HashField | undefined {
-  if (typeof rec.doc_hash === 'string' && docRaw !== undefined && harnessDocHash(docRaw) !== rec.doc_hash) return 'doc_hash';
+/**
+ * The first stored hash that does not match the record's content (`mismatch`), and the stored
+ * hashes whose content is absent from the record, so they could not be checked (`unchecked`).
+ */
+export function contentHashCheck(rec: Record<string, unknown>, docRaw: string | undefined): { mismatch?: HashField; unchecked: HashField[] } {
+  const unchecked: HashField[] = [];
+  if (typeof rec.doc_hash === 'string') {
+    if (docRaw === undefined) unchecked.push('doc_hash');
+    else if (harnessDocHash(docRaw) !== rec.doc_hash) return { mismatch: 'doc_hash', unchecked };
+  }
   const args = rec.arguments as Record<string, Record<string, unknown>> | undefined;
   const prompt = args && typeof args === 'object' ? args.gen_args_0?.arg_0 : undefined;
-  if (typeof rec.prompt_hash === 'string' && typeof prompt === 'string' && sha256(prompt) !== rec.prompt_hash) return 'prompt_hash';
-  if (typeof rec.target_hash === 'string' && typeof rec.target === 'string' && sha256(rec.target) !== rec.target_hash) return 'target_hash';
-  return undefined;
+  if (typeof rec.prompt_hash === 'string') {
+    if (typeof prompt !== 'string') unchecked.push('prompt_hash');
+    else if (sha256(prompt) !== rec.prompt_hash) return { mismatch: 'prompt_hash', unchecked };
+  }
+  if (typeof rec.target_hash === 'string') {
+    if (typeof rec.target !== 'string') unchecked.push('target_hash');
+    else if (sha256(rec.target) !== rec.target_hash) return { mismatch: 'target_hash', unchecked };
+  }
+  return { unchecked };
 }
 
 /** Our question id: a non-empty string `id` at the top level of the doc text. */
@@ -45,10 +59,12 @@ export function docSpan(text: string, spans: Map<string, [number, number]> | und
 
 /**
  * Built-in metrics the reader can recompute from a record's `filtered_resps` and `target`
- * (only when the task has no custom `process_results`):
+ * (only when the task has no custom `process_results`), with lm-eval 0.4.13's own semantics
+ * (api/task.py `process_results`, api/metrics.py `exact_match_hf_evaluate`):
  * - `acc` of a multiple-choice task: `argmax(loglikelihoods) == gold` (np.argmax: first max);
- * - `exact_match` of a generation task without `regexes_to_ignore`: the harness's
- *   exact_match_hf_evaluate with its ignore_case / ignore_punctuation / ignore_numbers flags.
+ * - `exact_match` of a generation task without `regexes_to_ignore`, with its ignore_case /
+ *   ignore_punctuation / ignore_numbers flags. A list-valued target (logged as the Python repr
+ *   of the list) counts as a match when the response matches any of its elements.
  */
 export type MetricRecompute =
   | { kind: 'mc-acc' }
@@ -56,31 +72,39 @@ export type MetricRecompute =
 
 const PUNCTUATION = /[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g;
 
-/** The recomputed value, or undefined when the record does not have the shape to recompute it. */
-export function recomputeMetric(rec: Record<string, unknown>, how: MetricRecompute): number | undefined {
+/** Why a record's metric could not be recomputed (the record keeps its logged value). */
+export type RecomputeGap = 'no-filtered-resps' | 'no-target' | 'response-shape' | 'gold-out-of-range';
+
+/** The recomputed value, or the reason the record does not have the shape to recompute it. */
+export function recomputeMetric(rec: Record<string, unknown>, how: MetricRecompute): number | { gap: RecomputeGap } {
   const resps = rec.filtered_resps;
-  if (!Array.isArray(resps) || typeof rec.target !== 'string') return undefined;
+  if (!Array.isArray(resps) || resps.length === 0) return { gap: 'no-filtered-resps' };
+  if (typeof rec.target !== 'string') return { gap: 'no-target' };
   if (how.kind === 'mc-acc') {
-    if (!/^\d+$/.test(rec.target)) return undefined;
+    if (!/^\d+$/.test(rec.target)) return { gap: 'no-target' };
     const gold = Number(rec.target);
     const lls: number[] = [];
     for (const r of resps) {
       const ll = Array.isArray(r) ? Number(r[0]) : NaN;
-      if (!Number.isFinite(ll)) return undefined;
+      if (!Number.isFinite(ll)) return { gap: 'response-shape' };
       lls.push(ll);
     }
-    if (lls.length === 0 || gold >= lls.length) return undefined;
+    if (gold >= lls.length) return { gap: 'gold-out-of-range' };
     let best = 0;
     for (let i = 1; i < lls.length; i++) if (lls[i]! > lls[best]!) best = i;
     return best === gold ? 1 : 0;
   }
   const pred = resps[0];
-  if (typeof pred !== 'string') return undefined;
+  if (typeof pred !== 'string') return { gap: 'response-shape' };
   const norm = (s: string) => {
+    // numpy's unicode arrays drop trailing NULs before comparing.
+    s = s.replace(/\0+$/, '');
     if (how.ignoreCase) s = s.toLowerCase();
     if (how.ignorePunctuation) s = s.replace(PUNCTUATION, '');
     if (how.ignoreNumbers) s = s.replace(/[0-9]/g, '');
     return s;
   };
-  return norm(pred) === norm(rec.target) ? 1 : 0;
+  const golds = parsePythonStringList(rec.target) ?? [rec.target];
+  const p = norm(pred);
+  return golds.some((g) => norm(g) === p) ? 1 : 0;
 }

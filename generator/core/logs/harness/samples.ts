@@ -4,7 +4,7 @@ import { Buffer, isUtf8 } from 'node:buffer';
 import type { Vfs } from '../../kernel/vfs.js';
 import type { FindingSink } from '../sink.js';
 import { topLevelSpans } from './json-text.js';
-import { contentHashMismatch, docSpan, questionIdOf, recomputeMetric, type MetricRecompute } from './record-check.js';
+import { contentHashCheck, docSpan, questionIdOf, recomputeMetric, type MetricRecompute } from './record-check.js';
 
 export type { MetricRecompute } from './record-check.js';
 
@@ -61,6 +61,8 @@ export async function readSampleFile(vfs: Vfs, file: string, options: SampleRead
   const seen = new Map<number, number>();
   const fast = options.fastPath !== false;
   let recordIndex = 0;
+  /** Checks that could not be made, by reason: each is said once per file (a finding, an error under --strict). */
+  const unchecked = new Map<string, number>();
 
   const accept = (rec: Record<string, unknown>, line: number, where: { file: string; line?: number; record?: number }, docRaw?: string) => {
     const index = recordIndex++;
@@ -80,7 +82,9 @@ export async function readSampleFile(vfs: Vfs, file: string, options: SampleRead
       }
     }
     block.perFilter[filter] = (block.perFilter[filter] ?? 0) + 1;
-    const badHash = contentHashMismatch(rec, docRaw);
+    const hashes = contentHashCheck(rec, docRaw);
+    const badHash = hashes.mismatch;
+    for (const field of hashes.unchecked) unchecked.set(`${field} (its content is not in the record)`, (unchecked.get(`${field} (its content is not in the record)`) ?? 0) + 1);
     if (badHash) {
       // The stored hash no longer describes the record's own content: edited after the run.
       sink.add('samples-content-hash-mismatch', { ...where, field: badHash === 'doc_hash' ? 'doc' : badHash === 'prompt_hash' ? 'arguments' : 'target' }, { field: badHash });
@@ -116,7 +120,10 @@ export async function readSampleFile(vfs: Vfs, file: string, options: SampleRead
     }
     if (options.recompute) {
       const expected = recomputeMetric(rec, options.recompute);
-      if (expected !== undefined && expected !== value) {
+      if (typeof expected !== 'number') {
+        const reason = `${options.metric} not recomputed: ${expected.gap}`;
+        unchecked.set(reason, (unchecked.get(reason) ?? 0) + 1);
+      } else if (expected !== value) {
         sink.add('samples-metric-mismatch', { ...where, field: options.metric }, { metric: options.metric, docId, value, expected });
         tally.rejected++;
         return;
@@ -221,6 +228,11 @@ export async function readSampleFile(vfs: Vfs, file: string, options: SampleRead
       tally.rejected++;
     }
   }
+  if (unchecked.size)
+    sink.add('samples-check-skipped', { file }, {
+      count: [...unchecked.values()].reduce((a, b) => a + b, 0),
+      reasons: [...unchecked.entries()].map(([r, n]) => `${r} ×${n}`).join('; '),
+    });
   if (hashedRecords > 0) {
     block.hasHashes = true;
     block.taskHash = taskHash.digest('hex');
