@@ -87,7 +87,7 @@ describe('config keys are checked against the targets of the inputs', () => {
 });
 
 describe('fit records the cross-validated skill', () => {
-  it('its residuals are those of evaluate’s leave-one-out with the same settings, and its baseline MAE the mean predictor’s', async () => {
+  it('its residuals, p-value and verdict are those of evaluate’s shipped row with the same settings, and its baseline MAE the mean predictor’s', async () => {
     const config = { budget: 30, q: 0.5, m: 0.5, ncH: 2, ncD: 2 };
     const configs = { 'agentic-0': config, 'agentic-1': config };
     const { model } = await fitPace(syn.matrix, syn.targets, { bootstrap: 0, alpha: 0.1, seed: '3', svdScope: 'fold', configs });
@@ -95,8 +95,11 @@ describe('fit records the cross-validated skill', () => {
     const report = await runLoocv(data!, { bootstrap: 0, alpha: 0.1, seed: '3', svdScope: 'fold', frozen: configs, nested: null, baselines: ['mean'], budgetCurve: [], coverage: false });
     for (const t of model!.targets) {
       const r = report.targets.find((x) => x.target === t.target)!;
-      const pace = r.methods.find((m) => m.method === 'pace-frozen')!;
+      const pace = r.methods.find((m) => m.method === 'shipped')!;
       const abs = r.truth.map((y, k) => Math.abs(y - pace.predictions[k]!)).sort((a, b) => a - b);
+      const vsMean = r.comparisons.find((c) => c.method === 'shipped')!.vsMean;
+      expect(t.cv.pValue).toBe(vsMean.test.pTwoSided);
+      expect(t.cv.verdict).toBe(vsMean.verdict);
       expect(t.cv.absResiduals).toHaveLength(8);
       t.cv.absResiduals.forEach((x, i) => expect(x).toBeCloseTo(abs[i]!, 12));
       expect(t.cv.meanMae).toBeCloseTo(r.methods.find((m) => m.method === 'mean')!.metrics.mae, 12);
@@ -137,99 +140,37 @@ describe('source benchmarks', () => {
 });
 
 describe('training range', () => {
-  it('flags a coordinate or the mean proxy score more than 10% of the range width outside the training range', async () => {
+  it('flags a coordinate more than 10% of the range width outside, and any proxy accuracy below the weakest training model', async () => {
     const { rangeExcursions } = await import('../../generator/core/pace/skill.js');
-    const range = { local: { min: [0, -1], max: [1, 1] }, global: null, proxyMean: { min: [0.3], max: [0.7] } };
-    expect(rangeExcursions(range, { local: [0.5, 0], global: null, proxyMean: [0.27] })).toEqual([]);
-    const out = rangeExcursions(range, { local: [1.2, -1.1], global: [5], proxyMean: [0.2] });
-    expect(out.map((e) => [e.side, e.coordinate, +e.excess.toFixed(6)])).toEqual([
-      ['local', 0, 0.2],
-      ['proxyMean', 0, 0.25],
+    const range = { local: { min: [0, -1], max: [1, 1] }, global: null, proxyMean: { min: [0.3], max: [0.7] }, leverage: { local: null, global: null } };
+    expect(rangeExcursions(range, { local: [0.5, 0], global: null, proxyMean: [0.3] })).toEqual([]);
+    expect(rangeExcursions(range, { local: [0.5, 0], global: null, proxyMean: [0.72] })).toEqual([]);
+    const out = rangeExcursions(range, { local: [1.2, -1.1], global: [5], proxyMean: [0.27] });
+    expect(out.map((e) => [e.kind, e.side, e.coordinate, +e.excess.toFixed(6)])).toEqual([
+      ['box', 'local', 0, 0.2],
+      ['below', 'proxyMean', 0, 0.03],
     ]);
-  });
-});
-
-describe('non-finite numbers in the model file and in predictions', () => {
-  it('a null (NaN/Infinity in JSON) where the model file needs a number makes it invalid, naming the field; check exits 1', async () => {
-    const { readFileSync } = await import('node:fs');
-    const fitDir = path.join(dir, 'nan-fit');
-    const res = await cli('fit', '--store', store, '--budget', '20', '--nc-h', '1', '--nc-d', '1', '--bootstrap', '0', '--out', fitDir, '--quiet');
-    expect(res.code).not.toBe(2);
-    const model = JSON.parse(readFileSync(path.join(fitDir, 'model.json'), 'utf8'));
-    const side = model.targets[0].local ? 'local' : 'global';
-    model.targets[0][side].goalA.yMean = null;
-    const broken = path.join(dir, 'nan-model.json');
-    writeFileSync(broken, JSON.stringify(model));
-    const check = await cli('check', '--model-file', broken, '--model', syn.matrix.models[0]!.name, '--store', store, '--out', path.join(dir, 'nan-check'), '--allow-unproven', '--json');
-    expect(check.code).toBe(1);
-    const f = check.json.findings.find((x: any) => x.code === 'pace-model-file-invalid');
-    expect(f.args.reason).toBe(`targets[0].${side}.goalA.yMean is not a finite number`);
+    expect(rangeExcursions(range, { local: [0.5, 0], global: null, proxyMean: [0.75] }).map((e) => e.kind)).toEqual(['box']);
+    // Every proxy item wrong is below the range even when a training model also scored 0.
+    const floor = { ...range, proxyMean: { min: [0], max: [0.7] } };
+    expect(rangeExcursions(floor, { local: [0.5, 0], global: null, proxyMean: [0] }).map((e) => e.kind)).toEqual(['below']);
   });
 
-  it('a NaN prediction is an error and no number is reported for that target', async () => {
-    const { fitPace } = await import('../../generator/core/pace/fit.js');
-    const { predictPace, checkpointScores } = await import('../../generator/core/pace/predict.js');
-    const config = { budget: 20, q: 0.5, m: 0.5, ncH: 1, ncD: 1 };
-    const { model } = await fitPace(syn.matrix, syn.targets, { bootstrap: 0, alpha: 0.1, seed: '5', svdScope: 'fold', configs: { 'agentic-0': config, 'agentic-1': config } });
-    for (const side of ['local', 'global'] as const) {
-      const g = model!.targets[0]![side]?.goalA;
-      if (g) Object.assign(g, { intercept: NaN, yMean: NaN });
-    }
-    const name = syn.matrix.models[0]!.name;
-    const { forecasts, findings } = await predictPace(model!, name, checkpointScores(syn.matrix, name)!);
-    expect(forecasts.map((f) => f.target)).toEqual(['agentic-1']);
-    const nan = findings.filter((f) => f.code === 'pace-prediction-not-finite');
-    expect(nan.map((f) => [f.severity, f.args.target, f.args.field])).toEqual([['error', 'agentic-0', 'predicted']]);
-  });
-});
-
-describe('cross-validation of large pools', () => {
-  it('up to 50 models is leave-one-out; above, 10 balanced seeded folds, the same for the same seed', async () => {
-    const { crossValidationFolds } = await import('../../generator/core/pace/coverage.js');
-    const small = crossValidationFolds(50, 's');
-    expect(small.folds).toBe(50);
-    expect([...small.foldOf]).toEqual([...Array(50).keys()]);
-    const large = crossValidationFolds(73, 's');
-    expect(large.folds).toBe(10);
-    const sizes = Array.from({ length: 10 }, (_, f) => large.foldOf.filter((x) => x === f).length);
-    expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1);
-    expect([...crossValidationFolds(73, 's').foldOf]).toEqual([...large.foldOf]);
-    expect([...crossValidationFolds(73, 't').foldOf]).not.toEqual([...large.foldOf]);
-  });
-
-  it('a 60-model fit records 10-fold skill, and a model’s own score never reaches the prediction of its fold-mates', async () => {
-    const big = syntheticPace({ models: 60, instances: 150, dims: 2, targets: 1, targetInstances: 30, seed: 'kfold', aggregateOnly: true });
-    const config = { budget: 20, q: 0.5, m: 0.5, ncH: 2, ncD: 2 };
-    const options = { bootstrap: 0, alpha: 0.1, seed: '9', svdScope: 'fold' as const };
-    const { crossValidationFolds, crossValidatedPredictions } = await import('../../generator/core/pace/coverage.js');
-    const { model } = await fitPace(big.matrix, big.targets, { ...options, configs: { 'agentic-0': config } });
-    const cv = model!.targets[0]!.cv;
-    expect(cv.models).toBe(60);
-    expect(cv.folds).toBe(10);
-    expect(cv.absResiduals).toHaveLength(60);
-    const predictionsWith = (scores: Record<string, number>) => {
-      const { data } = prepareData(big.matrix, [{ ...big.targets[0]!, scores }], { bootstrap: 0, seed: '9' });
-      const target = data!.targets[0]!;
-      const idx = Int32Array.from(target.rows.keys());
-      return { data: data!, target, predictions: crossValidatedPredictions(data!, target, idx, config, options, null).predictions };
-    };
-    const base = predictionsWith(big.targets[0]!.scores);
-    const { foldOf } = crossValidationFolds(base.target.rows.length, `${options.seed}/cv/${base.target.name}/${base.target.rows.length}`);
-    const victim = 7;
-    const name = base.data.models[base.target.rows[victim] as number] as string;
-    const moved = predictionsWith({ ...big.targets[0]!.scores, [name]: big.targets[0]!.scores[name]! > 50 ? 1 : 99 });
-    let mates = 0;
-    let others = 0;
-    foldOf.forEach((f, t) => {
-      if (t === victim) return;
-      const same = f === foldOf[victim];
-      if (same) {
-        mates++;
-        expect(moved.predictions[t]).toBe(base.predictions[t]);
-      } else if (moved.predictions[t] !== base.predictions[t]) others++;
-    });
-    expect(mates).toBeGreaterThan(3);
-    // The victim trains every other fold, so its score moves their predictions: the test can see a leak.
-    expect(others).toBeGreaterThan(0);
+  it('flags coordinates that are ordinary one by one but jointly unlike every training model (leverage)', async () => {
+    const { loadDense } = await import('../../generator/core/pace/dense.js');
+    await loadDense();
+    const { rangeExcursions } = await import('../../generator/core/pace/skill.js');
+    const { leverageModel, leverageDistance } = await import('../../generator/core/pace/leverage.js');
+    // Twelve models along the diagonal of a 2-D embedding, with a little spread across it.
+    const u = Float64Array.from({ length: 24 }, (_, i) => (i % 2 === 0 ? Math.floor(i / 2) / 11 : Math.floor(i / 2) / 11 + (i % 4 === 1 ? 0.02 : -0.02)));
+    const model = leverageModel(u, 2)!;
+    expect(model.threshold).toBeGreaterThan(0);
+    const range = { local: { min: [0, -0.02], max: [1, 1.02] }, global: null, proxyMean: null, leverage: { local: model, global: null } };
+    // Inside the box on both coordinates, but off the diagonal every model lies on.
+    const off = [0.1, 0.9];
+    expect(rangeExcursions({ ...range, leverage: { local: null, global: null } }, { local: off, global: null, proxyMean: null })).toEqual([]);
+    expect(rangeExcursions(range, { local: off, global: null, proxyMean: null }).map((e) => e.kind)).toEqual(['leverage']);
+    expect(rangeExcursions(range, { local: [0.5, 0.5], global: null, proxyMean: null })).toEqual([]);
+    expect(leverageDistance(model, off)).toBeGreaterThan(leverageDistance(model, [0.5, 0.5]));
   });
 });

@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../generator/core/kernel/rng.js';
 import { conformalHalfWidth, conformalInterval, residualsNeeded } from '../../generator/core/pace/conformal.js';
-import { bootstrapIndices, looMeanPredictions, pairedComparison, pointPairAccuracy } from '../../generator/core/pace/uncertainty.js';
+import { absoluteErrorDifferences, bootstrapIndices, looMeanPredictions, maeVerdict, pairedComparison, pointPairAccuracy } from '../../generator/core/pace/uncertainty.js';
+import { minimumModelsForSkill, signFlipTest } from '../../generator/core/pace/sign-flip.js';
 import { runReference, skipPython } from './reference.js';
 
 const rng = new Rng('uncertainty-test');
@@ -129,8 +130,65 @@ describe('paired comparison with the mean predictor', () => {
         expect(Number.isNaN(lo) ? null : lo).toBeCloseTo(ref[i][k].interval[0] ?? NaN, 9);
         expect(Number.isNaN(hi) ? null : hi).toBeCloseTo(ref[i][k].interval[1] ?? NaN, 9);
       }
-      const [lo, hi] = got.metrics.mae.interval;
-      expect(got.verdict).toBe(hi < 0 ? 'better' : lo > 0 ? 'worse' : 'no-demonstrated-difference');
+      // The verdict is the sign-flip test's, not the bootstrap interval's (sign-flip test below).
+      expect(got.test.pTwoSided).toBeCloseTo(signFlipTest(absoluteErrorDifferences(c.truth, c.pred, c.base)).pTwoSided, 15);
+      expect(got.verdict).toBe(c.truth.length < minimumModelsForSkill ? 'too-few-models' : got.test.pTwoSided >= 0.05 ? 'no-demonstrated-difference' : got.test.meanDifference < 0 ? 'better' : 'worse');
     });
+  });
+});
+
+const SIGN_FLIP = `
+import json, sys
+import numpy as np
+from scipy.stats import permutation_test
+out = []
+for d in json.load(sys.stdin):
+    x = np.array(d, dtype=float)
+    res = {}
+    for alt in ('less', 'greater', 'two-sided'):
+        # Exact up to 20 models (as aptpace); above that scipy's own Monte Carlo, seeded.
+        n_resamples = np.inf if len(x) <= 20 else 200000
+        r = permutation_test((x,), np.sum, permutation_type='samples', alternative=alt, n_resamples=n_resamples, batch=1 << 15, random_state=1)
+        res[alt] = float(r.pvalue)
+    out.append(res)
+print(json.dumps(out))
+`;
+
+describe('sign-flip test of paired absolute-error differences', () => {
+  it.skipIf(skipPython)('exact p-values equal scipy.stats.permutation_test (sign flips) on ties, zeros and both signs; above 20 models, a fixed Monte Carlo stream agrees within its error', () => {
+    const cases = [
+      [0.1, -0.2, 0.3],
+      [-0.05, -0.1, 0.02, -0.3, -0.01, 0, -0.07, 0.04, -0.2, -0.11],
+      [0.1, 0.1, -0.1, 0.2, -0.2, 0.3, 0, 0, -0.3, 0.05, -0.05, 0.1, -0.4],
+      draw(17).map((x, i) => (i % 3 === 0 ? x : -x) / 4),
+      draw(20).map((x, i) => (i % 4 === 0 ? x : -x) / 5),
+      draw(26).map((x, i) => (i % 3 === 0 ? x : -x) / 5),
+    ];
+    const ref = runReference(SIGN_FLIP, cases);
+    cases.forEach((d, i) => {
+      const got = signFlipTest(d);
+      const tolerance = got.exact ? 1e-12 : 0.01;
+      expect(got.exact).toBe(d.length <= 20);
+      expect(Math.abs(got.pLess - ref[i].less), `less ${i}`).toBeLessThanOrEqual(tolerance);
+      expect(Math.abs(got.pGreater - ref[i].greater), `greater ${i}`).toBeLessThanOrEqual(tolerance);
+      expect(Math.abs(got.pTwoSided - ref[i]['two-sided']), `two-sided ${i}`).toBeLessThanOrEqual(tolerance);
+    });
+  }, 300_000);
+
+  it('does not depend on any seed: the same differences give the same p and verdict every time', () => {
+    const d = Array.from({ length: 30 }, (_, i) => ((i * 37) % 11) / 50 - 0.08);
+    const a = signFlipTest(d);
+    expect(a.exact).toBe(false);
+    expect(signFlipTest(d)).toEqual(a);
+    expect(maeVerdict(a)).toBe(maeVerdict(signFlipTest([...d])));
+  });
+
+  it('needs at least 10 models before any better/worse verdict, however large the difference', () => {
+    const nine = Array.from({ length: 9 }, () => -0.5);
+    expect(signFlipTest(nine).pTwoSided).toBeLessThan(0.01);
+    expect(maeVerdict(signFlipTest(nine))).toBe('too-few-models');
+    expect(maeVerdict(signFlipTest([...nine, -0.5]))).toBe('better');
+    expect(maeVerdict(signFlipTest([...nine, -0.5].map((x) => -x)))).toBe('worse');
+    expect(maeVerdict(signFlipTest([-0.1, 0.1, -0.2, 0.2, -0.1, 0.1, 0.05, -0.05, 0.3, -0.3]))).toBe('no-demonstrated-difference');
   });
 });

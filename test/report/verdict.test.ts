@@ -7,7 +7,7 @@ import { renderReportMarkdown } from '../../generator/core/report/html.js';
 import type { PaceModelFile } from '../../generator/core/pace/model-file.js';
 
 const wins = (p: number) => Array.from({ length: 6 }, (_, i) => ({ model: `ref-${i}`, score: 0.1 + 0.05 * i, probability: p }));
-const skill = { verdict: 'no-demonstrated-difference' as const, mae: 0.2, meanMae: 0.19, maeDifference: 0.01, interval: [-0.02, 0.04] as [number, number], folds: 6, models: 6 };
+const skill = { verdict: 'no-demonstrated-difference' as const, pValue: 0.4, mae: 0.2, meanMae: 0.19, maeDifference: 0.01, interval: [-0.02, 0.04] as [number, number], folds: 6, models: 6, baselines: [] };
 
 function target(over: Partial<CheckTargetResult>): CheckTargetResult {
   return {

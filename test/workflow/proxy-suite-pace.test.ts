@@ -5,7 +5,10 @@ import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { buildProxySuite } from '../../generator/core/workflow/proxy-suite.js';
 import { addPacePrediction, paceMetricNames, paceSuiteModel, PACE_METRIC_FIELDS } from '../../generator/core/workflow/proxy-suite-pace.js';
-import { PACE_PY } from '../../generator/core/workflow/pace-harness-py.js';
+import { loadPaceModule } from '../../generator/core/emit/templates.js';
+import { nodeVfs as paceVfs } from '../../generator/core/kernel/node-vfs.js';
+
+const PACE_PY = await loadPaceModule(paceVfs);
 import { fitPace } from '../../generator/core/pace/fit.js';
 import { predictPace } from '../../generator/core/pace/predict.js';
 import { syntheticPace } from '../../generator/core/pace/synthetic.js';
@@ -47,7 +50,7 @@ describe('proxy suite: the prediction metrics', () => {
     const built = buildProxySuite({ files, proxy: byTask });
     expect([...built.taskFiles]).toEqual([['aptpace_dr_answer', 'aptpace_dr_answer.yaml'], ['aptpace_swe_plan_mcq', 'aptpace_swe_plan_mcq.yaml']].sort());
     expect(built.topGroupFiles).toEqual(['_aptpace_fixtures.yaml']);
-    const out = addPacePrediction(built, m);
+    const out = addPacePrediction(built, m, PACE_PY);
     expect(built.files.get('aptpace_swe_plan_mcq.yaml')).toBe(files.get('aptpace_swe_plan_mcq.yaml')); // input untouched
     for (const f of ['aptpace_swe_plan_mcq.yaml', 'aptpace_dr_answer.yaml']) {
       const text = out.get(f)!;
@@ -75,7 +78,7 @@ describe('proxy suite: the prediction metrics', () => {
     expect(suiteModel.targets[0].local.basis).toEqual(model.targets[0]!.local!.basis);
     expect(suiteModel.targets[0].cv.absResiduals).toEqual(model.targets[0]!.cv.absResiduals);
     expect(out.get('README.md')).toMatch(/## Proxy-only suite: predicted agentic scores/);
-    const again = addPacePrediction(buildProxySuite({ files: readSuite(suiteDir), proxy: byTask }), m);
+    const again = addPacePrediction(buildProxySuite({ files: readSuite(suiteDir), proxy: byTask }), m, PACE_PY);
     expect([...again]).toEqual([...out]);
   });
 

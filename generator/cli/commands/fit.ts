@@ -111,6 +111,7 @@ async function proxySuiteFiles(ctx: CommandContext, suiteDir: string, model: Pac
   const proxy = model.proxy;
   const { buildProxySuite } = await import('../../core/workflow/proxy-suite.js');
   const { addPacePrediction } = await import('../../core/workflow/proxy-suite-pace.js');
+  const { loadPaceModule } = await import('../../core/emit/templates.js');
   const { workflowFindings } = await import('../../core/workflow/findings.js');
   const make = findingFactory(workflowFindings);
   const root = path.resolve(ctx.cwd, suiteDir);
@@ -131,7 +132,7 @@ async function proxySuiteFiles(ctx: CommandContext, suiteDir: string, model: Pac
   const fullTotal = [...files.keys()].filter((f) => f.startsWith('data/') && f.endsWith('.test.jsonl')).reduce((n, f) => n + files.get(f)!.split('\n').filter((l) => l.trim()).length, 0);
   return {
     // The suite prints the predicted agentic scores in the harness's own table (proxy-suite-pace.ts).
-    files: addPacePrediction(built, model),
+    files: addPacePrediction(built, model, await loadPaceModule(ctx.vfs)),
     findings,
     summary: `proxy-suite/: ${docs} documents in ${built.kept.length} task(s) (of ${all} in those tasks, ${fullTotal} in the suite); run it with lm_eval --include_path <out>/proxy-suite (its table shows the predicted agentic scores)`,
   };

@@ -10,15 +10,24 @@ export interface SuiteTemplates {
 
 const TEMPLATE_FILES = { readme: 'README.md.hbs', utils: 'utils.py.hbs' } as const satisfies Record<keyof SuiteTemplates, string>;
 
-/** `templates/suite` of this package: three levels up from source, four from `build/`. */
-export async function defaultSuiteTemplateDir(vfs: Vfs): Promise<string> {
+/** `templates/<sub>` of this package (holding `probe`): three levels up from source, four from `build/`. */
+async function packageTemplateDir(vfs: Vfs, sub: string, probe: string): Promise<string> {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 6; i++) {
-    const candidate = path.join(dir, 'templates', 'suite');
-    if ((await vfs.stat(path.join(candidate, TEMPLATE_FILES.utils)))?.isFile) return candidate;
+    const candidate = path.join(dir, 'templates', sub);
+    if ((await vfs.stat(path.join(candidate, probe)))?.isFile) return candidate;
     dir = path.dirname(dir);
   }
-  throw new Error('internal: templates/suite not found beside the aptpace package');
+  throw new Error(`internal: templates/${sub} not found beside the aptpace package`);
+}
+
+export function defaultSuiteTemplateDir(vfs: Vfs): Promise<string> {
+  return packageTemplateDir(vfs, 'suite', TEMPLATE_FILES.utils);
+}
+
+/** The proxy suite's Python module (templates/proxy-suite/aptpace_pace.py), verbatim. */
+export async function loadPaceModule(vfs: Vfs): Promise<string> {
+  return vfs.readText(path.join(await packageTemplateDir(vfs, 'proxy-suite', 'aptpace_pace.py'), 'aptpace_pace.py'));
 }
 
 export async function loadSuiteTemplates(vfs: Vfs, dir?: string): Promise<SuiteTemplates> {

@@ -4,7 +4,9 @@
  * `evaluate` recomputes them inside every outer fold (training models only) to measure how often
  * the interval it would have issued covers the held-out model.
  */
-import { fitTarget, predictPoolRow, prepareFold, type GlobalBasis } from './pipeline.js';
+import { fitTarget, prepareFold, type GlobalBasis } from './pipeline.js';
+import { shippedPoolPrediction } from './monotone.js';
+import { baselines, type BaselineName } from './baselines/index.js';
 import { conformalInterval, intervalLevels, targetBounds } from './conformal.js';
 import { percentileSorted } from './uncertainty.js';
 import { Rng } from '../kernel/rng.js';
@@ -29,12 +31,25 @@ export function crossValidationFolds(n: number, seed: string): { folds: number; 
 }
 
 /**
- * Goal A cross-validated predictions and residuals (y − ŷ) over `idx` (indices into target.rows):
- * each model is predicted by a fit on the models outside its fold (see `crossValidationFolds`).
+ * Cross-validated predictions of the shipped predictor (monotone.ts: PACE's Goal A made
+ * monotone and clipped to the target's range) and residuals (y − ŷ) over `idx` (indices into
+ * target.rows): each model is predicted by a fit on the models outside its fold (see
+ * `crossValidationFolds`), exactly as `check` would predict it from that fit's model file.
  */
-export function crossValidatedPredictions(data: PaceData, target: PreparedTarget, idx: Int32Array, config: PaceConfig, options: PaceOptions, shared: GlobalBasis | null): { predictions: Float64Array; residuals: Float64Array; folds: number } {
+export async function crossValidatedPredictions(
+  data: PaceData,
+  target: PreparedTarget,
+  idx: Int32Array,
+  config: PaceConfig,
+  options: PaceOptions,
+  shared: GlobalBasis | null,
+  compareWith: BaselineName[] = [],
+): Promise<{ predictions: Float64Array; residuals: Float64Array; folds: number; baselines: Map<BaselineName, Float64Array> }> {
   const predictions = new Float64Array(idx.length);
   const residuals = new Float64Array(idx.length);
+  const others = new Map(compareWith.map((name) => [name, new Float64Array(idx.length)]));
+  const cache = new Map<string, unknown>();
+  const rng = new Rng(`${options.seed}/cv-baselines/${target.name}`);
   const { folds, foldOf } = crossValidationFolds(idx.length, `${options.seed}/cv/${target.name}/${idx.length}`);
   for (let f = 0; f < folds; f++) {
     const held: number[] = [];
@@ -45,12 +60,14 @@ export function crossValidatedPredictions(data: PaceData, target: PreparedTarget
     const fit = fitTarget(basis, config, null);
     for (const t of held) {
       const row = idx[t] as number;
-      const p = predictPoolRow(basis, fit, target.rows[row] as number).value;
+      const p = shippedPoolPrediction(basis, fit, target.rows[row] as number);
       predictions[t] = p;
       residuals[t] = (target.y[row] as number) - p;
+      for (const [name, out] of others)
+        out[t] = await baselines[name].predict({ basis, testRow: target.rows[row] as number, budget: config.budget, ncH: config.ncH, rng: rng.fork(`${name}/${t}`), cache });
     }
   }
-  return { predictions, residuals, folds };
+  return { predictions, residuals, folds, baselines: others };
 }
 
 /** The label-noise interval of a prediction at `level`, from its bootstrap replicates. */

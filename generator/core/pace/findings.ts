@@ -133,13 +133,25 @@ export const paceFindings = {
     severity: 'warning',
     title: 'No demonstrated skill',
     message: (a) =>
-      `target ${a.target}: leave-one-out MAE ${Number(a.mae).toFixed(2)} vs ${Number(a.meanMae).toFixed(2)} for the mean predictor; the 95% interval of the difference [${Number(a.lower).toFixed(2)}, ${Number(a.upper).toFixed(2)}] ${a.verdict === 'worse' ? 'lies above 0 (worse than the mean)' : 'contains 0'}, so the model has no demonstrated skill on this target and \`check\` will not pass it without --allow-unproven`,
+      `target ${a.target}: cross-validated MAE ${Number(a.mae).toFixed(2)} vs ${Number(a.meanMae).toFixed(2)} for the mean predictor; the fitted model ${a.words}, so it has no demonstrated skill on this target and \`check\` will not pass it without --allow-unproven`,
+  },
+  'pace-simpler-predictor-better': {
+    severity: 'warning',
+    title: 'A simpler predictor does better',
+    message: (a) =>
+      `target ${a.target}: ${a.baseline} (${a.title}) errs less than the shipped predictor on the same cross-validation folds: MAE ${Number(a.baselineMae).toFixed(2)} vs ${Number(a.mae).toFixed(2)}, sign-flip p ${a.p}; \`aptpace evaluate\` compares every predictor`,
+  },
+  'pace-prediction-below-range': {
+    severity: 'warning',
+    title: 'Checkpoint below every training model',
+    message: (a) =>
+      `${a.model} on ${a.target}: proxy accuracy ${(100 * Number(a.accuracy)).toFixed(1)}% is below the weakest training model's ${(100 * Number(a.lowest)).toFixed(1)}%${Number(a.accuracy) === 0 ? ' (no proxy item right)' : ''}; the fit has no model there, so the prediction is an extrapolation and \`check\` will not pass it without --allow-unproven`,
   },
   'pace-prediction-unproven': {
     severity: 'warning',
     title: 'Prediction without demonstrated skill',
     message: (a) =>
-      `target ${a.target}: the fitted model did not beat the mean predictor in cross-validation (MAE ${Number(a.mae).toFixed(2)} vs ${Number(a.meanMae).toFixed(2)}, difference interval [${Number(a.lower).toFixed(2)}, ${Number(a.upper).toFixed(2)}]); the prediction for ${a.model} is not evidence of anything`,
+      `target ${a.target}: the fitted model did not beat the mean predictor in cross-validation (MAE ${Number(a.mae).toFixed(2)} vs ${Number(a.meanMae).toFixed(2)}: it ${a.words}); the prediction for ${a.model} is not evidence of anything`,
   },
   'pace-prediction-out-of-range': {
     severity: 'warning',

@@ -14,8 +14,10 @@ import { computeGlobalBasis, fitTarget, prepareFold, type PartFit, type TargetFi
 import { fallbackConfig, type PaceConfig, type PaceData, type PaceOptions, type PreparedTarget } from './types.js';
 import { MODEL_FORMAT, MODEL_VERSION, type PaceModelFile, type SerializedPart, type SerializedTarget } from './model-file.js';
 import { skillMap } from './skill-map.js';
-import { crossValidatedSkill, embeddingRange, proxyMeans, type CrossValidatedSkill } from './skill.js';
+import { betterBaseline, crossValidatedSkill, embeddingRange, proxyMeans, type CrossValidatedSkill } from './skill.js';
+import { formatPValue, skillVerdictWords } from './uncertainty.js';
 import { loadDense } from './dense.js';
+import { columnLinearForm, monotoneForm } from './monotone.js';
 
 const make = findingFactory(paceFindings);
 
@@ -60,27 +62,19 @@ function serializePart(data: PaceData, part: PartFit | null): SerializedPart | n
 
 /** Effective per-instance weights of the unguarded Goal A prediction (it is linear in the scores). */
 function linearForm(data: PaceData, fit: TargetFit): SerializedTarget['linear'] {
-  const weights = new Map<number, number>();
-  let intercept = 0;
-  const sides: Array<[PartFit | null, number]> = [
-    [fit.local, fit.local && fit.global ? fit.effectiveM : fit.local ? 1 : 0],
-    [fit.global, fit.local && fit.global ? 1 - fit.effectiveM : fit.global ? 1 : 0],
-  ];
-  for (const [part, share] of sides) {
-    if (!part || share === 0) continue;
-    const { embedding: e, goalA } = part;
-    intercept += share * goalA.intercept;
-    e.cols.forEach((c, s) => {
-      let w = 0;
-      for (let j = 0; j < e.k; j++) w += (e.proj[s * e.k + j] as number) * (goalA.weights[j] as number);
-      weights.set(c, (weights.get(c) ?? 0) + share * goalA.slope * w);
-    });
-  }
+  const form = columnLinearForm(fit);
   return {
-    intercept,
-    weights: [...weights.entries()]
-      .map(([c, weight]) => ({ key: data.instances[c]!.key, task: data.instances[c]!.task, weight }))
-      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)),
+    intercept: form.intercept,
+    weights: Array.from(form.cols, (c, i) => ({ key: data.instances[c]!.key, task: data.instances[c]!.task, weight: form.weights[i] as number })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)),
+  };
+}
+
+/** The monotone, bounded predictor `check` uses (monotone.ts), by instance key. */
+function shippedForm(data: PaceData, target: PreparedTarget, fit: TargetFit): SerializedTarget['shipped'] {
+  const form = monotoneForm(columnLinearForm(fit), data.view, target.rows, (c) => data.instances[c]!.task);
+  return {
+    intercept: form.intercept,
+    weights: Array.from(form.cols, (c, i) => ({ key: data.instances[c]!.key, task: data.instances[c]!.task, weight: form.weights[i] as number })),
   };
 }
 
@@ -103,6 +97,7 @@ function serializeTarget(data: PaceData, target: PreparedTarget, fit: TargetFit,
     local: serializePart(data, fit.local),
     global: serializePart(data, fit.global),
     linear,
+    shipped: shippedForm(data, target, fit),
     skillMap: skillMap(linear.weights),
     cv,
     range: embeddingRange(fit, proxyMeans(data, target.rows, fit.selection.union)),
@@ -131,8 +126,11 @@ export async function fitPace(matrix: ScoreMatrix, targets: TargetTable[], optio
     if (fit.selection.union.length < config.budget)
       findings.push(make('pace-budget-short', {}, { target: target.name, selected: fit.selection.union.length, budget: config.budget, eligible: basis.localOrder.length }));
     for (const c of fit.selection.union) proxyCols.add(c);
-    const cv = crossValidatedSkill(data, target, config, options, shared);
-    if (cv.verdict !== 'better') findings.push(make('pace-target-no-skill', {}, { target: target.name, mae: cv.mae * target.displayFactor, meanMae: cv.meanMae * target.displayFactor, lower: cv.interval[0] * target.displayFactor, upper: cv.interval[1] * target.displayFactor, verdict: cv.verdict }));
+    const cv = await crossValidatedSkill(data, target, config, options, shared);
+    const f = target.displayFactor;
+    if (cv.verdict !== 'better') findings.push(make('pace-target-no-skill', {}, { target: target.name, mae: cv.mae * f, meanMae: cv.meanMae * f, pValue: cv.pValue, verdict: cv.verdict, words: skillVerdictWords(cv) }));
+    const simpler = betterBaseline(cv);
+    if (simpler) findings.push(make('pace-simpler-predictor-better', {}, { target: target.name, baseline: simpler.name, title: simpler.title, baselineMae: simpler.mae * f, mae: cv.mae * f, p: formatPValue(simpler.pValue) }));
     serialized.push(serializeTarget(data, target, fit, { local: fit.local?.trainU ?? null, global: fit.global?.trainU ?? null }, cv));
   }
   onProgress?.(data.targets.length, data.targets.length, 'targets fitted');

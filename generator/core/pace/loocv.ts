@@ -13,6 +13,7 @@ import { spearman } from './rank.js';
 import type { PaceConfig, PaceData, PaceOptions, PreparedTarget } from './types.js';
 import { fallbackConfig } from './types.js';
 import { addCoverage, crossValidatedPredictions, newCoverage, type CoverageTally } from './coverage.js';
+import { shippedPoolPrediction } from './monotone.js';
 import { bootstrapIndices, looMeanPredictions, pairedComparison, type PairedComparison } from './uncertainty.js';
 
 /** Bootstrap-over-models replicates behind every PACE-vs-mean interval. */
@@ -160,6 +161,7 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
     const frozen = options.frozen[target.name] ?? fallbackConfig;
     const shared = options.svdScope === 'all' ? computeGlobalBasis(data, Int32Array.from(data.models.keys()), `${options.seed}/svd/all`) : null;
     const paceFrozen = newAcc(n, true);
+    const shipped = newAcc(n);
     const paceNested = newAcc(n, true);
     const base = new Map(options.baselines.map((b) => [b, newAcc(n)]));
     const curve = new Map(options.budgetCurve.map((c) => [c, newAcc(n, true)]));
@@ -178,9 +180,12 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
       const pred = predictPoolRow(basis, fit, testRow);
       if (pred.guarded) guarded++;
       scorePairs(paceFrozen, k, pred.value, target, trainIdx, pred.margins);
+      const point = shippedPoolPrediction(basis, fit, testRow);
+      scorePairs(shipped, k, point, target, trainIdx);
       if (coverage.length) {
-        const inner = crossValidatedPredictions(data, target, trainIdx, frozen, options, shared);
-        addCoverage(coverage, target.y[k] as number, pred.value, inner.residuals, pred.replicates, target.scale);
+        // The intervals `check` issues: around the shipped point, from the shipped predictor's inner residuals.
+        const inner = await crossValidatedPredictions(data, target, trainIdx, frozen, options, shared);
+        addCoverage(coverage, target.y[k] as number, point, inner.residuals, pred.replicates.map((r) => r - pred.value + point), target.scale);
       }
       if (options.nested) {
         const chosen = nestedChoice(data, target, trainIdx, options, options.nested, shared);
@@ -199,7 +204,10 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
         scorePairs(curve.get(budget)!, k, cp.value, target, trainIdx, cp.margins);
       }
     }
-    const methods: MethodResult[] = [finishMethod('pace-frozen', `PACE, frozen settings (C=${frozen.budget}, q=${frozen.q}, m=${frozen.m}, nc_h=${frozen.ncH}, nc_d=${frozen.ncD})`, paceFrozen, target)];
+    const methods: MethodResult[] = [
+      finishMethod('shipped', 'shipped: the frozen-settings fit made monotone and clipped to the target range (what fit writes and check uses)', shipped, target),
+      finishMethod('pace-frozen', `PACE, frozen settings (C=${frozen.budget}, q=${frozen.q}, m=${frozen.m}, nc_h=${frozen.ncH}, nc_d=${frozen.ncD})`, paceFrozen, target),
+    ];
     if (options.nested) methods.push(finishMethod('pace-nested', 'PACE, settings tuned by nested leave-one-out inside each fold', paceNested, target));
     for (const name of options.baselines) methods.push(finishMethod(name, baselines[name].title, base.get(name)!, target));
     const comparisons = compareWithMean(methods, target, rng.fork(`${target.name}/models-bootstrap`));

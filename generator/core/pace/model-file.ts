@@ -11,8 +11,12 @@ import type { SkillShare } from './skill-map.js';
 import type { CrossValidatedSkill, EmbeddingRange } from './skill.js';
 
 export const MODEL_FORMAT = 'aptpace-pace-model';
-/** 2: targets carry their cross-validated skill and embedding range (model files of version 1 must be refitted). */
-export const MODEL_VERSION = 2;
+/**
+ * 3: targets carry the shipped monotone predictor, a seed-free sign-flip skill verdict with the
+ * baselines' cross-validated errors, and the leverage yardstick of each embedding (model files
+ * of earlier versions must be refitted).
+ */
+export const MODEL_VERSION = 3;
 
 export interface SerializedPart {
   /** Instance keys, in basis row order. */
@@ -39,6 +43,12 @@ export interface SerializedTarget {
   global: SerializedPart | null;
   /** The (unguarded) Goal A prediction is exactly intercept + Σ weight·score over these instances. */
   linear: { intercept: number; weights: Array<{ key: string; task: string; weight: number }> };
+  /**
+   * The predictor `check` uses (monotone.ts): intercept + Σ weight·score over these items (every
+   * weight > 0), an unobserved item taking the checkpoint's own mean on its task; clipped to the
+   * target's range.
+   */
+  shipped: { intercept: number; weights: Array<{ key: string; task: string; weight: number }> };
   skillMap: SkillShare[];
   /** Leave-one-out skill of this configuration against the mean predictor, and the residuals behind the intervals. */
   cv: CrossValidatedSkill;
@@ -86,7 +96,7 @@ export function parseModelFile(text: string): { model: PaceModelFile | null; rea
     }
     if (!t.local && !t.global) return { model: null, reason: `targets[${i}] has no embedding` };
     if (!Array.isArray(t.trainingModels)) return { model: null, reason: `targets[${i}].trainingModels missing` };
-    const bad = firstNonFinite({ local: t.local, global: t.global, trainingModels: t.trainingModels, cv: t.cv, range: t.range }, `targets[${i}]`);
+    const bad = firstNonFinite({ local: t.local, global: t.global, trainingModels: t.trainingModels, cv: t.cv, range: t.range, shipped: t.shipped }, `targets[${i}]`);
     if (bad) return { model: null, reason: `${bad} is not a finite number` };
     if (!t.cv || !Array.isArray(t.cv.absResiduals) || !Array.isArray(t.cv.interval) || !t.range) return { model: null, reason: `targets[${i}].cv or .range missing` };
     const shape = targetShapeProblem(t);
@@ -99,6 +109,7 @@ export function parseModelFile(text: string): { model: PaceModelFile | null; rea
 
 /** Keys whose null is meaningful (a side without an embedding, an absent Goal B, a missing range). */
 const NULLABLE = new Set(['local', 'global', 'goalB', 'proxyMean']);
+// (range.leverage.local / .global are null with too few models: covered by 'local' / 'global'.)
 
 /**
  * Path of the first value in the numeric parts of a target that is not a finite number (JSON turns
@@ -148,7 +159,11 @@ function targetShapeProblem(t: SerializedTarget): string | null {
   if (!isNum(t.displayFactor)) return 'displayFactor';
   if (!isObject(t.config) || !isNum(t.config.budget)) return 'config';
   if (!t.trainingModels.every((r) => isObject(r) && isStr(r.name) && isNum(r.score) && (r.local === null || numbers(r.local)) && (r.global === null || numbers(r.global)))) return 'trainingModels';
-  if (!isObject(t.linear) || !isNum(t.linear.intercept) || !Array.isArray(t.linear.weights) || !t.linear.weights.every((w) => isObject(w) && isStr(w.key) && isStr(w.task) && isNum(w.weight))) return 'linear';
+  for (const form of ['linear', 'shipped'] as const) {
+    const f = t[form];
+    if (!isObject(f) || !isNum(f.intercept) || !Array.isArray(f.weights) || !f.weights.every((w) => isObject(w) && isStr(w.key) && isStr(w.task) && isNum(w.weight))) return form;
+  }
+  if (t.shipped.weights.some((w) => w.weight < 0)) return 'shipped';
   if (!Array.isArray(t.skillMap)) return 'skillMap';
   for (const side of ['local', 'global'] as const) {
     const p = t[side];

@@ -11,9 +11,11 @@ import { predictFromEmbeddings, type PartFit, type TargetFit } from './pipeline.
 import type { PaceModelFile, SerializedPart, SerializedTarget } from './model-file.js';
 import { conformalInterval, intervalLevels, targetBounds } from './conformal.js';
 import { labelNoiseInterval } from './coverage.js';
-import { rangeExcursions, type RangeExcursion } from './skill.js';
+import { betterBaseline, rangeExcursions, type BaselineSkill, type RangeExcursion } from './skill.js';
+import { formatPValue, skillVerdictWords } from './uncertainty.js';
 import type { Verdict } from './uncertainty.js';
 import { loadDense } from './dense.js';
+import { clipToBounds, monotoneValue } from './monotone.js';
 
 const make = findingFactory(paceFindings);
 
@@ -21,7 +23,17 @@ const make = findingFactory(paceFindings);
 export function skillOf(t: SerializedTarget): TargetForecast['skill'] {
   const f = t.displayFactor;
   // Model files written before `models` was recorded cross-validated leave-one-out: folds = models.
-  return { verdict: t.cv.verdict, mae: t.cv.mae * f, meanMae: t.cv.meanMae * f, maeDifference: t.cv.maeDifference * f, interval: [t.cv.interval[0] * f, t.cv.interval[1] * f], folds: t.cv.folds, models: t.cv.models ?? t.cv.folds };
+  return {
+    verdict: t.cv.verdict,
+    pValue: t.cv.pValue,
+    mae: t.cv.mae * f,
+    meanMae: t.cv.meanMae * f,
+    maeDifference: t.cv.maeDifference * f,
+    interval: [t.cv.interval[0] * f, t.cv.interval[1] * f],
+    folds: t.cv.folds,
+    models: t.cv.models,
+    baselines: t.cv.baselines.map((b) => ({ ...b, mae: b.mae * f })),
+  };
 }
 
 export interface TargetForecast {
@@ -38,11 +50,11 @@ export interface TargetForecast {
    */
   intervals: Array<{ level: number; lower: number; upper: number; unbounded: boolean }>;
   /** The fit's cross-validated skill for this target (target scale). */
-  skill: { verdict: Verdict; mae: number; meanMae: number; maeDifference: number; interval: [number, number]; folds: number; models: number };
+  skill: { verdict: Verdict; pValue: number; mae: number; meanMae: number; maeDifference: number; interval: [number, number]; folds: number; models: number; baselines: BaselineSkill[] };
   /** Embedding coordinates outside the training models' range: the prediction extrapolates. */
   outOfRange: RangeExcursion[];
   /** Why this prediction cannot be vouched for (empty = it can). */
-  concerns: Array<'no-demonstrated-skill' | 'outside-training-range'>;
+  concerns: Array<'no-demonstrated-skill' | 'outside-training-range' | 'below-training-range'>;
   local: number | null;
   global: number | null;
   guarded: boolean;
@@ -88,6 +100,7 @@ export async function predictPace(model: PaceModelFile, modelName: string, score
   await loadDense();
   const findings: Finding[] = [];
   const forecasts: TargetForecast[] = [];
+  const taskOf = new Map(model.proxy.map((p) => [p.key, p.task]));
   for (const t of model.targets) {
     const fit: TargetFit = {
       config: t.config,
@@ -116,14 +129,24 @@ export async function predictPace(model: PaceModelFile, modelName: string, score
     fit.effectiveM = fit.local && fit.global ? t.effectiveM : fit.local ? 1 : 0;
     const pred = predictFromEmbeddings(fit, uLocal, uGlobal);
     const f = t.displayFactor;
-    const bad = [['predicted', pred.value], ['local', pred.local], ['global', pred.global]].find(([, v]) => v !== null && !Number.isFinite(v as number));
-    if (bad || pred.replicates.some((r) => !Number.isFinite(r))) {
+    // The number check uses: the shipped monotone form, clipped to the target's range
+    // (monotone.ts); PACE's own point only centres the label-noise replicates on it.
+    const fillKeys = [...keys];
+    const shipped = monotoneValue(
+      { intercept: t.shipped.intercept, weights: t.shipped.weights.map((w) => w.weight), tasks: t.shipped.weights.map((w) => w.task), allTasks: fillKeys.map((k) => taskOf.get(k) ?? '') },
+      (i) => scores.get(t.shipped.weights[i]!.key) ?? NaN,
+      (i) => scores.get(fillKeys[i]!) ?? NaN,
+    );
+    const point = shipped === null ? NaN : clipToBounds(shipped, targetBounds(t.scale));
+    const replicates = pred.replicates.map((r) => r - pred.value + point);
+    const bad = [['predicted', point], ['local', pred.local], ['global', pred.global]].find(([, v]) => v !== null && !Number.isFinite(v as number));
+    if (bad || replicates.some((r) => !Number.isFinite(r))) {
       // A NaN or infinite prediction is never reported as a number (and never passes a check).
       findings.push(make('pace-prediction-not-finite', { field: `${t.target}.${bad ? bad[0] : 'replicates'}` }, { model: modelName, target: t.target, value: String(bad ? bad[1] : 'non-finite replicate'), field: bad ? bad[0] : 'replicates' }));
       continue;
     }
     const intervals = intervalLevels.map((level) => {
-      const iv = conformalInterval(pred.value, t.cv.absResiduals, level, targetBounds(t.scale), labelNoiseInterval(pred.replicates, level));
+      const iv = conformalInterval(point, t.cv.absResiduals, level, targetBounds(t.scale), labelNoiseInterval(replicates, level));
       return { level, lower: iv.lower * f, upper: iv.upper * f, unbounded: iv.unbounded };
     });
     const i95 = intervals.find((i) => i.level === 0.95)!;
@@ -139,17 +162,32 @@ export async function predictPace(model: PaceModelFile, modelName: string, score
     const concerns: TargetForecast['concerns'] = [];
     if (skill.verdict !== 'better') {
       concerns.push('no-demonstrated-skill');
-      findings.push(make('pace-prediction-unproven', {}, { model: modelName, target: t.target, mae: skill.mae, meanMae: skill.meanMae, lower: skill.interval[0], upper: skill.interval[1] }));
+      findings.push(make('pace-prediction-unproven', {}, { model: modelName, target: t.target, mae: skill.mae, meanMae: skill.meanMae, words: skillVerdictWords(skill) }));
     }
-    if (outOfRange.length) {
+    const simpler = betterBaseline(skill);
+    if (simpler) findings.push(make('pace-simpler-predictor-better', {}, { target: t.target, baseline: simpler.name, title: simpler.title, baselineMae: simpler.mae, mae: skill.mae, p: formatPValue(simpler.pValue) }));
+    const below = outOfRange.filter((e) => e.kind === 'below');
+    const beyond = outOfRange.filter((e) => e.kind !== 'below');
+    if (below.length) {
+      concerns.push('below-training-range');
+      const e = below[0]!;
+      findings.push(make('pace-prediction-below-range', {}, { model: modelName, target: t.target, accuracy: e.value, lowest: e.min }));
+    }
+    if (beyond.length) {
       concerns.push('outside-training-range');
-      const detail = outOfRange.map((e) => `${e.side === 'proxyMean' ? 'mean proxy score' : `${e.side} ${e.coordinate + 1}`}: ${e.value.toPrecision(3)} vs [${e.min.toPrecision(3)}, ${e.max.toPrecision(3)}]`).join('; ');
-      findings.push(make('pace-prediction-out-of-range', {}, { model: modelName, target: t.target, count: outOfRange.length, detail }));
+      const detail = beyond
+        .map((e) =>
+          e.kind === 'leverage'
+            ? `${e.side} embedding: Mahalanobis distance ${e.value.toPrecision(3)} vs ${e.max.toPrecision(3)} for the most unusual training model`
+            : `${e.side === 'proxyMean' ? 'mean proxy score' : `${e.side} ${e.coordinate + 1}`}: ${e.value.toPrecision(3)} vs [${e.min.toPrecision(3)}, ${e.max.toPrecision(3)}]`,
+        )
+        .join('; ');
+      findings.push(make('pace-prediction-out-of-range', {}, { model: modelName, target: t.target, count: beyond.length, detail }));
     }
     forecasts.push({
       target: t.target,
       scale: t.scale,
-      predicted: pred.value * f,
+      predicted: point * f,
       interval: [i95.lower, i95.upper],
       intervals,
       skill,

@@ -5,7 +5,7 @@
  */
 import type { MethodResult, TargetReport } from './loocv.js';
 import { residualsNeeded } from './conformal.js';
-import type { MetricDifference, PairedComparison } from './uncertainty.js';
+import { skillVerdictWords, type MetricDifference, type PairedComparison } from './uncertainty.js';
 
 const fmt = (x: number, digits: number) => (Number.isFinite(x) ? x.toFixed(digits) : '—');
 const signed = (x: number, digits: number) => (Number.isFinite(x) ? `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(digits)}` : '—');
@@ -15,13 +15,7 @@ function cell(d: MetricDifference, factor: number, digits: number): string {
 }
 
 export function verdictWords(c: PairedComparison, method: string): string {
-  const [lo, hi] = c.metrics.mae.interval;
-  const ci = `${Math.round(100 * c.level)}% interval`;
-  if (c.verdict === 'better') return `${method} errs less than the mean predictor (the ${ci} of the MAE difference lies below 0)`;
-  if (c.verdict === 'worse') return `${method} errs more than the mean predictor (the ${ci} of the MAE difference lies above 0)`;
-  return Number.isFinite(lo) && Number.isFinite(hi)
-    ? `no demonstrated difference from the mean predictor: the ${ci} of the MAE difference contains 0`
-    : 'no demonstrated difference from the mean predictor: too few models for an interval';
+  return `${method} ${skillVerdictWords({ verdict: c.verdict, pValue: c.test.pTwoSided, models: c.models })}`;
 }
 
 export function renderUncertainty(t: TargetReport, f: number, unit: string): string[] {

@@ -1,28 +1,50 @@
 /**
- * What `fit` records so that `predict` and `check` know when not to predict: the target's
- * cross-validated skill (leave-one-out MAE against the mean predictor, with a bootstrap-over-models
- * interval), the leave-one-out residuals behind the conformal intervals, and the range the
- * training models span in each embedding.
+ * What `fit` records so that `predict` and `check` know when not to predict: the shipped
+ * predictor's cross-validated skill (MAE against the mean predictor, judged by a seed-free
+ * sign-flip test over models, and beside the simpler baselines on the same folds), the
+ * cross-validated residuals behind the conformal intervals, and the range the training models
+ * span in each embedding.
  */
 import { Rng } from '../kernel/rng.js';
 import type { GlobalBasis, TargetFit } from './pipeline.js';
 import { crossValidatedPredictions } from './coverage.js';
-import { bootstrapIndices, looMeanPredictions, pairedComparison, type Verdict } from './uncertainty.js';
+import { absoluteErrorDifferences, bootstrapIndices, looMeanPredictions, maeVerdict, pairedComparison, type Verdict } from './uncertainty.js';
+import { signFlipTest } from './sign-flip.js';
+import { baselines, type BaselineName } from './baselines/index.js';
 import type { PaceConfig, PaceData, PaceOptions, PreparedTarget } from './types.js';
+import { leverageDistance, leverageModel, leverageTolerance, type LeverageModel } from './leverage.js';
 
 export const skillBootstrap = 2000;
+
+/** Simpler predictors every fit cross-validates beside the shipped one, on the same folds. */
+export const skillBaselines = ['ridge-all', 'lasso-all', 'benchmark-means'] as const satisfies readonly BaselineName[];
+
+export interface BaselineSkill {
+  name: BaselineName;
+  title: string;
+  /** Cross-validated MAE (internal scale). */
+  mae: number;
+  /** Two-sided sign-flip p of shipped − baseline absolute errors. */
+  pValue: number;
+  /** From the shipped predictor's side: `worse` = the baseline errs significantly less. */
+  verdict: Verdict;
+}
 
 export interface CrossValidatedSkill {
   /** Models cross-validated, and the folds they were split into (folds = models: leave-one-out). */
   models: number;
   folds: number;
-  /** Cross-validated MAE of this configuration and of the mean predictor (internal scale). */
+  /** Cross-validated MAE of the shipped predictor and of the mean predictor (internal scale). */
   mae: number;
   meanMae: number;
-  /** mae − meanMae with its 95% bootstrap-over-models interval. */
+  /** mae − meanMae with its 95% bootstrap-over-models interval (description only). */
   maeDifference: number;
   interval: [number, number];
+  /** Two-sided sign-flip p-value behind the verdict (seed-free; sign-flip.ts). */
+  pValue: number;
   verdict: Verdict;
+  /** The simpler predictors on the same folds, each compared with the shipped one. */
+  baselines: BaselineSkill[];
   /** |y − ŷ| of every model's cross-validated prediction, ascending (internal scale). */
   absResiduals: number[];
 }
@@ -37,28 +59,39 @@ export interface EmbeddingRange {
    * that look ordinary; its raw mean cannot.
    */
   proxyMean: { min: number[]; max: number[] } | null;
+  /** Per side: the training models' Mahalanobis yardstick (leverage.ts); null when too few models. */
+  leverage: { local: LeverageModel | null; global: LeverageModel | null };
 }
 
-export function crossValidatedSkill(data: PaceData, target: PreparedTarget, config: PaceConfig, options: PaceOptions, shared: GlobalBasis | null): CrossValidatedSkill {
+export async function crossValidatedSkill(data: PaceData, target: PreparedTarget, config: PaceConfig, options: PaceOptions, shared: GlobalBasis | null): Promise<CrossValidatedSkill> {
   const idx = Int32Array.from(target.rows.keys());
-  const { predictions, residuals, folds } = crossValidatedPredictions(data, target, idx, config, options, shared);
+  const cv = await crossValidatedPredictions(data, target, idx, config, options, shared, [...skillBaselines]);
   const truth = Array.from(target.y);
   const mean = looMeanPredictions(truth);
   const rng = new Rng(`${options.seed}/skill/${target.name}`);
-  const c = pairedComparison(truth, Array.from(predictions), mean, bootstrapIndices(truth.length, skillBootstrap, rng));
-  let meanMae = 0;
-  truth.forEach((y, i) => (meanMae += Math.abs(y - (mean[i] as number))));
-  meanMae /= truth.length;
+  const c = pairedComparison(truth, Array.from(cv.predictions), mean, bootstrapIndices(truth.length, skillBootstrap, rng));
+  const mae = (pred: ArrayLike<number>) => truth.reduce((a, y, i) => a + Math.abs(y - (pred[i] as number)), 0) / truth.length;
   return {
     models: truth.length,
-    folds,
-    mae: meanMae + c.metrics.mae.difference,
-    meanMae,
+    folds: cv.folds,
+    mae: mae(cv.predictions),
+    meanMae: mae(mean),
     maeDifference: c.metrics.mae.difference,
     interval: c.metrics.mae.interval,
+    pValue: c.test.pTwoSided,
     verdict: c.verdict,
-    absResiduals: Array.from(residuals, Math.abs).sort((a, b) => a - b),
+    baselines: [...cv.baselines].map(([name, pred]) => {
+      const test = signFlipTest(absoluteErrorDifferences(truth, cv.predictions, pred));
+      return { name, title: baselines[name].title, mae: mae(pred), pValue: test.pTwoSided, verdict: maeVerdict(test) };
+    }),
+    absResiduals: Array.from(cv.residuals, Math.abs).sort((a, b) => a - b),
   };
+}
+
+/** The simpler predictor that errs significantly less than the shipped one on the same folds, if any (lowest MAE first). */
+export function betterBaseline(cv: Pick<CrossValidatedSkill, 'baselines'>): BaselineSkill | null {
+  const better = (cv.baselines ?? []).filter((b) => b.verdict === 'worse').sort((a, b) => a.mae - b.mae);
+  return better[0] ?? null;
 }
 
 function sideRange(u: Float64Array | null, k: number): { min: number[]; max: number[] } | null {
@@ -78,6 +111,10 @@ export function embeddingRange(fit: TargetFit, proxyMeans: Float64Array | null):
     local: fit.local ? sideRange(fit.local.trainU, fit.local.embedding.k) : null,
     global: fit.global ? sideRange(fit.global.trainU, fit.global.embedding.k) : null,
     proxyMean: proxyMeans && proxyMeans.length ? sideRange(proxyMeans, 1) : null,
+    leverage: {
+      local: fit.local ? leverageModel(fit.local.trainU, fit.local.embedding.k) : null,
+      global: fit.global ? leverageModel(fit.global.trainU, fit.global.embedding.k) : null,
+    },
   };
 }
 
@@ -93,12 +130,18 @@ export function proxyMeans(data: PaceData, poolRows: Int32Array, cols: Int32Arra
 }
 
 export interface RangeExcursion {
+  /**
+   * `box`: one embedding coordinate outside the training models' range; `leverage`: the
+   * coordinates jointly farther from the training models than any of them is from the others;
+   * `below`: proxy accuracy below every training model's (or no proxy item right at all).
+   */
+  kind: 'box' | 'leverage' | 'below';
   side: 'local' | 'global' | 'proxyMean';
   coordinate: number;
   value: number;
   min: number;
   max: number;
-  /** Distance outside the range in units of the range's width. */
+  /** Distance outside the range in units of the range's width (box), of the threshold (leverage), or the shortfall (below). */
   excess: number;
 }
 
@@ -110,8 +153,11 @@ export interface RangeExcursion {
 export const rangeTolerance = 0.1;
 
 /**
- * Coordinates of a checkpoint outside the box the training models span (widened by
- * `rangeTolerance`). The regression was never fitted there, so its prediction is an extrapolation.
+ * Where a checkpoint lies outside what the training models span, so that a prediction for it
+ * would be an extrapolation: coordinates outside the box (widened by `rangeTolerance`), a
+ * Mahalanobis distance beyond the pool's leave-one-out yardstick, or a proxy accuracy below the
+ * weakest training model's. The last is what a pretraining checkpoint far below a pool of
+ * post-trained models shows, and it is never tolerated: the regression has no model there.
  */
 export function rangeExcursions(range: EmbeddingRange, u: { local: ArrayLike<number> | null; global: ArrayLike<number> | null; proxyMean: ArrayLike<number> | null }): RangeExcursion[] {
   const out: RangeExcursion[] = [];
@@ -122,10 +168,21 @@ export function rangeExcursions(range: EmbeddingRange, u: { local: ArrayLike<num
     r.min.forEach((lo, j) => {
       const hi = r.max[j] as number;
       const v = x[j] as number;
+      if (side === 'proxyMean' && (v < lo || v === 0)) {
+        out.push({ kind: 'below', side, coordinate: j, value: v, min: lo, max: hi, excess: lo - v });
+        return;
+      }
       const width = hi - lo || 1;
       const excess = (v < lo ? lo - v : v > hi ? v - hi : 0) / width;
-      if (excess > rangeTolerance) out.push({ side, coordinate: j, value: v, min: lo, max: hi, excess });
+      if (excess > rangeTolerance) out.push({ kind: 'box', side, coordinate: j, value: v, min: lo, max: hi, excess });
     });
+  }
+  for (const side of ['local', 'global'] as const) {
+    const model = range.leverage?.[side];
+    const x = u[side];
+    if (!model || !x) continue;
+    const d = leverageDistance(model, x);
+    if (d > leverageTolerance * model.threshold) out.push({ kind: 'leverage', side, coordinate: -1, value: d, min: 0, max: model.threshold, excess: d / model.threshold });
   }
   return out;
 }

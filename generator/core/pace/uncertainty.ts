@@ -1,10 +1,13 @@
 /**
- * Paired comparison of a method's leave-one-out predictions with the mean predictor's, with a
- * percentile bootstrap over models. With 13–17 models a point difference says little: only an
- * interval that excludes 0 supports "PACE beats the mean".
+ * Paired comparison of a method's leave-one-out predictions with a baseline's (the mean
+ * predictor's by default). The verdict comes from an exact sign-flip test of the per-model
+ * absolute-error differences (sign-flip.ts), which does not depend on any seed, and needs at
+ * least `minimumModelsForSkill` models; the percentile bootstrap over models gives the intervals
+ * that describe each metric's difference.
  */
 import type { Rng } from '../kernel/rng.js';
 import { absoluteMetrics } from './metrics.js';
+import { minimumModelsForSkill, signFlipTest, type SignFlipResult } from './sign-flip.js';
 
 export const comparisonMetrics = ['mae', 'spearman', 'r2', 'pairAccuracy'] as const;
 export type ComparisonMetric = (typeof comparisonMetrics)[number];
@@ -18,15 +21,32 @@ export interface MetricDifference {
   replicates: number;
 }
 
-export type Verdict = 'better' | 'worse' | 'no-demonstrated-difference';
+export type Verdict = 'better' | 'worse' | 'no-demonstrated-difference' | 'too-few-models';
+
+/** Two-sided level of the sign-flip test behind every better/worse verdict. */
+export const verdictAlpha = 0.05;
 
 export interface PairedComparison {
   level: number;
   bootstrap: number;
   models: number;
   metrics: Record<ComparisonMetric, MetricDifference>;
-  /** From the MAE interval: better/worse only when it excludes 0. */
+  /** Sign-flip test of the per-model absolute-error differences. */
+  test: SignFlipResult;
+  /** better/worse only when the two-sided sign-flip p is below `verdictAlpha` with at least `minimumModelsForSkill` models. */
   verdict: Verdict;
+}
+
+/** The verdict of a paired absolute-error comparison (method − baseline per model). */
+export function maeVerdict(test: SignFlipResult): Verdict {
+  if (test.models < minimumModelsForSkill) return 'too-few-models';
+  if (test.pTwoSided >= verdictAlpha) return 'no-demonstrated-difference';
+  return test.meanDifference < 0 ? 'better' : 'worse';
+}
+
+/** Per-model |y − pred| − |y − base|. */
+export function absoluteErrorDifferences(truth: ArrayLike<number>, pred: ArrayLike<number>, base: ArrayLike<number>): Float64Array {
+  return Float64Array.from({ length: truth.length }, (_, i) => Math.abs((truth[i] as number) - (pred[i] as number)) - Math.abs((truth[i] as number) - (base[i] as number)));
 }
 
 /** numpy.percentile's default (linear) on an ascending array. */
@@ -126,9 +146,8 @@ export function pairedComparison(truth: number[], pred: number[], base: number[]
       return [k, { difference: full[k] - fullBase[k], interval: ok ? [percentileSorted(sorted, tail), percentileSorted(sorted, 1 - tail)] : [NaN, NaN], replicates: sorted.length }];
     }),
   ) as Record<ComparisonMetric, MetricDifference>;
-  const [lo, hi] = metrics.mae.interval;
-  const verdict: Verdict = hi < 0 ? 'better' : lo > 0 ? 'worse' : 'no-demonstrated-difference';
-  return { level, bootstrap: resamples.length, models: truth.length, metrics, verdict };
+  const test = signFlipTest(absoluteErrorDifferences(truth, pred, base));
+  return { level, bootstrap: resamples.length, models: truth.length, metrics, test, verdict: maeVerdict(test) };
 }
 
 /** Leave-one-out predictions of the mean predictor: the mean of the other models' scores. */
@@ -136,4 +155,24 @@ export function looMeanPredictions(truth: ArrayLike<number>): number[] {
   let sum = 0;
   for (let i = 0; i < truth.length; i++) sum += truth[i] as number;
   return Array.from(truth, (y) => (sum - y) / (truth.length - 1));
+}
+
+/** p-value for people: 3 significant digits, "< 0.001" below that. */
+export function formatPValue(p: number): string {
+  return p < 0.001 ? '< 0.001' : `= ${p.toPrecision(2)}`;
+}
+
+/** Why a skill verdict is what it is, in words shared by fit, evaluate, check and the reports. */
+export function skillVerdictWords(s: { verdict: Verdict; pValue?: number; models: number }, against = 'the mean predictor'): string {
+  const p = s.pValue === undefined ? '' : `, sign-flip p ${formatPValue(s.pValue)}`;
+  switch (s.verdict) {
+    case 'better':
+      return `errs less than ${against} over ${s.models} models${p}`;
+    case 'worse':
+      return `errs more than ${against} over ${s.models} models${p}`;
+    case 'too-few-models':
+      return `${s.models} models are too few to show skill over ${against} (at least ${minimumModelsForSkill} are needed)`;
+    default:
+      return `no demonstrated difference from ${against} over ${s.models} models${p}`;
+  }
 }

@@ -7,6 +7,7 @@ import { exitCodeFor } from '../kernel/exit-codes.js';
 import { paceFindings } from '../pace/findings.js';
 import type { PaceModelFile, SerializedTarget } from '../pace/model-file.js';
 import { skillOf, type TargetForecast } from '../pace/predict.js';
+import { skillVerdictWords } from '../pace/uncertainty.js';
 import { checkFindings } from './check-findings.js';
 import type { CheckpointSource } from '../pace/checkpoint-inputs.js';
 
@@ -161,9 +162,14 @@ export function evaluateCheck(
 export function concernWords(c: TargetForecast['concerns'][number], f: Pick<TargetForecast, 'skill' | 'outOfRange'>): string {
   if (c === 'no-demonstrated-skill') {
     const s = f.skill;
-    return `no demonstrated skill: in ${cvWords(s)} the fitted model's MAE was ${s.mae.toFixed(2)} vs ${s.meanMae.toFixed(2)} for the mean predictor, difference interval [${s.interval[0].toFixed(2)}, ${s.interval[1].toFixed(2)}] ${s.verdict === 'worse' ? 'above 0' : 'contains 0'}`;
+    return `no demonstrated skill: in ${cvWords(s)} the fitted model's MAE was ${s.mae.toFixed(2)} vs ${s.meanMae.toFixed(2)} for the mean predictor; it ${skillVerdictWords(s)}`;
   }
-  return `outside the training range on ${f.outOfRange.length} embedding coordinate(s): the prediction extrapolates beyond every training model`;
+  if (c === 'below-training-range') {
+    const e = f.outOfRange.find((x) => x.kind === 'below');
+    return `below the training range: proxy accuracy ${e ? (100 * e.value).toFixed(1) : '?'}% is under the weakest training model's ${e ? (100 * e.min).toFixed(1) : '?'}%, so the prediction extrapolates below every training model`;
+  }
+  const n = f.outOfRange.filter((x) => x.kind !== 'below').length;
+  return `outside the training range (${n} excursion(s) in the embedding the predictor uses): the prediction extrapolates beyond every training model`;
 }
 
 /** "leave-one-out over 13 models" or "10-fold cross-validation over 500 models". */

@@ -11,6 +11,8 @@ import { escapeMarkdown, renderReportMarkdown, type ReportPage, type ReportSecti
 import { barChartSpec, chartSlug, groupedBarChartSpec, trendChartSpec, type BarRow, type ReferenceBand } from './charts/specs.js';
 import { renderPageFiles } from './page-files.js';
 import { concernWords, type CheckResult, type CheckTargetResult } from './check-result.js';
+import { betterBaseline } from '../pace/skill.js';
+import { formatPValue } from '../pace/uncertainty.js';
 import { trendPositions, type HistoryEntry } from './history.js';
 import { checkVerdict, formatScore, whatNext, winNote, verdictKind } from './verdict.js';
 
@@ -68,8 +70,10 @@ function formatSkill(t: CheckTargetResult): string {
   const s = t.skill;
   if (!s) return '–';
   const d = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(2)}`;
-  const words = s.verdict === 'better' ? 'beats the mean' : s.verdict === 'worse' ? 'worse than the mean' : 'no demonstrated skill';
-  return `${s.mae.toFixed(2)} vs ${s.meanMae.toFixed(2)} (Δ ${d(s.maeDifference)} [${d(s.interval[0])}, ${d(s.interval[1])}]): ${words}`;
+  const words = s.verdict === 'better' ? 'beats the mean' : s.verdict === 'worse' ? 'worse than the mean' : s.verdict === 'too-few-models' ? `too few models to tell (${s.models})` : 'no demonstrated skill';
+  const p = Number.isFinite(s.pValue) ? `, p ${formatPValue(s.pValue)}` : '';
+  const simpler = betterBaseline(s);
+  return `${s.mae.toFixed(2)} vs ${s.meanMae.toFixed(2)} (Δ ${d(s.maeDifference)} [${d(s.interval[0])}, ${d(s.interval[1])}]${p}): ${words}${simpler ? `; ${simpler.name} errs less (${simpler.mae.toFixed(2)})` : ''}`;
 }
 
 function predictionSection(result: CheckResult): ReportSection {

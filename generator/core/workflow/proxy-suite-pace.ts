@@ -3,13 +3,17 @@
  * target's PACE prediction and intervals in the harness's results table. Each kept task YAML gains
  * one `class:` line (its documents, prompts and scoring are unchanged, so ingest still joins the
  * run to the full suite's instances), the top group(s) average the new metrics, and
- * `pace_model.json` + `aptpace_pace.py` (pace-harness-py.ts) sit beside the YAML.
+ * `pace_model.json` + `aptpace_pace.py` (templates/proxy-suite/aptpace_pace.py, read by the CLI
+ * and passed in: core never reads files) sit beside the YAML.
  */
 import { parseDocument, isSeq } from 'yaml';
 import { stableStringify } from '../kernel/stable-json.js';
 import type { PaceModelFile, SerializedPart } from '../pace/model-file.js';
 import { rangeTolerance } from '../pace/skill.js';
-import { PACE_MODEL_FILE, PACE_MODULE_FILE, PACE_PY } from './pace-harness-py.js';
+import { leverageTolerance } from '../pace/leverage.js';
+
+export const PACE_MODULE_FILE = 'aptpace_pace.py';
+export const PACE_MODEL_FILE = 'pace_model.json';
 import type { ProxySuite } from './proxy-suite.js';
 
 export const PACE_SUITE_FORMAT = 'aptpace-pace-suite-model';
@@ -48,9 +52,10 @@ export function paceSuiteModel(model: PaceModelFile): Record<string, unknown> {
   const names = paceMetricNames(model.targets.map((t) => t.target));
   return {
     format: PACE_SUITE_FORMAT,
-    version: 1,
+    version: 2,
     fittedOn: { matrixSha256: model.data.matrixSha256, targetsSha256: model.data.targetsSha256 },
     rangeTolerance,
+    leverageTolerance,
     instances: model.proxy.map((p) => ({ key: p.key, task: p.task, metric: splitLabel(p.metric).metric })),
     targets: model.targets.map((t) => ({
       target: t.target,
@@ -60,6 +65,7 @@ export function paceSuiteModel(model: PaceModelFile): Record<string, unknown> {
       effectiveM: t.effectiveM,
       local: part(t.local),
       global: part(t.global),
+      shipped: t.shipped,
       cv: { absResiduals: t.cv.absResiduals, verdict: t.cv.verdict },
       range: t.range,
     })),
@@ -73,7 +79,7 @@ function splitLabel(label: string): { metric: string; filter: string } {
 }
 
 /** The proxy suite with the prediction metrics added (a new map; `suite.files` is not changed). */
-export function addPacePrediction(suite: ProxySuite, model: PaceModelFile): Map<string, string> {
+export function addPacePrediction(suite: ProxySuite, model: PaceModelFile, paceModule: string): Map<string, string> {
   const files = new Map(suite.files);
   const keptTasks = new Set(suite.taskFiles.keys());
   for (const [, file] of [...suite.taskFiles].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
@@ -94,7 +100,7 @@ export function addPacePrediction(suite: ProxySuite, model: PaceModelFile): Map<
     files.set(file, doc.toString());
   }
   files.set(PACE_MODEL_FILE, `${stableStringify(paceSuiteModel(model), 1)}\n`);
-  files.set(PACE_MODULE_FILE, PACE_PY);
+  files.set(PACE_MODULE_FILE, paceModule);
   const readme = files.get('README.md') ?? '';
   files.set('README.md', `${readme}${readme && !readme.endsWith('\n') ? '\n' : ''}${readmeSection(model, names, suite)}`);
   return files;
@@ -113,12 +119,12 @@ function readmeSection(model: PaceModelFile, names: Map<string, string>, suite: 
     '| --- | --- | --- | --- |',
     ...rows,
     '',
-    '- `<metric>`: predicted score; `<metric>_lo80`/`_hi80` and `_lo95`/`_hi95`: the 80% and 95% prediction intervals (conformal from the fit\'s leave-one-out residuals, widened to the label-noise interval, clipped to the valid range).',
-    '- `<metric>_vouched`: 1 when `aptpace check` raises no concern, 0 when it does (no demonstrated skill over the mean predictor, or the checkpoint outside the training models\' range; the reasons are logged as warnings). A 0 means: do not read the prediction as a measurement.',
+    '- `<metric>`: predicted score; `<metric>_lo80`/`_hi80` and `_lo95`/`_hi95`: the 80% and 95% prediction intervals (conformal from the fit\'s cross-validated residuals, widened to the label-noise interval, clipped to the valid range). A target this run cannot predict shows -1 in every value (never NaN), with the reason logged as a warning.',
+    '- `<metric>_vouched`: 1 when `aptpace check` raises no concern, 0 when it does (no demonstrated skill over the mean predictor, the checkpoint below every training model on the proxy set, or outside the training models\' range; the reasons are logged as warnings). A 0 means: do not read the prediction as a measurement.',
     '- `<metric>_missing`: proxy documents of that target this run did not score (the checkpoint is then placed from the others, as `check` does, with a warning).',
     '- The same numbers appear under each filter listed and on every task row: each is the prediction from all proxy documents of the run, not a per-task share. The per-document values in the samples files are the scores that fed it (null for a document that is not a proxy of that target).',
     '',
-    'Where the table and `aptpace check --logs` can differ: `check` also applies `--min-score`/`--max-missing` and reports win probabilities (not shown here); a data-parallel run (each process scores only part of the documents) or a task with several filters (its documents are scored once per filter) shows NaN here with a warning, and a document without an `id` is not matched (counted missing); `check` on the logs handles all of these. Floating-point sums may differ in the last digits (well below the 4 decimals the table prints).',
+    'Where the table and `aptpace check --logs` can differ: `check` also applies `--min-score`/`--max-missing` and reports win probabilities (not shown here); a data-parallel run (each process scores only part of the documents) or a task with several filters (its documents are scored once per filter) shows -1 here with a warning, and a document without an `id` is not matched (counted missing); `check` on the logs handles all of these. Floating-point sums may differ in the last digits (well below the 4 decimals the table prints).',
     '',
   ].join('\n');
 }

@@ -1,33 +1,19 @@
-/**
- * The Python module the proxy-only suite carries beside its YAML (`aptpace_pace.py`): it makes
- * `lm_eval --tasks <proxy suite>` print the PACE prediction of every agentic target in the
- * harness's own results table, computed from `pace_model.json` exactly as `aptpace check`
- * computes it (generator/core/pace/predict.ts; each step below names its TypeScript original).
- *
- * Why a task class and a per-process record: lm-eval 0.4.13 hands a task's aggregation only that
- * task's per-document values (evaluator_utils._compute_task_aggregations) and a group only the
- * mean of its subtasks' values (api/group.py Group.aggregate ignores a custom aggregation). But
- * every task's process_results has run for every document before the first aggregation
- * (evaluator.evaluate: the "Postprocess outputs" loop ends before _process_results), so each
- * task's aggregation can read the scores of all proxy documents from a record this module keeps
- * per process, and every task row, and so the group mean, shows the same full prediction.
- * Kept as text here because core never reads files; `fit --suite` writes it verbatim.
- */
-export const PACE_MODULE_FILE = 'aptpace_pace.py';
-export const PACE_MODEL_FILE = 'pace_model.json';
-
-export const PACE_PY = String.raw`"""PACE predictions in lm-evaluation-harness's own results table.
+"""PACE predictions in lm-evaluation-harness's own results table.
 
 Written by aptpace fit --suite; do not edit (refit instead). Every proxy task of this suite is
 built with PaceTask (the "class:" line of its YAML): it scores documents exactly as the emitted
 task does and adds, per agentic target T of pace_model.json, the metrics
 
-  pace_T                predicted score (the target's own scale)
+  pace_T                predicted score (the target's own scale); -1 when this run cannot
+                        predict T (too few proxy documents scored, a data-parallel run, ...):
+                        the reason is logged as a warning and every pace_T* value is -1
+                        except _vouched (0) and _missing (-1 only when it is unknown)
   pace_T_lo80/hi80      80% prediction interval
   pace_T_lo95/hi95      95% prediction interval
   pace_T_vouched        1 when aptpace check could vouch for it, 0 when check raises a concern
-                        (no demonstrated skill in cross-validation, or the checkpoint lies outside
-                        the training models' range); the concerns are logged as warnings
+                        (no demonstrated skill in cross-validation, the checkpoint below every
+                        training model on the proxy set, or outside the training models' range);
+                        the concerns are logged as warnings
   pace_T_missing        proxy documents of T this run did not score
 
 computed from every proxy document scored in this run, as aptpace check computes them from the
@@ -51,6 +37,10 @@ INSTANCES = {i["key"]: i for i in MODEL["instances"]}
 FIELDS = ("", "_lo80", "_hi80", "_lo95", "_hi95", "_vouched", "_missing")
 # Per target, its proxy instances: local first, then global, each once (predict.ts iterates the
 # same Set order); computed once, at import.
+TASK_OF = {i["key"]: i["task"] for i in MODEL["instances"]}
+# The value written for a target this run cannot predict: never NaN (lm-eval's group means and
+# JSON readers choke on it), and outside every valid score.
+NOT_PREDICTED = -1.0
 KEYS = {t["target"]: list(dict.fromkeys(k for side in ("local", "global") if t[side] for k in t[side]["instances"])) for t in MODEL["targets"]}
 TARGET_KEYS = {target: set(keys) for target, keys in KEYS.items()}
 log = logging.getLogger("lm_eval.tasks.aptpace_pace")
@@ -147,8 +137,7 @@ def _aggregator(task, target, field):
 
 
 def _predict_all(state):
-    nan = float("nan")
-    blank = {t["target"]: {field: nan for field in FIELDS} for t in MODEL["targets"]}
+    blank = {t["target"]: dict({field: NOT_PREDICTED for field in FIELDS}, _vouched=0.0) for t in MODEL["targets"]}
     problems = list(dict.fromkeys(state["problems"]))
     if _world_size() > 1:
         problems.append("a data-parallel run (%d processes): each process scores part of the documents" % _world_size())
@@ -266,10 +255,15 @@ def _predict(t, scores):
     value = (wl * pl[0] if pl else 0) + (wg * pg[0] if pg else 0)
     n_rep = max(len(pl[1]) if pl else 0, len(pg[1]) if pg else 0)
     reps = [(wl * pl[1][b] if pl else 0) + (wg * pg[1][b] if pg else 0) for b in range(n_rep)]
-    if not math.isfinite(value) or not all(math.isfinite(r) for r in reps):
-        return None, "the prediction is not a finite number"
     f = t["displayFactor"]
     bounds = (-math.inf, math.inf) if t["scale"] == "raw" else (0.0, 1.0)
+    # monotone.ts: the shipped monotone form, clipped; PACE's point only centres the replicates.
+    shipped = _monotone(t, keys, scores)
+    point = math.nan if shipped is None else min(bounds[1], max(bounds[0], shipped))
+    reps = [r - value + point for r in reps]
+    value = point
+    if not math.isfinite(value) or not all(math.isfinite(r) for r in reps):
+        return None, "the prediction is not a finite number"
     out = {"": value * f, "_missing": float(missing)}
     ordered = sorted(reps)
     for level, tag in ((0.8, "80"), (0.95, "95")):
@@ -288,7 +282,9 @@ def _predict(t, scores):
         concerns.append("no demonstrated skill over the mean predictor in cross-validation (verdict: %s)" % t["cv"]["verdict"])
     seen = [scores[k] for k in keys if k in scores]
     proxy_mean = [sum(seen) / len(seen)] if seen else None
-    outside = _excursions(t["range"], {"local": u["local"], "global": u["global"], "proxyMean": proxy_mean})
+    below, outside = _excursions(t["range"], {"local": u["local"], "global": u["global"], "proxyMean": proxy_mean})
+    if below:
+        concerns.append("the checkpoint scores below every training model on the proxy set (" + "; ".join(below) + ")")
     if outside:
         concerns.append("the checkpoint lies outside the training models' range (" + "; ".join(outside) + ")")
     out["_vouched"] = 0.0 if concerns else 1.0
@@ -296,9 +292,44 @@ def _predict(t, scores):
     return out, None
 
 
+def _monotone(t, keys, scores):
+    # monotone.ts monotoneValue: kept positive weights; an unobserved item takes the checkpoint's
+    # own mean over its observed proxy items of the same task (all of them when none there).
+    by_task = {}
+    total, n = 0.0, 0
+    for key in keys:
+        if key in scores:
+            acc = by_task.setdefault(TASK_OF.get(key, ""), [0.0, 0])
+            acc[0] += scores[key]
+            acc[1] += 1
+            total += scores[key]
+            n += 1
+    if n == 0:
+        return None
+    value = t["shipped"]["intercept"]
+    for w in t["shipped"]["weights"]:
+        x = scores.get(w["key"])
+        if x is None:
+            acc = by_task.get(w["task"])
+            x = acc[0] / acc[1] if acc else total / n
+        value += w["weight"] * x
+    return value
+
+
+def _mahalanobis(lev, u):
+    # leverage.ts leverageDistance (the covariance is symmetric positive definite: ridge added).
+    k = lev["k"]
+    d = np.array([float(u[j]) - lev["mean"][j] for j in range(k)])
+    try:
+        x = np.linalg.solve(np.array(lev["covariance"], dtype=float).reshape(k, k), d)
+    except np.linalg.LinAlgError:
+        return math.inf
+    return math.sqrt(max(0.0, float(d @ x)))
+
+
 def _excursions(box, u):
-    # skill.ts rangeExcursions.
-    found = []
+    # skill.ts rangeExcursions: (below the weakest training model, every other excursion).
+    below, found = [], []
     for side in ("local", "global", "proxyMean"):
         r = box.get(side)
         x = u[side]
@@ -307,9 +338,19 @@ def _excursions(box, u):
         for j, lo in enumerate(r["min"]):
             hi = r["max"][j]
             v = float(x[j])
+            if side == "proxyMean" and (v < lo or v == 0):
+                below.append("proxy accuracy %.3g vs %.3g for the weakest training model" % (v, lo))
+                continue
             width = (hi - lo) or 1
             excess = ((lo - v) if v < lo else (v - hi) if v > hi else 0) / width
             if excess > MODEL["rangeTolerance"]:
                 found.append("%s %d: %.3g vs [%.3g, %.3g]" % (side, j + 1, v, lo, hi))
-    return found
-`;
+    for side in ("local", "global"):
+        lev = (box.get("leverage") or {}).get(side)
+        x = u[side]
+        if not lev or x is None:
+            continue
+        dist = _mahalanobis(lev, x)
+        if dist > MODEL["leverageTolerance"] * lev["threshold"]:
+            found.append("%s embedding: Mahalanobis distance %.3g vs %.3g" % (side, dist, lev["threshold"]))
+    return below, found
