@@ -133,6 +133,11 @@ describe('aptpace check: verdicts and exit codes', () => {
     expect((await cli('check', '--model-file', modelFile, '--model', 'model-0012', '--out', out)).code).toBe(2);
     expect((await cli('check', '--model-file', modelFile, '--model', 'model-0012', '--store', heldOutStore)).code).toBe(2);
     expect((await cli(...base(), '--out', out, '--history', path.join(out, 'result.json'))).code).toBe(2);
+    // A threshold outside its target's scale (30 on a 0–1 target, 150 on a percent one) names the scale.
+    const t0 = JSON.parse(readFileSync(modelFile, 'utf8')).targets[0];
+    const offScale = await cli(...base(), '--out', out, '--min-score', `${t0.target}=${t0.scale === 'percent' ? 150 : 30}`);
+    expect(offScale.code).toBe(2);
+    expect(offScale.stderr).toContain(`${t0.scale} scale`);
     expect(existsSync(out)).toBe(false);
   });
 

@@ -52,7 +52,7 @@ describe('verdict in words', () => {
     const absent = result([target({ predicted: null, status: 'no-prediction' })], { found: false });
     expect(verdictKind(absent)).toBe('missing-data');
     expect(checkVerdict(absent).text).toMatch(/^missing data: checkpoint ckpt-9 is not in the inputs/);
-    expect(whatNext(absent).join('\n')).toContain('--samples fit/samples.json --log_samples --output_path runs/ckpt-9');
+    expect(whatNext(absent).join('\n')).toContain('--include_path fit/proxy-suite --tasks SUITE --log_samples --output_path runs/ckpt-9');
     const gappy = result([target({ missingInstances: 6, missingFraction: 0.6, checks: { minScore: null, maxMissing: 'fail' }, status: 'fail' })], { maxMissing: 0.2 });
     expect(verdictKind(gappy)).toBe('missing-data');
     expect(whatNext(gappy).join('\n')).toContain('aptpace check --model-file fit/model.json --model ckpt-9 --store runs/store --out OUT');

@@ -1,5 +1,5 @@
 // Runs before `npm test`: makes sure the Python virtualenv the real-harness and numerical
-// reference tests use exists (.venv, ignored by git). One-time cost of a minute or two;
+// reference tests use exists (.venv, ignored by git), with ruff for the Python lint test. One-time cost of a minute or two;
 // later runs find it and return at once. APTPACE_SKIP_PYTHON=1 skips it (those tests then
 // skip locally; under CI=true they fail instead).
 import { existsSync } from 'node:fs';
@@ -9,13 +9,13 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const venv = path.join(root, '.venv');
-const requirements = ['lm-eval==0.4.13', 'numpy', 'scipy', 'scikit-learn'];
+const requirements = ['lm-eval==0.4.13', 'numpy', 'scipy', 'scikit-learn', 'ruff'];
 const probe = 'import lm_eval, numpy, scipy, sklearn';
 
 if (process.env.APTPACE_SKIP_PYTHON === '1') process.exit(0);
 
 const venvPython = path.join(venv, 'bin', 'python');
-const ready = existsSync(path.join(venv, 'bin', 'lm_eval')) && spawnSync(venvPython, ['-c', probe]).status === 0;
+const ready = existsSync(path.join(venv, 'bin', 'lm_eval')) && existsSync(path.join(venv, 'bin', 'ruff')) && spawnSync(venvPython, ['-c', probe]).status === 0;
 if (ready) process.exit(0);
 
 const run = (cmd, args) => {

@@ -82,6 +82,40 @@ describe('proxy suite: the prediction metrics', () => {
     expect([...again]).toEqual([...out]);
   });
 
+  it.skipIf(!hasPython && !inCi)('aptpace_pace.py never writes a non-finite number: a target it cannot predict shows -1, not vouched, with its missing count', async () => {
+    const model = await syntheticModel();
+    const dir = tempDir();
+    writeFileSync(path.join(dir, 'pace_model.json'), JSON.stringify(paceSuiteModel(model)));
+    writeFileSync(path.join(dir, 'aptpace_pace.py'), PACE_PY);
+    const script = [
+      'import json, math, sys',
+      `sys.path.insert(0, ${JSON.stringify(dir)})`,
+      'import aptpace_pace as p',
+      'out = {}',
+      'for name, scores in (("none", {}), ("one", {p.MODEL["instances"][0]["key"]: 1.0})):',
+      '    state = p._fresh()',
+      '    state["scores"] = scores',
+      '    out[name] = p._predict_all(state)',
+      'state = p._fresh()',
+      'state["problems"].append("a data-parallel run")',
+      'out["parallel"] = p._predict_all(state)',
+      'print(json.dumps(out, allow_nan=False))',
+    ].join('\n');
+    const run = spawnSync(python, ['-c', script], { encoding: 'utf8', timeout: 300_000 });
+    expect(run.status, run.stderr.slice(-2000)).toBe(0);
+    const out = JSON.parse(run.stdout) as Record<string, Record<string, Record<string, number>>>;
+    const keys = model.proxy.length;
+    for (const [name, targets] of Object.entries(out))
+      for (const [target, fields] of Object.entries(targets)) {
+        expect(Object.values(fields).every(Number.isFinite), `${name}/${target}`).toBe(true);
+        expect(fields[''], `${name}/${target}`).toBe(-1);
+        expect(fields._vouched).toBe(0);
+        if (name === 'none') expect(fields._missing).toBeGreaterThan(0);
+        if (name === 'parallel') expect(fields._missing).toBe(-1);
+      }
+    expect(keys).toBeGreaterThan(1);
+  });
+
   it.skipIf(!hasPython && !inCi)('aptpace_pace.py predicts what predict.ts predicts: full, partial, too few, out-of-range checkpoints', async () => {
     const model = await syntheticModel();
     const dir = tempDir();

@@ -64,10 +64,22 @@ describe('reference-population file', () => {
 });
 
 describe('targets from the reference file', () => {
-  it('writes the references\' scores as fractions in the long CSV that ingest --targets reads', async () => {
+  it('writes the references\' scores on the file\'s own scale, said per row, in the long CSV that ingest --targets reads', async () => {
     const { targetsCsv } = await import('../../generator/core/workflow/reference.js');
     const text = 'score_scale: percent\nreferences:\n' + ['a', 'b', 'c', 'd'].map((n, i) => ref(n, `swe-bench: ${10 * i + 5}`)).join('\n') + '\n';
     const { reference } = parseReferenceFile(text, 'r.yaml');
-    expect(targetsCsv(reference!)).toBe('model,target,score\na,swe-bench,0.05\nb,swe-bench,0.15\nc,swe-bench,0.25\nd,swe-bench,0.35\n');
+    const csv = targetsCsv(reference!);
+    expect(csv).toBe('model,target,score,scale\na,swe-bench,5,percent\nb,swe-bench,15,percent\nc,swe-bench,25,percent\nd,swe-bench,35,percent\n');
+    // Read back: the target stays on the percent scale (values under 1 would otherwise be taken for fractions).
+    const { readTargets } = await import('../../generator/core/logs/targets/index.js');
+    const { MemoryVfs } = await import('../../generator/core/kernel/memory-vfs.js');
+    const low = csv.replace(',5,', ',0.5,');
+    const read = await readTargets(new MemoryVfs({ '/t/targets.csv': low }), ['/t/targets.csv']);
+    expect(read.targets.map((t) => [t.target, t.scale, t.scores.a])).toEqual([['swe-bench', 'percent', 0.5]]);
+    expect(read.findings.map((f) => f.code)).not.toContain('target-scale-inferred');
+    // A row that contradicts its target's scale is rejected with file, line and field.
+    const mixed = await readTargets(new MemoryVfs({ '/t/targets.csv': `${csv}e,swe-bench,0.4,fraction\n` }), ['/t/targets.csv']);
+    expect(mixed.findings.find((f) => f.code === 'target-bad-value')?.path).toMatchObject({ file: '/t/targets.csv', line: 6, field: 'scale' });
+    expect(mixed.tally.rejected).toBe(1);
   });
 });

@@ -66,6 +66,11 @@ const check: CommandSpec = {
     const read = await readModelFile(ctx.vfs, opts.modelFile as string);
     if ('finding' in read) return { findings: [read.finding] };
     const { model, text: modelFileText } = read;
+    try {
+      settings.checkThresholdScales(thresholds, model.targets);
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
     const checkpoint = opts.model as string;
 
     const inputs = await loadCheckpointMatrix(ctx.vfs, source, { ...(opts.mapping ? { mapping: opts.mapping as string } : {}), duplicates });

@@ -38,7 +38,7 @@ const fit: CommandSpec = {
   summary: 'Fit PACE: select a small proxy instance set per agentic target and write the model file and the proxy set (lm_eval --samples)',
   configure(cmd: Command) {
     configurePaceInputs(cmd)
-      .requiredOption('--out <dir>', 'output folder for model.json, samples.json, proxy-set.json, skill-map.json')
+      .requiredOption('--out <dir>', 'output folder for model.json, proxy-set.json, skill-map.json, samples.json (when every proxy has a numeric harness doc id) and proxy-suite/ (with --suite)')
       .option('--suite <dir>', 'the emitted suite the reference models ran: write proxy-suite/ with exactly the proxy documents (a checkpoint then runs only those)')
       .option('--force', 'overwrite existing output files');
   },
@@ -75,7 +75,9 @@ const fit: CommandSpec = {
       const out = new OutputFolder(ctx.vfs, opts.out as string, { force: Boolean(opts.force) });
       const files: Record<string, string> = {
         'model.json': `${stableStringify(model, 1)}\n`,
-        'samples.json': `${stableStringify(samples, 1)}\n`,
+        // Only a complete --samples object: one that silently leaves proxies out (or an empty one,
+        // which lm_eval reads as "run everything") would cost a full run or a partial prediction.
+        ...(nonNumeric.count === 0 && Object.keys(samples).length ? { 'samples.json': `${stableStringify(samples, 1)}\n` } : {}),
         'proxy-set.json': `${stableStringify({ instances: model.proxy, targets: model.targets.map((t) => ({ target: t.target, weights: t.linear.weights, intercept: t.linear.intercept })) }, 1)}\n`,
         'skill-map.json': `${stableStringify({ overall: model.skillMap, targets: Object.fromEntries(model.targets.map((t) => [t.target, t.skillMap])) }, 1)}\n`,
       };

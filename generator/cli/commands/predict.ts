@@ -34,6 +34,11 @@ const predict: CommandSpec = {
     const read = await readModelFile(ctx.vfs, opts.modelFile as string);
     if ('finding' in read) return { findings: [read.finding] };
     const { model } = read;
+    try {
+      settings.checkThresholdScales(thresholds, model.targets);
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
     const inputs = await loadCheckpointMatrix(ctx.vfs, source, { ...(opts.mapping ? { mapping: opts.mapping as string } : {}), duplicates });
     for (const [label, tally] of Object.entries(inputs.tallies)) ctx.progress(renderTally(label, tally));
     const findings: Finding[] = [...inputs.findings];

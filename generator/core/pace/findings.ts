@@ -127,7 +127,7 @@ export const paceFindings = {
     severity: 'warning',
     title: 'Proxy instances without harness doc ids',
     message: (a) =>
-      `${a.count} proxy instances in ${a.tasks} have non-numeric doc ids and cannot go into an lm_eval --samples file; they are listed in proxy-set.json only`,
+      `${a.count} proxy instances in ${a.tasks} have non-numeric doc ids and cannot go into an lm_eval --samples file, so no samples.json is written (one without them would run a partial proxy set); pass --suite to write the proxy-only suite, which runs exactly the proxies by id`,
   },
   'pace-target-no-skill': {
     severity: 'warning',

@@ -131,6 +131,22 @@ export function parseThresholds(raw: string[] | undefined): Record<string, numbe
 }
 
 /**
+ * A --min-score outside its target's scale is a usage error naming the scale: `swe-bench=30`
+ * against a 0–1 target would fail every checkpoint, `swe-bench=0.3` against a percent target
+ * pass nearly all. Raw-scale targets have no range to check.
+ */
+export function checkThresholdScales(thresholds: Record<string, number>, targets: Array<{ target: string; scale: 'fraction' | 'percent' | 'raw' }>): void {
+  for (const [name, value] of Object.entries(thresholds)) {
+    const t = targets.find((x) => x.target === name);
+    if (!t || t.scale === 'raw') continue;
+    const max = t.scale === 'percent' ? 100 : 1;
+    if (value >= 0 && value <= max) continue;
+    const hint = t.scale === 'fraction' && value > 1 && value <= 100 ? `; for ${value}% write ${name}=${value / 100}` : '';
+    throw new SettingsError(`--min-score ${name}=${value}: ${name} is predicted on the ${t.scale} scale (0 to ${max})${hint}`);
+  }
+}
+
+/**
  * Applies --exclude-benchmark to the matrix read; a name matching no task is a usage error (a
  * typo would otherwise keep the benchmark silently).
  */

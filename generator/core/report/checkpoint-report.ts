@@ -172,7 +172,7 @@ function missingSection(result: CheckResult): ReportSection | null {
   });
   return {
     heading: 'Missing proxy instances',
-    text: 'The checkpoint has no score for these proxy instances. PACE places it by least squares on the observed ones (never zero-filled), so its predictions are less certain than the interval suggests. Run lm_eval with the fit’s samples.json to cover them.',
+    text: 'The checkpoint has no score for these proxy instances. PACE places it by least squares on the observed ones (never zero-filled), so its predictions are less certain than the interval suggests. Run the fit’s proxy-only suite (fit --suite writes proxy-suite/) to cover them.',
     table: { columns: ['target', 'missing', 'share', '--max-missing', 'instances'], rows, emphasise: affected.flatMap((t, i) => (t.checks.maxMissing === 'fail' ? [i] : [])) },
   };
 }

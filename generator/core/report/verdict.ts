@@ -82,11 +82,12 @@ function inputsFlag(result: CheckResult): string {
 export function whatNext(result: CheckResult): string[] {
   const kind = verdictKind(result);
   const modelFile = result.modelFile.path;
-  const samples = path.posix.join(path.dirname(modelFile).split(path.sep).join('/'), 'samples.json');
+  const proxySuite = path.posix.join(path.dirname(modelFile).split(path.sep).join('/'), 'proxy-suite');
   const storeFlag = result.inputs.kind === 'store' ? `--store ${result.inputs.paths[0]}` : '--store STORE';
   const series = `aptpace report ${storeFlag} --model-file ${modelFile} --history reports/history.jsonl --out reports/series`;
   const recheck = `aptpace check --model-file ${modelFile} --model ${result.model} ${inputsFlag(result)} --out OUT`;
-  const harness = `lm_eval --model hf --model_args pretrained=CHECKPOINT --tasks SUITE --samples ${samples} --log_samples --output_path runs/${result.model}`;
+  // The proxy-only suite `fit --suite` writes: exactly the proxy documents, by id.
+  const harness = `lm_eval --model hf --model_args pretrained=CHECKPOINT --include_path ${proxySuite} --tasks SUITE --log_samples --output_path runs/${result.model}`;
   const out: string[] = [];
   if (kind === 'pass') {
     out.push(`Nothing blocks ${result.model}. Keep the series: run check with --history reports/history.jsonl --step STEP, then plot every checkpoint with: ${series}`);
@@ -94,9 +95,9 @@ export function whatNext(result: CheckResult): string[] {
     return out;
   }
   if (kind === 'missing-data') {
-    if (!result.found) out.push(`${result.model} has no scores in the inputs. Run the proxy set in the harness (${harness}), then: aptpace check --model-file ${modelFile} --model ${result.model} --logs runs/${result.model} --out OUT`);
+    if (!result.found) out.push(`${result.model} has no scores in the inputs. Run the proxy-only suite in the harness (${harness}; it comes from aptpace fit --suite), then: aptpace check --model-file ${modelFile} --model ${result.model} --logs runs/${result.model} --out OUT`);
     for (const t of result.targets.filter((x) => result.found && (x.status === 'no-prediction' || x.checks.maxMissing === 'fail')))
-      out.push(`${t.target}: ${t.missingInstances} of ${t.proxyInstances} proxy instances have no score (listed under "Missing proxy instances"). Run them with the fit’s proxy set (${harness}) and re-check: ${recheck}`);
+      out.push(`${t.target}: ${t.missingInstances} of ${t.proxyInstances} proxy instances have no score (listed under "Missing proxy instances"). Run them with the fit’s proxy-only suite (${harness}) and re-check: ${recheck}`);
   }
   for (const t of result.targets.filter((x) => x.checks.minScore === 'fail' && x.predicted !== null && x.minScore !== null)) {
     const reaches = t.interval !== null && t.interval[1] >= t.minScore!;

@@ -267,12 +267,12 @@ export function budgetFindings(count: number, budget: number, file: string): Fin
 }
 
 /**
- * The references' agentic scores as a long CSV (`model,target,score`, fractions in [0, 1]) that
- * `aptpace ingest --targets` reads, so the score store's targets come from this file.
+ * The references' agentic scores as a long CSV (`model,target,score,scale`) that
+ * `aptpace ingest --targets` reads, so the score store's targets come from this file, on the
+ * file's own scale (a `score_scale: percent` file keeps percent through fit, check and reports).
  */
 export function targetsCsv(reference: ReferenceFile): string {
   const quote = (s: string) => (/[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
-  const scale = reference.scoreScale === 'percent' ? 100 : 1;
-  const rows = reference.references.flatMap((r) => reference.targets.filter((t) => t in r.scores).map((t) => `${quote(r.name)},${quote(t)},${r.scores[t]! / scale}`));
-  return `model,target,score\n${rows.join('\n')}\n`;
+  const rows = reference.references.flatMap((r) => reference.targets.filter((t) => t in r.scores).map((t) => `${quote(r.name)},${quote(t)},${r.scores[t]!},${reference.scoreScale}`));
+  return `model,target,score,scale\n${rows.join('\n')}\n`;
 }

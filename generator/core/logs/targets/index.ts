@@ -261,6 +261,9 @@ export async function readTargets(
     const cols = header.fields.map((h) => h.trim());
     const lower = cols.map((c) => c.toLowerCase());
     const long = lower.includes('model') && lower.includes('target') && lower.includes('score');
+    // A long table may say its scale per row (`scale`: fraction or percent), as `plan` writes targets.csv.
+    const scaleCol = long ? lower.indexOf('scale') : -1;
+    const rowScales = new Map<string, TargetScale>();
     const found: Array<{ m: string; t: string; v: number; where: { file: string; line: number; field?: string } }> = [];
     for (const row of body) {
       const where = { file, line: row.line };
@@ -274,6 +277,24 @@ export async function readTargets(
         ? [[row.fields[lower.indexOf('target')]!.trim(), row.fields[lower.indexOf('score')]!]]
         : cols.slice(1).map((t, i) => [t, row.fields[i + 1]!] as [string, string]);
       const m = (long ? row.fields[lower.indexOf('model')]! : row.fields[0]!).trim();
+      if (scaleCol >= 0) {
+        const t = cells[0]![0];
+        const said = row.fields[scaleCol]!.trim().toLowerCase();
+        if (said !== 'fraction' && said !== 'percent') {
+          tally.read++;
+          tally.rejected++;
+          sink.add('target-bad-value', { ...where, field: 'scale' }, { what: 'scale', value: said, expected: 'fraction or percent' });
+          continue;
+        }
+        const before = rowScales.get(t);
+        if (before && before !== said) {
+          tally.read++;
+          tally.rejected++;
+          sink.add('target-bad-value', { ...where, field: 'scale' }, { what: 'scale', value: said, expected: `${before}, as the target's earlier rows say` });
+          continue;
+        }
+        rowScales.set(t, said);
+      }
       for (const [t, raw] of cells) {
         if (isMissingCell(raw)) {
           countSkip(tally, 'missing-cell');
@@ -289,16 +310,17 @@ export async function readTargets(
         found.push({ m, t, v, where: { ...where, field: t } });
       }
     }
-    placeAggregates(file, found);
+    placeAggregates(file, found, rowScales);
   }
 
-  /** Aggregate tables carry no scale; take the user's or infer it per target from the value range. */
-  function placeAggregates(file: string, found: Array<{ m: string; t: string; v: number; where: { file: string; line?: number; field?: string } }>): void {
+  /** Aggregate tables carry no scale unless a `scale` column says it; else take the user's or infer it per target from the value range. */
+  function placeAggregates(file: string, found: Array<{ m: string; t: string; v: number; where: { file: string; line?: number; field?: string } }>, stated = new Map<string, TargetScale>()): void {
     const perTarget = new Map<string, number[]>();
     for (const f of found) perTarget.set(f.t, [...(perTarget.get(f.t) ?? []), f.v]);
     const scales = new Map<string, TargetScale>();
     for (const [t, vs] of perTarget) {
-      if (options.scale) scales.set(t, options.scale);
+      if (stated.has(t)) scales.set(t, stated.get(t)!);
+      else if (options.scale) scales.set(t, options.scale);
       else {
         const min = Math.min(...vs);
         const max = Math.max(...vs);
