@@ -88,42 +88,64 @@ describe.skipIf(!hasSharedData)('check on PACE sources × OpenHands Index target
     }
   }, 60_000);
 
-  it('a checkpoint that gets every proxy item wrong does not pass, and the report says why; all-right is never below all-wrong without a flag', async () => {
+  it('all-wrong and 5%-right checkpoints never pass and the report says why; all-right is predicted at least as high as a copy of any pool model', async () => {
     const S = model.proxy.length;
-    const storeFor = async (name: string, value: number) => {
+    const storeFor = async (name: string, values: Float64Array) => {
       const store = path.join(dir, `${name}-store`);
       await saveStore(nodeVfs, store, {
-        matrix: { models: [{ name }], instances: model.proxy, values: new Float64Array(S).fill(value), observed: new Uint8Array(S).fill(1), provenance: {} } as any,
+        matrix: { models: [{ name }], instances: model.proxy, values, observed: new Uint8Array(S).fill(1), provenance: {} } as any,
         targets: [],
       });
       return store;
     };
-    const run = async (name: string, value: number) => {
+    // A threshold each target's median reference model meets: what a team would gate on.
+    const median = (t: any) => {
+      const s = t.trainingModels.map((m: any) => m.score * t.displayFactor).sort((a: number, b: number) => a - b);
+      return s[Math.floor(s.length / 2)];
+    };
+    const thresholds = model.targets.flatMap((t: any) => ['--min-score', `${t.target}=${median(t)}`]);
+    const run = async (name: string, values: Float64Array) => {
       const out = path.join(dir, name);
-      const res = await cli('check', '--model-file', path.join(fitDir, 'model.json'), '--model', name, '--store', await storeFor(name, value), '--out', out, '--json');
+      const res = await cli('check', '--model-file', path.join(fitDir, 'model.json'), '--model', name, '--store', await storeFor(name, values), ...thresholds, '--out', out, '--json');
       return { res, md: readFileSync(path.join(out, 'summary.md'), 'utf8'), html: readFileSync(path.join(out, 'report.html'), 'utf8') };
     };
-    const wrong = await run('all-wrong', 0);
-    expect(wrong.res.code).toBe(1);
-    expect(wrong.res.json.data.passed).toBe(false);
-    for (const t of wrong.res.json.data.targets) {
-      expect(t.status).toBe('cannot-judge');
-      expect(t.concerns.length).toBeGreaterThan(0);
-    }
-    expect(wrong.md).toContain('**FAIL**');
-    expect(wrong.md).toMatch(/no demonstrated skill|outside the training range/);
-    expect(wrong.md).toContain('CV MAE vs mean');
-    expect(wrong.html).toMatch(/no demonstrated skill|outside the training range/);
-    const right = await run('all-right', 1);
-    expect(right.res.code).toBe(1);
-    wrong.res.json.data.targets.forEach((w: any, i: number) => {
-      const r = right.res.json.data.targets[i];
-      if (r.predicted < w.predicted) {
-        expect(r.concerns).toContain('outside-training-range');
-        expect(w.concerns).toContain('outside-training-range');
+    const wrong = await run('all-wrong', new Float64Array(S));
+    // Every 20th proxy item right: 5% of them.
+    const few = await run('five-percent', Float64Array.from({ length: S }, (_, i) => (i % 20 === 0 ? 1 : 0)));
+    for (const c of [wrong, few]) {
+      expect(c.res.code).toBe(1);
+      expect(c.res.json.data.passed).toBe(false);
+      for (const t of c.res.json.data.targets) {
+        expect(t.status).not.toBe('pass');
+        expect(t.concerns).toContain('below-training-range');
       }
+      expect(c.md).toContain('**FAIL**');
+      expect(c.md).toMatch(/below every training model/);
+      expect(c.md).toContain('CV MAE vs mean');
+      expect(c.html).toMatch(/below every training model/);
+    }
+    const right = await run('all-right', new Float64Array(S).fill(1));
+    // A copy of each pool model, read from the same sources the fit used.
+    const { loadCheckpointMatrix } = await import('../../generator/core/pace/checkpoint-inputs.js');
+    const { checkpointScores, predictPace } = await import('../../generator/core/pace/predict.js');
+    const pool = await loadCheckpointMatrix(nodeVfs, { kind: 'sources', paths: [sources()] }, { mapping: fixtures('logs', 'openhands-to-pace-mapping.json'), duplicates: 'first' });
+    right.res.json.data.targets.forEach((r: any, i: number) => {
+      expect(r.predicted).toBeGreaterThanOrEqual(wrong.res.json.data.targets[i].predicted);
+      expect(r.predicted).toBeGreaterThanOrEqual(few.res.json.data.targets[i].predicted);
     });
-  }, 60_000);
+    let copies = 0;
+    for (const t of model.targets)
+      for (const m of t.trainingModels) {
+        const scores = checkpointScores(pool.matrix!, m.name)!;
+        const { forecasts } = await predictPace(model, m.name, scores);
+        const f = forecasts.find((x) => x.target === t.target);
+        if (!f) continue;
+        copies++;
+        const r = right.res.json.data.targets.find((x: any) => x.target === t.target);
+        expect(r.predicted, `${t.target}: all-right vs ${m.name}`).toBeGreaterThanOrEqual(f.predicted - 1e-9);
+      }
+    expect(copies).toBeGreaterThan(20);
+  }, 120_000);
 });
 
 describe.skipIf(!hasSharedData)('check --logs on real lm-evaluation-harness output', () => {
