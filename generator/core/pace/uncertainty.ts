@@ -164,15 +164,15 @@ export function formatPValue(p: number): string {
 
 /** Why a skill verdict is what it is, in words shared by fit, evaluate, check and the reports. */
 export function skillVerdictWords(s: { verdict: Verdict; pValue?: number; models: number }, against = 'the mean predictor'): string {
-  const p = s.pValue === undefined ? '' : `, sign-flip p ${formatPValue(s.pValue)}`;
+  const p = s.pValue === undefined ? '' : ` (sign-flip p ${formatPValue(s.pValue)})`;
   switch (s.verdict) {
     case 'better':
       return `errs less than ${against} over ${s.models} models${p}`;
     case 'worse':
       return `errs more than ${against} over ${s.models} models${p}`;
     case 'too-few-models':
-      return `${s.models} models are too few to show skill over ${against} (at least ${minimumModelsForSkill} are needed)`;
+      return `cannot be told apart from ${against} with only ${s.models} models (at least ${minimumModelsForSkill} are needed)`;
     default:
-      return `no demonstrated difference from ${against} over ${s.models} models${p}`;
+      return `shows no demonstrated difference from ${against} over ${s.models} models${p}`;
   }
 }
