@@ -144,3 +144,36 @@ describe('recovery on synthetic IRT data', () => {
     expect(a.model!.data.matrixSha256).toMatch(/^[0-9a-f]{64}$/);
   });
 });
+
+describe('cross-validation faces what a checkpoint faces', () => {
+  it('a held-out model’s missing cells are its own: refit without it + predict equals its fold, and its gaps do not shrink the fold’s universe', async () => {
+    const { crossValidatedPredictions } = await import('../../generator/core/pace/coverage.js');
+    const { foldView } = await import('../../generator/core/pace/fold-view.js');
+    const s = syntheticPace({ models: 14, instances: 400, dims: 2, targets: 1, targetInstances: 100, seed: 'gaps' });
+    const S = s.matrix.instances.length;
+    const last = s.matrix.models.length - 1;
+    // The last model (it sorts last by name) misses every 7th instance, 14% of its cells.
+    const observed = Uint8Array.from(s.matrix.observed);
+    for (let c = 0; c < S; c += 7) observed[last * S + c] = 0;
+    const gappy: SyntheticData = { ...s, matrix: { ...s.matrix, observed } };
+    const opts = { ...options, bootstrap: 0 };
+    const d = prepareData(gappy.matrix, gappy.targets, { bootstrap: 0, seed: opts.seed }).data!;
+    const target = d.targets[0]!;
+    const k = target.rows.length - 1;
+    expect(d.models[target.rows[k]!]).toBe(s.matrix.models[last]!.name);
+    // The fit's universe lost the held-out model's gaps; its fold's universe has them back.
+    const fold = foldView(d, [target.rows[k]!]);
+    expect(d.instances.length).toBeLessThan(S);
+    expect(fold.instances.length).toBe(d.instances.length + Math.ceil(S / 7));
+    const cv = await crossValidatedPredictions(d, target, Int32Array.from(target.rows.keys()), config, opts, null);
+    // Refit on the other models, then predict the held-out model from the cells it has.
+    const { matrix, targets, heldOut } = withoutLast(gappy);
+    const { model } = await fitPace(matrix, targets, { ...opts, configs: { [target.name]: config } });
+    const scores = checkpointScores(gappy.matrix, heldOut)!;
+    expect(scores.size).toBeLessThan(S);
+    const proxies = new Set([...(model!.targets[0]!.local?.instances ?? []), ...(model!.targets[0]!.global?.instances ?? [])]);
+    expect([...proxies].some((key) => !scores.has(key)), 'the held-out model misses some proxy instances').toBe(true);
+    const { forecasts } = await predictPace(model!, heldOut, scores);
+    expect(forecasts[0]!.predicted / model!.targets[0]!.displayFactor).toBeCloseTo(cv.predictions[k]!, 10);
+  }, 120_000);
+});

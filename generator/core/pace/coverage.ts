@@ -6,6 +6,7 @@
  */
 import { fitTarget, prepareFold, type GlobalBasis } from './pipeline.js';
 import { shippedPoolPrediction } from './monotone.js';
+import { foldView } from './fold-view.js';
 import { baselines, type BaselineName } from './baselines/index.js';
 import { conformalInterval, intervalLevels, targetBounds } from './conformal.js';
 import { percentileSorted } from './uncertainty.js';
@@ -50,21 +51,29 @@ export async function crossValidatedPredictions(
   const others = new Map(compareWith.map((name) => [name, new Float64Array(idx.length)]));
   const cache = new Map<string, unknown>();
   const rng = new Rng(`${options.seed}/cv-baselines/${target.name}`);
+  // Target models outside `idx` (evaluate's outer held-out model) are never training models here.
+  const inIdx = new Set(Array.from(idx, (i) => target.rows[i] as number));
+  const outside = Array.from(target.rows).filter((r) => !inIdx.has(r));
   const { folds, foldOf } = crossValidationFolds(idx.length, `${options.seed}/cv/${target.name}/${idx.length}`);
   for (let f = 0; f < folds; f++) {
     const held: number[] = [];
     const train: number[] = [];
     idx.forEach((_, t) => ((foldOf[t] as number) === f ? held : train).push(t));
     if (held.length === 0) continue;
-    const basis = prepareFold(data, target, Int32Array.from(train, (t) => idx[t] as number), options, shared);
+    const trainIdx = Int32Array.from(train, (t) => idx[t] as number);
+    // The fold's universe is fixed by its training models; the held-out rows' gaps are their own.
+    const fold = foldView(data, [...held.map((t) => target.rows[idx[t] as number] as number), ...outside]);
+    const basis = prepareFold(fold, target, trainIdx, options, fold === data ? shared : null);
     const fit = fitTarget(basis, config, null);
+    // Baselines read the held-out row whole: they stay on the universe every pool model has.
+    const baselineBasis = others.size && fold !== data ? prepareFold(data, target, trainIdx, options, shared) : basis;
     for (const t of held) {
       const row = idx[t] as number;
       const p = shippedPoolPrediction(basis, fit, target.rows[row] as number);
       predictions[t] = p;
       residuals[t] = (target.y[row] as number) - p;
       for (const [name, out] of others)
-        out[t] = await baselines[name].predict({ basis, testRow: target.rows[row] as number, budget: config.budget, ncH: config.ncH, rng: rng.fork(`${name}/${t}`), cache });
+        out[t] = await baselines[name].predict({ basis: baselineBasis, testRow: target.rows[row] as number, budget: config.budget, ncH: config.ncH, rng: rng.fork(`${name}/${t}`), cache });
     }
   }
   return { predictions, residuals, folds, baselines: others };

@@ -14,6 +14,7 @@ import type { PaceConfig, PaceData, PaceOptions, PreparedTarget } from './types.
 import { fallbackConfig } from './types.js';
 import { addCoverage, crossValidatedPredictions, newCoverage, type CoverageTally } from './coverage.js';
 import { shippedPoolPrediction } from './monotone.js';
+import { foldView } from './fold-view.js';
 import { bootstrapIndices, looMeanPredictions, pairedComparison, type PairedComparison } from './uncertainty.js';
 
 /** Bootstrap-over-models replicates behind every PACE-vs-mean interval. */
@@ -180,7 +181,10 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
       const pred = predictPoolRow(basis, fit, testRow);
       if (pred.guarded) guarded++;
       scorePairs(paceFrozen, k, pred.value, target, trainIdx, pred.margins);
-      const point = shippedPoolPrediction(basis, fit, testRow);
+      // The shipped row faces what a checkpoint faces: its fold's universe comes from the training models only.
+      const fold = foldView(data, [testRow]);
+      const shippedBasis = fold === data ? basis : prepareFold(fold, target, trainIdx, options, null);
+      const point = shippedPoolPrediction(shippedBasis, fold === data ? fit : fitTarget(shippedBasis, frozen, null), testRow);
       scorePairs(shipped, k, point, target, trainIdx);
       if (coverage.length) {
         // The intervals `check` issues: around the shipped point, from the shipped predictor's inner residuals.

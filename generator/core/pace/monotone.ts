@@ -148,5 +148,6 @@ export function monotoneViewRow(form: MonotoneForm, view: MatrixView, row: numbe
 export function shippedPoolPrediction(basis: FoldBasis, fit: TargetFit, row: number): number {
   const { data, target } = basis;
   const form = monotoneForm(columnLinearForm(fit), data.view, basis.trainRows, (c) => data.instances[c]!.task);
-  return clipToBounds(monotoneViewRow(form, data.view, row) ?? basis.stats.yMean, targetBounds(target.scale));
+  // The row's unobserved cells (a held-out model's own gaps in its fold's universe) are gaps here too.
+  return clipToBounds(monotoneViewRow(form, data.view, row, data.matrix.observed) ?? basis.stats.yMean, targetBounds(target.scale));
 }

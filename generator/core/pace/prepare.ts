@@ -63,6 +63,11 @@ export function prepareData(input: ScoreMatrix, tables: TargetTable[], options: 
   findings.push(...degenerateTasks(matrix, keptRows));
 
   const usable: number[] = [];
+  const partial: Array<{ col: number; missing: Int32Array }> = [];
+  // A column missed by more pool models than any cross-validation fold holds out can never be
+  // complete over a fold's training models (leave-one-out up to 50 models, else 10 folds; +1 for
+  // evaluate's inner folds).
+  const foldMissing = keptRows.length <= 50 ? 2 : Math.ceil(keptRows.length / 10) + 1;
   const incompleteByTask = new Map<string, number>();
   let incomplete = 0;
   let constant = 0;
@@ -74,6 +79,11 @@ export function prepareData(input: ScoreMatrix, tables: TargetTable[], options: 
       const i = r * nInst + c;
       if (!matrix.observed[i]) {
         complete = false;
+        const missing: number[] = [];
+        keptRows.forEach((rr, p) => {
+          if (missing.length <= foldMissing && !matrix.observed[rr * nInst + c]) missing.push(p);
+        });
+        if (missing.length <= foldMissing) partial.push({ col: c, missing: Int32Array.from(missing) });
         break;
       }
       const v = matrix.values[i] as number;
@@ -156,6 +166,7 @@ export function prepareData(input: ScoreMatrix, tables: TargetTable[], options: 
       view: { data: matrix.values, stride: nInst, rows: Int32Array.from(keptRows), cols: usable.length === nInst ? null : Int32Array.from(usable) },
       instances: usable.map((c) => matrix.instances[c]!),
       targets,
+      incomplete: partial,
     },
     findings,
   };

@@ -60,4 +60,10 @@ export interface PaceData {
   /** InstanceRef per view column. */
   instances: InstanceRef[];
   targets: PreparedTarget[];
+  /**
+   * Matrix columns left out of the view only because a few pool models miss them, with those
+   * models' pool rows. A cross-validation fold whose training models all have such a column
+   * selects from it, as a fit on those models alone would (fold-view.ts).
+   */
+  incomplete?: Array<{ col: number; missing: Int32Array }>;
 }
