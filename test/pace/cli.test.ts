@@ -101,8 +101,12 @@ describe('aptpace predict', () => {
     const base = ['predict', '--model-file', path.join(out, 'model.json'), '--model', 'model-0012', '--store', newStore];
     const low = await cli(...base, '--min-score', 'agentic-0=0');
     expect(low.code, low.stderr).toBe(0);
-    const high = await cli(...base, '--min-score', 'agentic-0=0', '--min-score', 'agentic-1=100.5', '--json');
+    const high = await cli(...base, '--min-score', 'agentic-0=0', '--min-score', 'agentic-1=99.9', '--json');
     expect(high.code).toBe(1);
+    // Past the end of the target's scale is a usage error that names the scale.
+    const offScale = await cli(...base, '--min-score', 'agentic-1=100.5');
+    expect(offScale.code).toBe(2);
+    expect(offScale.stderr).toContain('percent scale');
     expect(high.json.findings.map((f: any) => f.code)).toEqual(['pace-threshold-failed']);
     expect(high.json.findings[0].args.target).toBe('agentic-1');
     const unknown = await cli(...base, '--min-score', 'nope=1', '--json');

@@ -21,7 +21,7 @@ function result(targets: CheckTargetResult[], over: Partial<CheckResult> = {}): 
   return {
     format: 'aptpace-check-result', version: 1, model: 'ckpt-9', step: null, passed: false, exitCode: 1, maxMissing: null,
     modelFile: { path: 'fit/model.json', sha256: 'a', matrixSha256: 'b', targetsSha256: 'c', versions: {}, proxyInstances: 10 },
-    inputs: { kind: 'store', paths: ['runs/store'], mapping: null }, found: true, targets, unknownThresholds: [], findings: [], ...over,
+    inputs: { kind: 'store', paths: ['runs/store'], mapping: null }, history: null, found: true, targets, unknownThresholds: [], findings: [], ...over,
   };
 }
 
@@ -63,6 +63,14 @@ describe('verdict in words', () => {
     const next = whatNext(r);
     expect(next[0]).toContain('aptpace report --store runs/store --model-file fit/model.json --history reports/history.jsonl --out reports/series');
     expect(next[1]).toContain('--min-score TARGET=VALUE');
+    expect(next[0]).toContain('run check with --history reports/history.jsonl --step STEP');
+    // Flags this check already had are not suggested again; the series uses its own history file.
+    const kept = whatNext(result([target({})], { passed: true, exitCode: 0, history: 'ci/hist.jsonl', step: 1200 }));
+    expect(kept[0]).not.toContain('--step STEP');
+    expect(kept[0]).toContain('--history ci/hist.jsonl --out reports/series');
+    const noStep = whatNext(result([target({})], { passed: true, exitCode: 0, history: 'ci/hist.jsonl' }));
+    expect(noStep[0]).toContain('add --step STEP');
+    expect(noStep[0]).not.toContain('run check with --history');
   });
 
   it('the page puts "What next" first, and the win table carries the per-target note', () => {

@@ -109,6 +109,7 @@ const check: CommandSpec = {
       source,
       mapping: (opts.mapping as string | undefined) ?? null,
       maxMissing,
+      history: (opts.history as string | undefined) ?? null,
       found: scores !== null,
       evaluation,
       findings,

@@ -67,6 +67,8 @@ export interface CheckResult {
     proxyInstances: number;
   };
   inputs: { kind: CheckpointSource['kind']; paths: string[]; mapping: string | null };
+  /** The --history file this check appended to, if any (so "What next" does not suggest it again). */
+  history: string | null;
   /** Whether the checkpoint was found in the inputs at all. */
   found: boolean;
   targets: CheckTargetResult[];
@@ -186,6 +188,7 @@ export interface CheckResultInput {
   source: CheckpointSource;
   mapping: string | null;
   maxMissing: number | null;
+  history?: string | null;
   found: boolean;
   evaluation: CheckEvaluation;
   /** Every finding of the run (inputs, prediction, checks, history), in the order raised. */
@@ -212,6 +215,7 @@ export function buildCheckResult(input: CheckResultInput): CheckResult {
       proxyInstances: m.proxy.length,
     },
     inputs: { kind: input.source.kind, paths: [...input.source.paths], mapping: input.mapping },
+    history: input.history ?? null,
     found: input.found,
     targets: input.evaluation.targets,
     unknownThresholds: input.evaluation.unknownThresholds,

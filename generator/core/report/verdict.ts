@@ -84,13 +84,16 @@ export function whatNext(result: CheckResult): string[] {
   const modelFile = result.modelFile.path;
   const proxySuite = path.posix.join(path.dirname(modelFile).split(path.sep).join('/'), 'proxy-suite');
   const storeFlag = result.inputs.kind === 'store' ? `--store ${result.inputs.paths[0]}` : '--store STORE';
-  const series = `aptpace report ${storeFlag} --model-file ${modelFile} --history reports/history.jsonl --out reports/series`;
+  const historyFile = result.history ?? 'reports/history.jsonl';
+  const series = `aptpace report ${storeFlag} --model-file ${modelFile} --history ${historyFile} --out reports/series`;
   const recheck = `aptpace check --model-file ${modelFile} --model ${result.model} ${inputsFlag(result)} --out OUT`;
   // The proxy-only suite `fit --suite` writes: exactly the proxy documents, by id.
   const harness = `lm_eval --model hf --model_args pretrained=CHECKPOINT --include_path ${proxySuite} --tasks SUITE --log_samples --output_path runs/${result.model}`;
   const out: string[] = [];
   if (kind === 'pass') {
-    out.push(`Nothing blocks ${result.model}. Keep the series: run check with --history reports/history.jsonl --step STEP, then plot every checkpoint with: ${series}`);
+    if (result.history && result.step !== null) out.push(`Nothing blocks ${result.model}. This check is in ${result.history}; plot every checkpoint so far with: ${series}`);
+    else if (result.history) out.push(`Nothing blocks ${result.model}. This check is in ${result.history} without a step: add --step STEP so the trend orders it, then plot every checkpoint with: ${series}`);
+    else out.push(`Nothing blocks ${result.model}. Keep the series: run check with --history reports/history.jsonl --step STEP, then plot every checkpoint with: ${series}`);
     if (!result.targets.some((t) => t.minScore !== null)) out.push('No --min-score was set, so this run only predicts. Add --min-score TARGET=VALUE to gate checkpoints on a predicted score.');
     return out;
   }
