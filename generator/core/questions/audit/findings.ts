@@ -28,6 +28,18 @@ export const auditFindings = {
     message: (a) =>
       `task ${a.task}: "${a.shortcut}" is ${pts(a.excessPoints)} points from chance (${a.correct}/${a.n}, 95% CI ${pct(a.low)}–${pct(a.high)}), beyond the ${a.maxShortcutGain}-point limit, but with ${a.n} questions that is not significant (p=${p(a.pValue)} ≥ ${p(a.alphaUsed)}); add questions to decide`,
   },
+  'audit-adversary-above-chance': {
+    severity: 'error',
+    title: 'A learned options-only adversary beats chance',
+    message: (a) =>
+      `task ${a.task} (${a.language}): a discriminator trained on surface features of the options picks the gold in ${pct(a.accuracy)} of ${a.n} held-out questions (95% CI ${pct(a.low)}–${pct(a.high)}) vs chance ${pct(a.chance)}: ${pts(a.excessPoints)} points, and the whole interval is more than ${a.maxGain} points above chance`,
+  },
+  'audit-adversary-not-significant': {
+    severity: 'warning',
+    title: 'Learned adversary above the limit, but not significantly',
+    message: (a) =>
+      `task ${a.task} (${a.language}): the learned adversary picks the gold in ${pct(a.accuracy)} of ${a.n} held-out questions (95% CI ${pct(a.low)}–${pct(a.high)}) vs chance ${pct(a.chance)}: ${pts(a.excessPoints)} points, beyond the ${a.maxGain}-point limit, but its interval reaches chance + ${a.maxGain}; add questions to decide`,
+  },
   'audit-letter-imbalance': {
     severity: 'error',
     title: 'Gold letters are unbalanced',

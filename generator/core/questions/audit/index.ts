@@ -9,6 +9,7 @@ import { stableStringify } from '../../kernel/stable-json.js';
 import { normaliseChoice } from '../normalise.js';
 import type { CompletionQuestion, McqQuestion, Question } from '../types.js';
 import { auditFindings } from './findings.js';
+import { runAdversary, type AdversaryResult } from './adversary.js';
 import { SHORTCUT_NAMES } from './shortcuts/index.js';
 import { detectableExcess, runShortcut } from './gate.js';
 import { letterBalance } from './letters.js';
@@ -23,6 +24,7 @@ export { SHORTCUTS, SHORTCUT_NAMES, GATE_SHORTCUT, type ShortcutName } from './s
 export { balanceLetters, planBalancedGoldPositions, permuteChoices } from './balance.js';
 export { NULL_SIMULATIONS } from './gate.js';
 export type { LetterBalance, ShortcutResult, Verdict } from './verdict.js';
+export type { AdversaryCell, AdversaryResult } from './adversary.js';
 
 const make = findingFactory(auditFindings);
 
@@ -58,6 +60,8 @@ export interface TaskAudit {
   chance: number | null;
   letters: LetterBalance | null;
   shortcuts: ShortcutResult[];
+  /** The cross-fitted learned adversary, for the whole task and per language; null without two source groups. */
+  adversary: AdversaryResult | null;
   /**
    * Smallest excess over chance (points) a shortcut needs to reach significance at this size;
    * null when the task has no MCQ or is so small that not even a perfect score would be significant.
@@ -172,6 +176,7 @@ export function auditQuestions(questions: Question[], options: AuditOptions = {}
     const chance = valid.length ? mean(valid.map((q) => 1 / q.choices.length)) : null;
     const letters = valid.length ? letterBalance(task, valid, tolerancePoints, alpha, taskFindings) : null;
     const shortcuts = valid.length ? SHORTCUT_NAMES.map((name) => runShortcut(task, name, valid, maxShortcutGain, alpha, taskFindings)) : [];
+    const adversary = valid.length ? runAdversary(task, valid, maxShortcutGain, taskFindings) : null;
     const detectablePoints = valid.length ? detectableExcess(valid, alpha) : null;
     if (valid.length && (detectablePoints === null || detectablePoints > maxShortcutGain)) {
       taskFindings.push(make('audit-low-power', {}, { task, n: valid.length, detectablePoints }));
@@ -193,6 +198,7 @@ export function auditQuestions(questions: Question[], options: AuditOptions = {}
       chance,
       letters,
       shortcuts,
+      adversary,
       detectablePoints,
       duplicates,
       duplicatePrompts,
