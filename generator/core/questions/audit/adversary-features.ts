@@ -61,7 +61,6 @@ function compute(q: McqQuestion): number[][] {
   const lastWords = new Set(words(segment.trajectory.slice(-LAST_OBSERVATION_CHARS)));
   const historyWordList = words(history);
   const historyWords = new Set(words(segment.trajectory));
-  const contextWords = new Set(words(segment.context));
   const historyTrigrams = trigrams(history.toLowerCase());
   const bigram = fitBigram(historyWordList);
   const tools = q.choices.map(optionTool);
@@ -77,7 +76,7 @@ function compute(q: McqQuestion): number[][] {
     const tool = tools[i] ?? null;
     const digits = (text.match(/[0-9]/g) ?? []).length;
     let novel = 0;
-    for (const w of set) if (!contextWords.has(w)) novel++;
+    for (const w of set) if (!historyWords.has(w)) novel++;
     return [
       Math.log1p([...text].length),
       Math.log1p(optionWords.length),
@@ -85,7 +84,7 @@ function compute(q: McqQuestion): number[][] {
       relevanceShare(set, lastWords),
       relevanceShare(set, historyWords),
       trigramShare(text.toLowerCase(), historyTrigrams),
-      argumentWords.size === 0 ? 1 : relevanceShare(argumentWords, contextWords),
+      argumentWords.size === 0 ? 1 : relevanceShare(argumentWords, historyWords),
       Math.log1p(novel),
       parsed ? 1 : 0,
       parsed ? argumentCount(parsed) : 0,

@@ -54,21 +54,32 @@ export function sourceGroup(q: McqQuestion): string {
 }
 
 /**
+ * The fold of each question: source groups in the order of a hash of their key, dealt round-robin
+ * into min(folds, groups) folds, so every question of a group shares its fold. Null with fewer than two groups.
+ */
+export function assignFolds(questions: readonly McqQuestion[], folds = ADVERSARY_FOLDS): { fold: number[]; groups: number; folds: number } | null {
+  const groups = [...new Set(questions.map(sourceGroup))].sort((a, b) => hashSeed(`adversary/${a}`) - hashSeed(`adversary/${b}`) || (a < b ? -1 : a > b ? 1 : 0));
+  if (groups.length < 2) return null;
+  const k = Math.min(folds, groups.length);
+  const foldOfGroup = new Map(groups.map((g, i) => [g, i % k]));
+  return { fold: questions.map((q) => foldOfGroup.get(sourceGroup(q))!), groups: groups.length, folds: k };
+}
+
+/**
  * Held-out probability that the adversary picks each question's gold (aligned with
  * `questions`), or null when there are fewer than two source groups to cross-fit over.
  */
 export function crossFittedCredits(questions: readonly McqQuestion[], folds = ADVERSARY_FOLDS): { credits: number[]; groups: number; folds: number } | null {
-  const groups = [...new Set(questions.map(sourceGroup))].sort((a, b) => hashSeed(`adversary/${a}`) - hashSeed(`adversary/${b}`) || (a < b ? -1 : a > b ? 1 : 0));
-  if (groups.length < 2) return null;
-  const k = Math.min(folds, groups.length);
-  const foldOf = new Map(groups.map((g, i) => [g, i % k]));
+  const assigned = assignFolds(questions, folds);
+  if (!assigned) return null;
+  const { fold: foldOf, groups, folds: k } = assigned;
   const rows = questions.map((q) => standardiseWithin(adversaryFeatures(q)));
   const credits = new Array<number>(questions.length).fill(0);
   for (let fold = 0; fold < k; fold++) {
     const x: number[][] = [];
     const y: number[] = [];
     questions.forEach((q, i) => {
-      if (foldOf.get(sourceGroup(q)) === fold) return;
+      if (foldOf[i] === fold) return;
       rows[i]!.forEach((row, j) => {
         x.push(row);
         y.push(j === q.gold ? 1 : 0);
@@ -76,11 +87,11 @@ export function crossFittedCredits(questions: readonly McqQuestion[], folds = AD
     });
     const model = fitLogistic(x, y, ADVERSARY_C);
     questions.forEach((q, i) => {
-      if (foldOf.get(sourceGroup(q)) !== fold) return;
+      if (foldOf[i] !== fold) return;
       credits[i] = argmaxCredit(rows[i]!.map((row) => scoreRow(model, row)), q.gold);
     });
   }
-  return { credits, groups: groups.length, folds: k };
+  return { credits, groups, folds: k };
 }
 
 /**
