@@ -27,7 +27,8 @@ export type SkipReason =
   | 'no-evidence'
   | 'all-evidence'
   | 'topic-cue'
-  | 'gold-in-prompt';
+  | 'gold-in-prompt'
+  | 'finish-unbalanced';
 
 export const SKIP_REASONS = {
   'too-short': 'fewer steps than the question type needs',
@@ -52,6 +53,7 @@ export const SKIP_REASONS = {
   'all-evidence': 'every observation contains the final answer, so "select all" would be the gold',
   'topic-cue': 'the gold is the most on-topic option whatever distractors the pool offers (answerable by topic words alone)',
   'gold-in-prompt': 'the prompt (e.g. the issue text) already names the gold verbatim, so it can be copied',
+  'finish-unbalanced': 'the gold is the run\'s finish but no other question of the run can offer that finish as a premature distractor',
 } as const satisfies Record<SkipReason, string>;
 
 export interface KindContext {
