@@ -18,6 +18,7 @@ import { validateQuestion } from './read-questions.js';
 import { type TemplateSet, loadTemplates, renderWithinBudget, shotContext } from './render.js';
 import { answerStemFor, questionHeaderFor } from './stems-zh.js';
 import { MIN_COPY_CHARS } from './audit/features.js';
+import { adversarialFilter } from './adversarial-filter.js';
 import { drStepJson } from './types/dr-plan-mcq.js';
 import type { StepView } from './views.js';
 import { type TokenizerName, loadTokenCounter } from './tokenizer.js';
@@ -47,6 +48,8 @@ export interface BuildOptions {
   includeUnproven?: boolean;
   /** Most questions of one kind per trajectory. Default 3. */
   maxPerTrajectory?: number;
+  /** Re-choose MCQ distractors against a cross-fitted options-only discriminator (default true). */
+  adversarialFilter?: boolean;
   /** Cap on one observation, in characters, before budgeting (the renderer then trims older observations to fit). Default 32000. */
   observationChars?: number;
   /** Solved in-prompt examples per question. Default 3; 0 for zero-shot. */
@@ -229,6 +232,24 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
         list.push({ draft, t, id });
       }
     }
+    // Adversarial filtering: per scored task, the distractors a cross-fitted options-only
+    // discriminator finds most gold-like are shown; drafts it still solves are dropped.
+    if (module.format === 'mcq' && options.adversarialFilter !== false) {
+      const byTask = new Map<string, Entry[]>();
+      for (const e of list) byTask.set(taskFor(kind, e.t.domain), [...(byTask.get(taskFor(kind, e.t.domain)) ?? []), e]);
+      const dropped = new Set<QuestionDraft>();
+      for (const task of [...byTask.keys()].sort()) {
+        const items = byTask.get(task)!.map((e) => ({ draft: e.draft, group: e.t.task.instance_id || e.t.traj_id, id: e.id }));
+        for (const d of adversarialFilter(items, `${seed}/${task}`)) dropped.add(d);
+      }
+      for (let i = list.length - 1; i >= 0; i--) {
+        if (!dropped.has(list[i]!.draft)) continue;
+        list.splice(i, 1);
+        skip(`${kind}:adversary-solvable`);
+        reasons['adversary-solvable'] = (reasons['adversary-solvable'] ?? 0) + 1;
+      }
+    }
+    for (const e of list) delete e.draft.mcq?.alternatives;
     // Letters are balanced per scored task: a domain with a task of its own (CTF) is its own
     // group, named after that task; the kind's default task keeps the plain keys, and with them
     // its letters.

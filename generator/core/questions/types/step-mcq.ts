@@ -116,7 +116,9 @@ export function nextStepChoices(t: Trajectory, position: number, ctx: KindContex
   const segmentWords = topicContext([t.task.goal, ...historyBefore(t, position, ctx.observationChars).flatMap((v, j) => [shownSteps[j]!, v.observation ?? ''])]);
   const { picked, topicForced } = balanceCue(rng.fork('cue'), goldText, pool, need, segmentWords);
   if (topicForced) return 'topic-cue';
-  return arrangeWithReasons(rng.fork('arrange'), goldText, finishOption ? [...picked, finishOption] : picked);
+  const draft = arrangeWithReasons(rng.fork('arrange'), goldText, finishOption ? [...picked, finishOption] : picked);
+  draft.alternatives = pool.map((p) => ({ text: p.value.text, source: p.operator, reason: p.value.reason }));
+  return draft;
 }
 
 /** Places the gold at a seeded position among the distractors, keeping sources and reasons aligned. */

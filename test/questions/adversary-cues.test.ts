@@ -1,0 +1,83 @@
+/**
+ * The cue sources a learned options-only adversary exploited in real builds, each pinned by a
+ * fixture: a finish offered only as the gold, entity swaps inside words and on sentence-opening
+ * verbs, and the adversarial filter that re-chooses distractors against the discriminator.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { crossFittedCredits } from '../../generator/core/questions/audit/adversary.js';
+import { type BuildResult, buildQuestions } from '../../generator/core/questions/build.js';
+import { replaceInCandidate, replaceWhole } from '../../generator/core/questions/operators/edit.js';
+import { entitiesIn } from '../../generator/core/questions/operators/off-target-argument.js';
+import type { StepCandidate } from '../../generator/core/questions/operators/types.js';
+import type { McqQuestion } from '../../generator/core/questions/types.js';
+import { loadCanonical } from './fixtures.js';
+import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
+import { readTrajectories } from '../../generator/core/trajectories/read.js';
+import { hasSharedData, shared } from '../helpers/env.js';
+
+const FINISH = /task_complete|"submit"|\bsubmit\b/;
+
+describe('entity substitution', () => {
+  it('replaces whole tokens only, never inside a word', () => {
+    expect(replaceWhole('ByteDance hired a PhD from Dance Co.', 'Dance', 'Balfour')).toBe('ByteDance hired a PhD from Balfour Co.');
+    expect(replaceWhole('PhD thesis', 'Ph', 'Mwinyi')).toBe('PhD thesis');
+    expect(replaceWhole('open src/a.py and src/a.pyc', 'src/a.py', 'lib/b.py')).toBe('open lib/b.py and src/a.pyc');
+    expect(replaceWhole('诺曼·雷诺兹的作品', '雷诺兹', '卡特')).toBe('诺曼·卡特的作品');
+  });
+
+  it('a candidate keeps words that merely contain the entity', () => {
+    const c: StepCandidate = {
+      plan: 'Search ByteDance and Dance',
+      planGiven: true,
+      action: { kind: 'tool', tool: 'web_search', args: { text: 'ByteDance Dance founder' }, text: 'web_search ByteDance Dance founder' },
+    };
+    const out = replaceInCandidate(c, 'Dance', 'Balfour');
+    expect(out.plan).toBe('Search ByteDance and Balfour');
+    expect(out.action.args).toEqual({ text: 'ByteDance Balfour founder' });
+    expect(out.action.text).toBe('web_search ByteDance Balfour founder');
+  });
+
+  it('a capitalised word opening a sentence is not a name to swap', () => {
+    const names = entitiesIn('Identify the current president of Niger. Determine when Maria Callas sang.').filter((e) => e.type === 'name').map((e) => e.text);
+    expect(names).toEqual(['Niger', 'Maria Callas']);
+  });
+});
+
+describe.skipIf(!hasSharedData)('premature finish on the real deep-research runs', () => {
+  let result: BuildResult;
+  beforeAll(async () => {
+    const read = await readTrajectories(nodeVfs, [shared('trajectories')]);
+    result = await buildQuestions(read.trajectories, { seed: '0', kinds: ['dr_plan_mcq'], includeUnproven: true });
+  }, 120_000);
+
+  it('is offered as a distractor at least as often as it is the gold (it was the gold in 100 of 120 questions offering it)', () => {
+    let gold = 0;
+    let distractor = 0;
+    for (const q of result.questions as McqQuestion[]) {
+      q.choices.forEach((c, i) => {
+        if (!FINISH.test(c)) return;
+        if (i === q.gold) gold++;
+        else distractor++;
+      });
+    }
+    expect(gold).toBeGreaterThan(0);
+    expect(distractor).toBeGreaterThanOrEqual(gold);
+  });
+});
+
+describe('adversarial filter', () => {
+  it('leaves the learned adversary nearer chance than building without it, deterministically', async () => {
+    const trajectories = loadCanonical();
+    const on = await buildQuestions(trajectories, { seed: 'af', kinds: ['plan_mcq', 'next_action_mcq', 'dr_plan_mcq'] });
+    const again = await buildQuestions(trajectories, { seed: 'af', kinds: ['plan_mcq', 'next_action_mcq', 'dr_plan_mcq'] });
+    const off = await buildQuestions(trajectories, { seed: 'af', kinds: ['plan_mcq', 'next_action_mcq', 'dr_plan_mcq'], adversarialFilter: false });
+    expect(JSON.stringify(on.questions)).toBe(JSON.stringify(again.questions));
+    const accuracy = (qs: McqQuestion[]) => {
+      const c = crossFittedCredits(qs)!;
+      return c.credits.reduce((s, x) => s + x, 0) / qs.length;
+    };
+    const mcqs = (r: BuildResult) => r.questions.filter((q): q is McqQuestion => q.format === 'mcq');
+    expect(accuracy(mcqs(on))).toBeLessThanOrEqual(accuracy(mcqs(off)));
+    expect(on.questions.every((q) => !('alternatives' in ((q as McqQuestion).build ?? {})))).toBe(true);
+  });
+});
