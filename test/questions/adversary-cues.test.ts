@@ -5,6 +5,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { crossFittedCredits } from '../../generator/core/questions/audit/adversary.js';
+import { auditQuestions } from '../../generator/core/questions/audit/index.js';
+import { DEFAULT_KINDS } from '../../generator/core/questions/kinds.js';
 import { type BuildResult, buildQuestions } from '../../generator/core/questions/build.js';
 import { replaceInCandidate, replaceWhole } from '../../generator/core/questions/operators/edit.js';
 import { entitiesIn } from '../../generator/core/questions/operators/off-target-argument.js';
@@ -29,7 +31,7 @@ describe('entity substitution', () => {
     const c: StepCandidate = {
       plan: 'Search ByteDance and Dance',
       planGiven: true,
-      action: { kind: 'tool', tool: 'web_search', args: { text: 'ByteDance Dance founder' }, text: 'web_search ByteDance Dance founder' },
+      action: { kind: 'tool_call', tool: 'web_search', args: { text: 'ByteDance Dance founder' }, text: 'web_search ByteDance Dance founder' },
     };
     const out = replaceInCandidate(c, 'Dance', 'Balfour');
     expect(out.plan).toBe('Search ByteDance and Balfour');
@@ -80,4 +82,21 @@ describe('adversarial filter', () => {
     expect(accuracy(mcqs(on))).toBeLessThanOrEqual(accuracy(mcqs(off)));
     expect(on.questions.every((q) => !('alternatives' in ((q as McqQuestion).build ?? {})))).toBe(true);
   });
+});
+
+describe('citation multi-select', () => {
+  it('is built only when named: the default kinds leave it out', () => {
+    expect(DEFAULT_KINDS).not.toContain('dr_citation_ms');
+    expect(DEFAULT_KINDS).toContain('dr_plan_mcq');
+  });
+
+  it.skipIf(!hasSharedData)('fails the audit when built, because marking every observation that mentions the answer solves it', async () => {
+    const read = await readTrajectories(nodeVfs, [shared('trajectories')]);
+    const built = await buildQuestions(read.trajectories, { seed: '0', kinds: ['dr_citation_ms'], includeUnproven: true });
+    const { findings, report } = auditQuestions(built.questions);
+    const task = report.tasks.find((t) => t.task === 'aptpace_dr_citation_ms')!;
+    expect(task.multiSelect!.rules.answer_mention.setMatch).toBeGreaterThan(0.5);
+    expect(findings.filter((f) => f.code === 'audit-multi-select-rule').map((f) => f.args.rule)).toEqual(['answer_mention']);
+    expect(task.verdict).toBe('fail');
+  }, 120_000);
 });

@@ -88,6 +88,10 @@ function renderTask(t: TaskAudit): string {
       `  copied distractors ${t.defects.copiedOptions}, undeclared off-tool distractors ${t.defects.undeclaredInvalidTools}, declared invalid-tool distractors ${t.defects.declaredInvalidTools}, golds calling a tool not offered ${t.defects.goldToolNotOffered}`,
     );
   }
+  if (t.multiSelect) {
+    const rules = Object.entries(t.multiSelect.rules).map(([name, r]) => `${name} ${pct(r.setMatch)} (F1 ${pct(r.f1)})`).join(', ');
+    lines.push(`  multi-select rules, set match on ${t.multiSelect.questions} scored questions (chance ${pct(t.multiSelect.chanceSetMatch)}): ${rules}`);
+  }
   lines.push(
     `  duplicates ${t.duplicates}, same prompt ${t.duplicatePrompts}, near-duplicate groups ${t.nearDuplicates.groups} (${t.nearDuplicates.extra} extra questions; ${t.nearDuplicates.distinct} distinct (prefix, gold) pairs), gold leaked ${t.leaks}, gold in context with a distractor ${t.goldInContext}, targets in prompt ${t.targetsInPrompt}, identical options ${t.identicalChoices}, malformed ${t.invalid}`,
   );

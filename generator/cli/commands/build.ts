@@ -10,7 +10,7 @@ import { writeLinesAtomic } from '../../core/kernel/vfs.js';
 import { stableStringify } from '../../core/kernel/stable-json.js';
 import { BUILD_DEFAULTS, type BuildOptions, buildQuestions, countByKind, lengthBucketsByKind } from '../../core/questions/build.js';
 import { questionFindings } from '../../core/questions/findings.js';
-import { QUESTION_KINDS, isQuestionKind } from '../../core/questions/kinds.js';
+import { DEFAULT_KINDS, QUESTION_KINDS, isQuestionKind } from '../../core/questions/kinds.js';
 import { TOKENIZERS, isTokenizerName } from '../../core/questions/tokenizer.js';
 import type { Question } from '../../core/questions/types.js';
 import type { AuditReport } from '../../core/questions/audit/index.js';
@@ -55,7 +55,7 @@ const build: CommandSpec = {
       .argument('<inputs...>', 'trajectory files, directories or globs (any supported format)')
       .requiredOption('--out <file>', 'questions JSONL to write')
       .option('--seed <seed>', 'seed for every random choice', BUILD_DEFAULTS.seed)
-      .option('--kinds <list>', `comma-separated kinds (default all): ${QUESTION_KINDS.join(', ')}`)
+      .option('--kinds <list>', `comma-separated kinds (default all but ${QUESTION_KINDS.filter((k) => !DEFAULT_KINDS.includes(k)).join(', ')}): ${QUESTION_KINDS.join(', ')}`)
       .option('--choices <n>', 'options per multiple-choice question', String(BUILD_DEFAULTS.choices))
       .option('--budget-tokens <n>', 'token budget of one prompt, few-shot examples included', String(BUILD_DEFAULTS.budgetTokens))
       .option('--min-tokens <n>', 'target a length bucket: skip questions whose prompt, with the whole available history, is shorter', '0')

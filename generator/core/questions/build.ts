@@ -9,7 +9,7 @@ import { LENGTH_BUCKETS, lengthBucket } from './buckets.js';
 import { CorpusIndex, sameTask } from './corpus.js';
 import { questionFindings } from './findings.js';
 import { addQuestionExtras, multiSelectQuestion } from './question-extras.js';
-import { QUESTION_KIND_INFO, QUESTION_KINDS, taskFor } from './kinds.js';
+import { DEFAULT_KINDS, QUESTION_KIND_INFO, taskFor } from './kinds.js';
 import { modelDistractor, rewritePlans, type LlmAssist } from './llm-assist.js';
 import { normaliseChoice } from './normalise.js';
 import { planOf } from './plans.js';
@@ -108,7 +108,7 @@ function fewshotCount(n: number, fraction: number): number {
  */
 export async function buildQuestions(trajectories: Trajectory[], options: BuildOptions = {}, onProgress?: ProgressCallback): Promise<BuildResult> {
   const seed = options.seed ?? BUILD_DEFAULTS.seed;
-  const kinds = options.kinds ?? QUESTION_KINDS;
+  const kinds = options.kinds ?? DEFAULT_KINDS;
   const choices = options.choices ?? BUILD_DEFAULTS.choices;
   const budget = options.budgetTokens ?? BUILD_DEFAULTS.budgetTokens;
   const shotsWanted = options.shots ?? BUILD_DEFAULTS.shots;

@@ -40,6 +40,18 @@ export const auditFindings = {
     message: (a) =>
       `task ${a.task} (${a.language}): the learned adversary picks the gold in ${pct(a.accuracy)} of ${a.n} held-out questions (95% CI ${pct(a.low)}–${pct(a.high)}) vs chance ${pct(a.chance)}: ${pts(a.excessPoints)} points, beyond the ${a.maxGain}-point limit, but its interval reaches chance + ${a.maxGain}; add questions to decide`,
   },
+  'audit-multi-select-rule': {
+    severity: 'error',
+    title: 'A string rule solves a multi-select task',
+    message: (a) =>
+      `task ${a.task}: the model-free rule "${a.rule}" matches the gold set exactly in ${pct(a.setMatch)} of ${a.n} questions (chance ${pct(a.chance)}), above the ${pct(a.limit)} limit`,
+  },
+  'audit-multi-select-rule-small': {
+    severity: 'warning',
+    title: 'A string rule solves a small multi-select task',
+    message: (a) =>
+      `task ${a.task}: the model-free rule "${a.rule}" matches the gold set exactly in ${pct(a.setMatch)} of ${a.n} questions (chance ${pct(a.chance)}), above the ${pct(a.limit)} limit; too few questions to fail the task`,
+  },
   'audit-letter-imbalance': {
     severity: 'error',
     title: 'Gold letters are unbalanced',

@@ -9,7 +9,8 @@ import { stableStringify } from '../../kernel/stable-json.js';
 import { normaliseChoice } from '../normalise.js';
 import type { CompletionQuestion, McqQuestion, Question } from '../types.js';
 import { auditFindings } from './findings.js';
-import { runAdversary, type AdversaryResult } from './adversary.js';
+import { ADVERSARY_MIN_QUESTIONS, runAdversary, type AdversaryResult } from './adversary.js';
+import { MAX_RULE_SET_MATCH, multiSelectBaselines, type MultiSelectBaselines, type MultiSelectRule } from './multi-select.js';
 import { SHORTCUT_NAMES } from './shortcuts/index.js';
 import { detectableExcess, runShortcut } from './gate.js';
 import { letterBalance } from './letters.js';
@@ -62,6 +63,8 @@ export interface TaskAudit {
   shortcuts: ShortcutResult[];
   /** The cross-fitted learned adversary, for the whole task and per language; null without two source groups. */
   adversary: AdversaryResult | null;
+  /** Model-free rules on the task's scored multi-select questions (set match, F1); null without any. */
+  multiSelect: MultiSelectBaselines | null;
   /**
    * Smallest excess over chance (points) a shortcut needs to reach significance at this size;
    * null when the task has no MCQ or is so small that not even a perfect score would be significant.
@@ -182,6 +185,15 @@ export function auditQuestions(questions: Question[], options: AuditOptions = {}
       taskFindings.push(make('audit-low-power', {}, { task, n: valid.length, detectablePoints }));
     }
 
+    const multiSelect = multiSelectBaselines(taskQuestions)[0] ?? null;
+    if (multiSelect) {
+      for (const [rule, score] of Object.entries(multiSelect.rules) as Array<[MultiSelectRule, { setMatch: number }]>) {
+        if (score.setMatch <= MAX_RULE_SET_MATCH) continue;
+        const code = multiSelect.questions >= ADVERSARY_MIN_QUESTIONS ? 'audit-multi-select-rule' : 'audit-multi-select-rule-small';
+        taskFindings.push(make(code, {}, { task, rule, n: multiSelect.questions, setMatch: score.setMatch, chance: multiSelect.chanceSetMatch, limit: MAX_RULE_SET_MATCH }));
+      }
+    }
+
     const choiceCounts: Record<string, number> = {};
     for (const q of valid) choiceCounts[String(q.choices.length)] = (choiceCounts[String(q.choices.length)] ?? 0) + 1;
 
@@ -199,6 +211,7 @@ export function auditQuestions(questions: Question[], options: AuditOptions = {}
       letters,
       shortcuts,
       adversary,
+      multiSelect,
       detectablePoints,
       duplicates,
       duplicatePrompts,
