@@ -13,11 +13,14 @@
 import { hashSeed, Rng } from '../kernel/rng.js';
 import { ADVERSARY_FEATURES, adversaryFeatures } from './audit/adversary-features.js';
 import { jaccard } from './audit/features.js';
-import { optionTool } from './audit/segment.js';
+import { optionTool, questionSegment } from './audit/segment.js';
 import { words } from './audit/text.js';
 import { fitLogistic, scoreRow, standardiseWithin } from './audit/ranker.js';
 import type { McqDraft, QuestionDraft } from './types/module.js';
 import type { McqQuestion } from './types.js';
+
+/** A task with fewer drafts is left as drafted (the audit gates task-languages from 30 scored questions). */
+export const MIN_ITEMS = 30;
 
 export interface FilterItem {
   draft: QuestionDraft;
@@ -27,6 +30,8 @@ export interface FilterItem {
 }
 
 export interface FilterOptions {
+  /** The draft rendered as its prompt would show it (no shots); without it the goal and history are read as plain text. */
+  renderDraft?: (draft: QuestionDraft) => { prompt: string; questionStart: number | null } | null;
   rounds?: number;
   folds?: number;
   maxExcessPoints?: number;
@@ -47,7 +52,7 @@ interface Prepared {
   sources: string[];
   reasons: string[];
   targetRank: number;
-  /** Seeded coin (heads 1/K): whether the gold should be the option most similar to the others. */
+  /** Seeded coin (heads 1/K): whether the gold should be the audit's combined-rule pick. */
   goldMostSimilar: boolean;
   fold: number;
 }
@@ -58,11 +63,12 @@ export function adversarialFilter(items: readonly FilterItem[], seed: string, op
   const maxExcess = (options.maxExcessPoints ?? 5) / 100;
   const dropped = new Set<QuestionDraft>();
   const groups = [...new Set(items.map((i) => i.group))].sort((a, b) => hashSeed(`af/${a}`) - hashSeed(`af/${b}`) || (a < b ? -1 : 1));
-  if (groups.length < 2) return dropped;
+  // Fewer drafts than the audit gates on: too few to fit a discriminator on, the drafted choices stay.
+  if (groups.length < 2 || items.length < MIN_ITEMS) return dropped;
   const k = Math.min(options.folds ?? 5, groups.length);
   const foldOf = new Map(groups.map((g, i) => [g, i % k]));
   const prepared = items.flatMap((item) => {
-    const p = prepare(item, seed, foldOf.get(item.group)!);
+    const p = prepare(item, seed, foldOf.get(item.group)!, options.renderDraft);
     return p ? [p] : [];
   });
   if (prepared.length < 2 * k) return dropped;
@@ -90,7 +96,7 @@ export function adversarialFilter(items: readonly FilterItem[], seed: string, op
   return dropped;
 }
 
-function prepare(item: FilterItem, seed: string, fold: number): Prepared | null {
+function prepare(item: FilterItem, seed: string, fold: number, renderDraft: FilterOptions['renderDraft']): Prepared | null {
   const mcq = item.draft.mcq;
   if (!mcq?.alternatives || mcq.alternatives.length === 0) return null;
   const goldText = mcq.choices[mcq.gold]!;
@@ -113,7 +119,7 @@ function prepare(item: FilterItem, seed: string, fold: number): Prepared | null 
   const need = mcq.choices.length - 1 - pinned;
   if (need <= 0) return null;
   const shown = [...Array.from({ length: pinned }, (_, i) => i + 1), ...mcq.choices.flatMap((c, i) => (i !== mcq.gold && alternativeTexts.has(c) ? [texts.indexOf(c, pinned + 1)] : []))];
-  const raw = adversaryFeatures(pseudoQuestion(item, texts));
+  const raw = adversaryFeatures(pseudoQuestion(item, texts, renderDraft));
   const sets = texts.map((t) => new Set(words(t)));
   const similarity = sets.map((a) => sets.map((b) => jaccard(a, b)));
   const rng = new Rng(`${seed}/af-rank/${item.id}`);
@@ -122,12 +128,25 @@ function prepare(item: FilterItem, seed: string, fold: number): Prepared | null 
   return { item, mcq, raw, similarity, tools: texts.map(optionTool), pinned, shown, texts, sources, reasons, targetRank, goldMostSimilar, fold };
 }
 
-/** The draft as the adversary reads it: goal and history as plain text, then every candidate option. */
-function pseudoQuestion(item: FilterItem, texts: string[]): McqQuestion {
+/**
+ * The draft as the adversary reads it: the question segment of its rendered prompt (the audit's
+ * history: choice and tool lists cut out), or its goal and history as plain text, then every candidate.
+ */
+function pseudoQuestion(item: FilterItem, texts: string[], renderDraft: FilterOptions['renderDraft']): McqQuestion {
   const d = item.draft;
-  const goal = typeof d.fields.goal === 'string' ? d.fields.goal : '';
-  const history = d.history.map((h) => `${h.plan}\n${h.action}\n${h.observation ?? ''}`).join('\n');
-  const prompt = `${goal}\n${history}\n${texts.map((t, i) => `(${i}) ${t}`).join('\n')}\n`;
+  const rendered = renderDraft?.(d);
+  let history: string;
+  if (rendered && d.mcq) {
+    history = questionSegment(bare(item, rendered.prompt, rendered.questionStart ?? 0, d.mcq.choices)).trajectory;
+  } else {
+    const goal = typeof d.fields.goal === 'string' ? d.fields.goal : '';
+    history = `${goal}\n${d.history.map((h) => `${h.plan}\n${h.action}\n${h.observation ?? ''}`).join('\n')}`;
+  }
+  return bare(item, `${history}\n${texts.map((t, i) => `(${i}) ${t}`).join('\n')}\n`, 0, texts);
+}
+
+function bare(item: FilterItem, prompt: string, questionStart: number, choices: string[]): McqQuestion {
+  const d = item.draft;
   return {
     schema_version: 'question/1',
     id: item.id,
@@ -138,10 +157,10 @@ function pseudoQuestion(item: FilterItem, texts: string[]): McqQuestion {
     prompt_tokens: 0,
     length_bucket: '<=4K',
     truncated: false,
-    question_start: 0,
+    question_start: questionStart,
     provenance: { traj_id: item.group, source_path: '', step: d.step, framework: '' },
     build: { seed: '', template: '', offered_tools: d.offeredTools },
-    choices: texts,
+    choices,
     gold: 0,
     answer_stem: '',
   };
@@ -209,8 +228,9 @@ function choose(p: Prepared, model: ReturnType<typeof fitLogistic>): void {
     const shown = [...pinned, ...extra];
     const scores = rowsOf(p, shown).map((r) => scoreRow(model, r));
     const above = scores.slice(1).filter((v) => v > scores[0]!).length;
-    // The audit's combined rule picks the option most similar to the others: the gold may be it only as often as chance.
-    const miss = Math.abs(above - p.targetRank) + (mostSimilarIsGold(p, shown) === p.goldMostSimilar ? 0 : 0.5);
+    // The audit's combined rule picks the option most similar to the others: the gold may be it
+    // only as often as chance, and that gate comes before the rank.
+    const miss = Math.abs(above - p.targetRank) + 2 * Math.abs(combinedCredit(p, shown) - (p.goldMostSimilar ? 1 : 0));
     const top = Math.max(...scores);
     const sum = scores.reduce((s, v) => s + Math.exp(v - top), 0);
     const share = Math.exp(scores[0]! - top) / sum;
@@ -219,11 +239,21 @@ function choose(p: Prepared, model: ReturnType<typeof fitLogistic>): void {
   if (best) p.shown = best.shown;
 }
 
-function mostSimilarIsGold(p: Prepared, shown: readonly number[]): boolean {
+const RELEVANCE = ADVERSARY_FEATURES.indexOf('history_overlap');
+const LENGTH = ADVERSARY_FEATURES.indexOf('log_chars');
+
+/** The audit's combined rule on these options (copies and off-tool options are never shown): most similar, then most relevant, then longest; the gold's share of the ties. */
+function combinedCredit(p: Prepared, shown: readonly number[]): number {
   const options = [0, ...shown];
-  const mean = (i: number) => options.reduce((s, j) => s + (j === i ? 0 : p.similarity[i]![j]!), 0);
-  const gold = mean(0);
-  return shown.every((j) => mean(j) < gold);
+  let candidates = options;
+  const keep = (score: (i: number) => number) => {
+    const best = Math.max(...candidates.map(score));
+    candidates = candidates.filter((i) => score(i) === best);
+  };
+  keep((i) => options.reduce((s, j) => s + (j === i ? 0 : p.similarity[i]![j]!), 0) / (options.length - 1));
+  keep((i) => p.raw[i]![RELEVANCE]!);
+  keep((i) => p.raw[i]![LENGTH]!);
+  return candidates.includes(0) ? 1 / candidates.length : 0;
 }
 
 /** Held-out margin of the gold over the best shown distractor (> 0: the model picks the gold). */

@@ -15,7 +15,7 @@ import { normaliseChoice } from './normalise.js';
 import { planOf } from './plans.js';
 import { offeredTools } from './tools.js';
 import { validateQuestion } from './read-questions.js';
-import { type TemplateSet, loadTemplates, renderWithinBudget, shotContext } from './render.js';
+import { type TemplateSet, loadTemplates, renderBare, renderWithinBudget, shotContext } from './render.js';
 import { answerStemFor, questionHeaderFor } from './stems-zh.js';
 import { MIN_COPY_CHARS } from './audit/features.js';
 import { adversarialFilter } from './adversarial-filter.js';
@@ -238,9 +238,18 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
       const byTask = new Map<string, Entry[]>();
       for (const e of list) byTask.set(taskFor(kind, e.t.domain), [...(byTask.get(taskFor(kind, e.t.domain)) ?? []), e]);
       const dropped = new Set<QuestionDraft>();
+      const byDraft = new Map(list.map((e) => [e.draft, e.t]));
       for (const task of [...byTask.keys()].sort()) {
         const items = byTask.get(task)!.map((e) => ({ draft: e.draft, group: e.t.task.instance_id || e.t.traj_id, id: e.id }));
-        for (const d of adversarialFilter(items, `${seed}/${task}`)) dropped.add(d);
+        const renderDraft = (draft: QuestionDraft) => {
+          const render = templatesByLanguage.get(questionLanguage(byDraft.get(draft)!))?.render.get(QUESTION_TYPES[kind].template);
+          try {
+            return render ? renderBare(render, draft) : null;
+          } catch {
+            return null; // a template error is reported when the question is rendered for real
+          }
+        };
+        for (const d of adversarialFilter(items, `${seed}/${task}`, { renderDraft })) dropped.add(d);
       }
       for (let i = list.length - 1; i >= 0; i--) {
         if (!dropped.has(list[i]!.draft)) continue;
