@@ -13,6 +13,7 @@ import { entitiesIn } from '../../generator/core/questions/operators/off-target-
 import type { StepCandidate } from '../../generator/core/questions/operators/types.js';
 import type { McqQuestion } from '../../generator/core/questions/types.js';
 import { loadCanonical } from './fixtures.js';
+import { omittedMarkersFor } from '../../generator/core/questions/stems-zh.js';
 import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
 import { readTrajectories } from '../../generator/core/trajectories/read.js';
 import { hasSharedData, shared } from '../helpers/env.js';
@@ -98,5 +99,24 @@ describe('citation multi-select', () => {
     expect(task.multiSelect!.rules.answer_mention.setMatch).toBeGreaterThan(0.5);
     expect(findings.filter((f) => f.code === 'audit-multi-select-rule').map((f) => f.args.rule)).toEqual(['answer_mention']);
     expect(task.verdict).toBe('fail');
+  }, 120_000);
+});
+
+describe('cut-observation marker', () => {
+  it('is Chinese in a Chinese prompt and English otherwise', () => {
+    const text = 'head\n[... 1234 characters omitted ...]\ntail';
+    expect(omittedMarkersFor(text, 'zh')).toBe('head\n[…… 省略 1234 个字符 ……]\ntail');
+    expect(omittedMarkersFor(text, 'en')).toBe(text);
+  });
+
+  it.skipIf(!hasSharedData)('no Chinese prompt built from the real runs carries the English marker, and the scored segment still starts at its header', async () => {
+    const read = await readTrajectories(nodeVfs, [shared('trajectories')]);
+    const built = await buildQuestions(read.trajectories, { seed: '0', kinds: ['dr_answer_tc'], includeUnproven: true, observationChars: 600 });
+    const zh = built.questions.filter((q) => q.language === 'zh');
+    expect(zh.some((q) => q.prompt.includes('省略'))).toBe(true);
+    for (const q of zh) {
+      expect(q.prompt).not.toContain('characters omitted');
+      expect(q.prompt.slice(q.question_start ?? 0)).toMatch(/^\S/);
+    }
   }, 120_000);
 });

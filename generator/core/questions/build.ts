@@ -16,7 +16,7 @@ import { planOf } from './plans.js';
 import { offeredTools } from './tools.js';
 import { validateQuestion } from './read-questions.js';
 import { type TemplateSet, loadTemplates, renderBare, renderWithinBudget, shotContext } from './render.js';
-import { answerStemFor, questionHeaderFor } from './stems-zh.js';
+import { answerStemFor, omittedMarkersFor, questionHeaderFor } from './stems-zh.js';
 import { MIN_COPY_CHARS } from './audit/features.js';
 import { adversarialFilter } from './adversarial-filter.js';
 import { drStepJson } from './types/dr-plan-mcq.js';
@@ -293,6 +293,12 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
         findings.push(make('build-template-error', {}, { template: templateLabel, reason: (err as Error).message }));
         failedLanguages.add(language);
         continue;
+      }
+      if (language !== 'en' && rendered.prompt.includes(' characters omitted ...]')) {
+        // Cut observations are marked in the prompt's language; the scored segment moves with the shots' markers.
+        const head = omittedMarkersFor(rendered.prompt.slice(0, rendered.questionStart ?? 0), language);
+        const prompt = head + omittedMarkersFor(rendered.prompt.slice(rendered.questionStart ?? 0), language);
+        rendered = { ...rendered, prompt, questionStart: rendered.questionStart === null ? null : head.length, tokens: counter.count(prompt) };
       }
       if (rendered.tokens < minTokens) {
         skip(`${kind}:below-min-tokens`);
