@@ -14,6 +14,8 @@ import type { StepCandidate } from '../../generator/core/questions/operators/typ
 import type { McqQuestion } from '../../generator/core/questions/types.js';
 import { loadCanonical } from './fixtures.js';
 import { omittedMarkersFor } from '../../generator/core/questions/stems-zh.js';
+import { intentOf, isIntent } from '../../generator/core/questions/plans.js';
+import { sameTask } from '../../generator/core/questions/corpus.js';
 import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
 import { readTrajectories } from '../../generator/core/trajectories/read.js';
 import { hasSharedData, shared } from '../helpers/env.js';
@@ -119,4 +121,29 @@ describe('cut-observation marker', () => {
       expect(q.prompt.slice(q.question_start ?? 0)).toMatch(/^\S/);
     }
   }, 120_000);
+});
+
+describe('plan golds', () => {
+  it('an intent-worded sentence that names nothing to do is not an intent', () => {
+    expect(isIntent('Let me try again.')).toBe(false);
+    expect(isIntent('Let me summarize the findings so far.')).toBe(false);
+    expect(isIntent('让我总结一下目前的发现。')).toBe(false);
+    expect(intentOf({ thought: 'The search failed. Let me try again.' })).toBeNull();
+    expect(isIntent('Let me search for the 1775 census of China.')).toBe(true);
+    expect(isIntent('I will open src/app.py to read the handler.')).toBe(true);
+  });
+});
+
+describe('valid alternatives', () => {
+  it('a run of the same issue under another instance id is the same task: none of its steps is borrowed', () => {
+    const [a] = loadCanonical();
+    const b = structuredClone(a!);
+    b.traj_id = `${a!.traj_id}-rerun`;
+    b.task.instance_id = `${a!.task.instance_id}-v2`;
+    b.task.goal = `  ${a!.task.goal.toUpperCase().replace(/\s+/g, '\n')}  `;
+    expect(sameTask(a!, b)).toBe(true);
+    const c = structuredClone(b);
+    c.task.goal = 'A different question altogether.';
+    expect(sameTask(a!, c)).toBe(false);
+  });
 });
