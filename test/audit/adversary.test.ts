@@ -9,6 +9,7 @@ import type { Finding } from '../../generator/core/kernel/findings.js';
 import type { McqQuestion } from '../../generator/core/questions/types.js';
 import { hasPython, python, repoRoot } from '../helpers/env.js';
 import { plantedSet } from './planted.js';
+import { completion } from './build.js';
 
 const accuracy = (qs: McqQuestion[]) => {
   const fitted = crossFittedCredits(qs)!;
@@ -117,5 +118,16 @@ describe('learned adversary', () => {
     expect(ours.weights).toHaveLength(reference.weights.length);
     ours.weights.forEach((w, j) => expect(w).toBeCloseTo(reference.weights[j]!, 4));
     expect(ours.intercept).toBeCloseTo(reference.intercept, 4);
+  });
+});
+
+describe('short exact-match targets', () => {
+  it('are caught in the question at any length, as whole tokens only', () => {
+    const inPrompt = completion({ prompt: 'Question: classification of HD 133340?\nObservation: it is G8III, a giant.\nAnswer: ', answer_stem: 'Answer: ', targets: ['G8III'] });
+    const insideWord = completion({ prompt: 'Question: which tools?\nAnswer: ', answer_stem: 'Answer: ', targets: ['ls'] });
+    const toolCall = completion({ prompt: 'Observation: ls\nNext call: ', answer_stem: 'Next call: ', targets: ['ls'], metric: 'tool_call' });
+    const { findings, report } = auditQuestions([inPrompt, insideWord, toolCall]);
+    expect(findings.filter((f) => f.code === 'audit-short-target-in-prompt').map((f) => f.args.ids)).toEqual([[inPrompt.id]]);
+    expect(report.tasks[0]!.shortTargetsInPrompt).toBe(1);
   });
 });

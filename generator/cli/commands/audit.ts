@@ -93,7 +93,7 @@ function renderTask(t: TaskAudit): string {
     lines.push(`  multi-select rules, set match on ${t.multiSelect.questions} scored questions (chance ${pct(t.multiSelect.chanceSetMatch)}): ${rules}`);
   }
   lines.push(
-    `  duplicates ${t.duplicates}, same prompt ${t.duplicatePrompts}, near-duplicate groups ${t.nearDuplicates.groups} (${t.nearDuplicates.extra} extra questions; ${t.nearDuplicates.distinct} distinct (prefix, gold) pairs), gold leaked ${t.leaks}, gold in context with a distractor ${t.goldInContext}, targets in prompt ${t.targetsInPrompt}, identical options ${t.identicalChoices}, malformed ${t.invalid}`,
+    `  duplicates ${t.duplicates}, same prompt ${t.duplicatePrompts}, near-duplicate groups ${t.nearDuplicates.groups} (${t.nearDuplicates.extra} extra questions; ${t.nearDuplicates.distinct} distinct (prefix, gold) pairs), gold leaked ${t.leaks}, gold in context with a distractor ${t.goldInContext}, targets in prompt ${t.targetsInPrompt} (short ones as whole tokens ${t.shortTargetsInPrompt}), identical options ${t.identicalChoices}, malformed ${t.invalid}`,
   );
   return lines.join('\n');
 }

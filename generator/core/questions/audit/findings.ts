@@ -98,6 +98,12 @@ export const auditFindings = {
     message: (a) =>
       `task ${a.task}: in ${a.count} of ${a.total} MCQs the gold text appears verbatim in the context, but so does a distractor, so copying alone does not single it out (${list(a.ids)})`,
   },
+  'audit-short-target-in-prompt': {
+    severity: 'warning',
+    title: 'Short exact-match target appears in the prompt',
+    message: (a) =>
+      `task ${a.task}: ${a.count} of ${a.total} exact-match targets shorter than ${a.minChars} characters stand as whole tokens in their question (${list(a.ids)}); a model can copy them`,
+  },
   'audit-target-in-prompt': {
     severity: 'warning',
     title: 'Completion target appears in the prompt',

@@ -86,6 +86,11 @@ export interface TaskAudit {
   goldInContext: number;
   /** Completions whose first target is in the prompt (warning, listed once per task). */
   targetsInPrompt: number;
+  /**
+   * Exact-match completions whose first target is shorter than the leak-check length yet stands
+   * in the scored question segment as a whole token ("G8III", "1900.2.10"): copyable at any length.
+   */
+  shortTargetsInPrompt: number;
   identicalChoices: number;
   invalid: number;
   verdict: Verdict;
@@ -136,7 +141,7 @@ export function auditQuestions(questions: Question[], options: AuditOptions = {}
     // checked one by one, and a few-shot question equal to a test question is a duplicate.
     const valid: McqQuestion[] = [];
     // Soft leaks are common and often legitimate; one finding per task lists them.
-    const softLeaks = { goldInContext: [] as string[], targetInPrompt: [] as string[] };
+    const softLeaks = { goldInContext: [] as string[], targetInPrompt: [] as string[], shortTargetInPrompt: [] as string[] };
     let invalid = 0;
     let identicalChoices = 0;
     let leaks = 0;
@@ -153,6 +158,7 @@ export function auditQuestions(questions: Question[], options: AuditOptions = {}
         leaks += checkGoldLeak(task, q, minLeakChars, at, taskFindings, softLeaks.goldInContext);
       } else if (q.format === 'completion') {
         if (targetInPrompt(q, minLeakChars)) softLeaks.targetInPrompt.push(q.id);
+        else if (q.split !== 'fewshot' && shortTargetInPrompt(q, minLeakChars)) softLeaks.shortTargetInPrompt.push(q.id);
       }
     }
 
@@ -163,6 +169,10 @@ export function auditQuestions(questions: Question[], options: AuditOptions = {}
     if (softLeaks.goldInContext.length) {
       const ids = softLeaks.goldInContext.sort();
       taskFindings.push(make('audit-gold-in-context', {}, { task, count: ids.length, total: mcqCount, ids }));
+    }
+    if (softLeaks.shortTargetInPrompt.length) {
+      const ids = softLeaks.shortTargetInPrompt.sort();
+      taskFindings.push(make('audit-short-target-in-prompt', {}, { task, count: ids.length, total: completionCount, ids, minChars: minLeakChars }));
     }
     if (softLeaks.targetInPrompt.length) {
       const ids = softLeaks.targetInPrompt.sort();
@@ -206,6 +216,7 @@ export function auditQuestions(questions: Question[], options: AuditOptions = {}
       fewshot: taskQuestions.filter((q) => q.split === 'fewshot').length,
       goldInContext: softLeaks.goldInContext.length,
       targetsInPrompt: softLeaks.targetInPrompt.length,
+      shortTargetsInPrompt: softLeaks.shortTargetInPrompt.length,
       choiceCounts,
       chance,
       letters,
@@ -331,4 +342,20 @@ function checkGoldLeak(task: string, q: McqQuestion, minChars: number, at: At, o
 function targetInPrompt(q: CompletionQuestion, minChars: number): boolean {
   const target = collapseWhitespace(q.targets[0] ?? '');
   return target.length >= minChars && collapsedPrompt(q).includes(target);
+}
+
+const TOKEN_CHAR = /[\p{L}\p{N}_]/u;
+
+/** An exact-match target under `minChars` found in the scored segment with no letter or digit joined to either end. */
+function shortTargetInPrompt(q: CompletionQuestion, minChars: number): boolean {
+  if (q.metric !== 'exact_match' && q.metric !== 'exact_match+rouge') return false;
+  const target = collapseWhitespace(q.targets[0] ?? '');
+  if (target.length === 0 || target.length >= minChars) return false;
+  const segment = collapseWhitespace(q.prompt.slice(q.question_start ?? 0, q.prompt.length - q.answer_stem.length));
+  for (let at = segment.indexOf(target); at >= 0; at = segment.indexOf(target, at + 1)) {
+    const before = segment[at - 1] ?? ' ';
+    const after = segment[at + target.length] ?? ' ';
+    if (!(TOKEN_CHAR.test(before) && TOKEN_CHAR.test(target[0]!)) && !(TOKEN_CHAR.test(after) && TOKEN_CHAR.test(target[target.length - 1]!))) return true;
+  }
+  return false;
 }
