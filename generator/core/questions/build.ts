@@ -171,6 +171,7 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
   }
 
   interface Entry { draft: QuestionDraft; t: Trajectory; id: string }
+  const shotRank = (id: string) => sha256(`${seed}\u0000shot\u0000${id}`);
   const seenIds = new Set<string>();
   const seenQuestions = new Set<string>();
   const questions: Question[] = [];
@@ -263,7 +264,12 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
     // group, named after that task; the kind's default task keeps the plain keys, and with them
     // its letters.
     const groupOf = (t: Trajectory) => (taskFor(kind, t.domain) === QUESTION_KIND_INFO[kind].task ? '' : `/${t.domain}`);
-    balanceGoldPositions(list.map((e) => ({ ...e, split: `${fewshotIds.has(e.t.traj_id) ? 'fewshot' : 'test'}${groupOf(e.t)}` })), root.fork(`balance/${kind}`));
+    // The few-shot split is balanced in the order shots are drawn (`pool` below), so the first shots
+    // every prompt shows answer with different letters, not by chance all the same one.
+    balanceGoldPositions(
+      list.map((e) => ({ ...e, split: `${fewshotIds.has(e.t.traj_id) ? 'fewshot' : 'test'}${groupOf(e.t)}`, ...(fewshotIds.has(e.t.traj_id) ? { order: shotRank(e.id) } : {}) })),
+      root.fork(`balance/${kind}`),
+    );
     if (list.length === 0 && options.kinds) {
       findings.push(make('build-kind-empty', {}, { kind, reasons: Object.entries(reasons).map(([r, n]) => `${r}=${n}`).join(', ') }));
     }
@@ -274,7 +280,7 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
     // examples, except that a question never sees examples from its own trajectory.
     const pool = list
       .filter((e) => fewshotIds.has(e.t.traj_id))
-      .map((e) => ({ e, rank: sha256(`${seed}\u0000shot\u0000${e.id}`) }))
+      .map((e) => ({ e, rank: shotRank(e.id) }))
       .sort((a, b) => (a.rank < b.rank ? -1 : 1))
       .map((x) => x.e);
     for (const { draft, t, id } of list) {
@@ -385,9 +391,9 @@ export function countByKind(questions: ReadonlyArray<Pick<Question, 'kind'>>): R
  * seeded order of A…K over the questions sorted by id, so counts differ by at most one and
  * "always answer B" scores chance. Distractors keep their relative order.
  */
-export function balanceGoldPositions(list: Array<{ id: string; draft: QuestionDraft; split?: string }>, rng: Rng): void {
+export function balanceGoldPositions(list: Array<{ id: string; draft: QuestionDraft; split?: string; order?: string }>, rng: Rng): void {
   // Per split: the scored (test) split is balanced on its own, not only the union of splits.
-  const groups = new Map<string, Array<{ id: string; draft: QuestionDraft }>>();
+  const groups = new Map<string, Array<{ id: string; draft: QuestionDraft; order?: string }>>();
   for (const e of list) {
     if (!e.draft.mcq) continue;
     const key = `${e.split ?? 'test'}/${String(e.draft.mcq.choices.length).padStart(2, '0')}`;
@@ -398,7 +404,9 @@ export function balanceGoldPositions(list: Array<{ id: string; draft: QuestionDr
   for (const [key, group] of [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const k = group[0]!.draft.mcq!.choices.length;
     const groupRng = rng.fork(key);
-    const sorted = group.slice().sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    // Each run of k consecutive questions in this order gets every letter once.
+    const orderOf = (e: { id: string; order?: string }) => e.order ?? e.id;
+    const sorted = group.slice().sort((a, b) => (orderOf(a) < orderOf(b) ? -1 : orderOf(a) > orderOf(b) ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     let cycle: number[] = [];
     for (const e of sorted) {
       if (cycle.length === 0) cycle = groupRng.shuffle(Array.from({ length: k }, (_, i) => i));
