@@ -267,7 +267,12 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
     // The few-shot split is balanced in the order shots are drawn (`pool` below), so the first shots
     // every prompt shows answer with different letters, not by chance all the same one.
     balanceGoldPositions(
-      list.map((e) => ({ ...e, split: `${fewshotIds.has(e.t.traj_id) ? 'fewshot' : 'test'}${groupOf(e.t)}`, ...(fewshotIds.has(e.t.traj_id) ? { order: shotRank(e.id) } : {}) })),
+      list.map((e) =>
+        fewshotIds.has(e.t.traj_id)
+          ? // Shots are drawn per language and domain: each such pool is balanced in its own draw order.
+            { ...e, split: `fewshot${groupOf(e.t)}/${e.t.domain}/${questionLanguage(e.t)}`, order: shotRank(e.id) }
+          : { ...e, split: `test${groupOf(e.t)}` },
+      ),
       root.fork(`balance/${kind}`),
     );
     if (list.length === 0 && options.kinds) {
