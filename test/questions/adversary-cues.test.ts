@@ -15,10 +15,7 @@ import type { McqQuestion } from '../../generator/core/questions/types.js';
 import { loadCanonical } from './fixtures.js';
 import { omittedMarkersFor } from '../../generator/core/questions/stems-zh.js';
 import { intentOf, isIntent } from '../../generator/core/questions/plans.js';
-import { CorpusIndex, sameTask } from '../../generator/core/questions/corpus.js';
-import { borrowedStep, ctfCategory } from '../../generator/core/questions/operators/borrowed-step.js';
-import { candidateOf } from '../../generator/core/questions/plans.js';
-import { Rng } from '../../generator/core/kernel/rng.js';
+import { sameTask } from '../../generator/core/questions/corpus.js';
 import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
 import { readTrajectories } from '../../generator/core/trajectories/read.js';
 import { hasSharedData, shared } from '../helpers/env.js';
@@ -157,34 +154,5 @@ describe('valid alternatives', () => {
     const c = structuredClone(b);
     c.task.goal = 'A different question altogether.';
     expect(sameTask(a!, c)).toBe(false);
-  });
-});
-
-describe('CTF borrowing', () => {
-  it('reads a challenge category from its statement', () => {
-    expect(ctfCategory('Decrypt the ciphertext: the RSA modulus is small.')).toBe('crypto');
-    expect(ctfCategory('The login page of this PHP web app hides the flag.')).toBe('web');
-    expect(ctfCategory('A buffer overflow in the service lets you exploit it.')).toBe('pwn');
-    expect(ctfCategory('Find the flag.')).toBeNull();
-  });
-
-  it('never borrows a step from a challenge of another category', () => {
-    const [base] = loadCanonical();
-    const challenge = (id: string, goal: string, command: string) => {
-      const t = structuredClone(base!);
-      t.traj_id = id;
-      t.task.instance_id = id;
-      t.domain = 'ctf';
-      t.task.goal = goal;
-      t.steps = t.steps.slice(0, 3).map((s, i) => ({ ...s, action: { kind: 'shell', tool: 'bash', args: { command: `${command} ${i}` }, text: `${command} ${i}` } }));
-      return t;
-    };
-    const crypto = challenge('c1', 'Decrypt the ciphertext with the RSA modulus n and flag.txt.', 'python3 solve_rsa.py');
-    const web = challenge('w1', 'The PHP login page web app: find the flag.txt via SQL injection.', 'curl http://target/login.php');
-    const crypto2 = challenge('c2', 'Decrypt this XOR cipher ciphertext to read flag.txt.', 'python3 xor_decrypt.py');
-    const corpus = new CorpusIndex([crypto, web, crypto2]);
-    const proposals = borrowedStep.propose({ rng: new Rng('t'), trajectory: crypto, position: 2, gold: candidateOf(crypto.steps[2]!), corpus });
-    expect(proposals.length).toBeGreaterThan(0);
-    for (const p of proposals) expect(p.action.text).not.toContain('curl');
   });
 });

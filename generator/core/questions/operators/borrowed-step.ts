@@ -21,10 +21,7 @@ export const borrowedStep: StepOperator = {
     // A step in another language than the trajectory's is eliminable on sight.
     const chinese = (text: string) => /[\u3400-\u9fff]/.test(text) && (text.match(/[\u3400-\u9fff]/g)?.length ?? 0) >= (text.match(/[A-Za-z]/g)?.length ?? 0) / 4;
     const wantChinese = chinese(trajectory.task.goal);
-    // A CTF step is borrowed only from a challenge of the same category: a Perl upload step in a cryptography challenge is eliminable on sight.
-    const category = trajectory.domain === 'ctf' ? ctfCategory(trajectory.task.goal) : null;
     for (const [rank, other] of corpus.similar(trajectory).entries()) {
-      if (trajectory.domain === 'ctf' && ctfCategory(other.task.goal) !== category) continue;
       other.steps.forEach((step, j) => {
         if (step.action.kind === 'finish' || step.action.kind === 'message' || j === 0) return;
         const tool = toolOf(step.action);
@@ -83,26 +80,4 @@ function adapt(c: StepCandidate, prior: ReturnType<typeof priorEntities>, priorT
     changed++;
   }
   return { ...out, reason: c.reason };
-}
-
-const CTF_CATEGORIES: ReadonlyArray<[string, RegExp]> = [
-  ['crypto', /\b(?:crypto(?:graphy)?|cipher(?:text)?|rsa|aes|xor|decrypt\w*|encrypt\w*|modulus|hash(?:es)?)\b/gi],
-  ['web', /\b(?:web|https?|url|sql(?:i| injection)?|xss|cookies?|php|flask|login page|server-side)\b/gi],
-  ['pwn', /\b(?:pwn|buffer overflow|overflow|rop|shellcode|heap|format string|exploit\w*|libc)\b/gi],
-  ['rev', /\b(?:reverse|reversing|rev|decompil\w*|disassembl\w*|ghidra|crackme|obfuscat\w*)\b/gi],
-  ['forensics', /\b(?:forensics?|pcap|wireshark|memory dump|disk image|steganography|stego|exif)\b/gi],
-];
-
-/** The category of a CTF challenge from its statement (the one whose words it uses most), or null. */
-export function ctfCategory(goal: string): string | null {
-  let best: string | null = null;
-  let most = 0;
-  for (const [name, re] of CTF_CATEGORIES) {
-    const hits = goal.match(re)?.length ?? 0;
-    if (hits > most) {
-      best = name;
-      most = hits;
-    }
-  }
-  return best;
 }
