@@ -11,6 +11,7 @@
  * clearly are dropped (AFLite) until it is not; the caller counts them as a skip reason.
  */
 import { hashSeed, Rng } from '../kernel/rng.js';
+import type { Trajectory } from '../trajectories/types.js';
 import { ADVERSARY_FEATURES, adversaryFeatures } from './audit/adversary-features.js';
 import { jaccard } from './audit/features.js';
 import { optionTool, questionSegment } from './audit/segment.js';
@@ -55,6 +56,32 @@ interface Prepared {
   /** Seeded coin (heads 1/K): whether the gold should be the audit's combined-rule pick. */
   goldMostSimilar: boolean;
   fold: number;
+}
+
+/**
+ * Filters one kind's drafts task by task (tasks in name order, each seeded by its name); a
+ * draft's source group is its research question / issue, else its trajectory. Returns the drafts to drop.
+ */
+export function filterByTask(
+  entries: ReadonlyArray<{ draft: QuestionDraft; t: Trajectory; id: string }>,
+  options: { seed: string; taskOf: (t: Trajectory) => string; renderDraft: (draft: QuestionDraft, t: Trajectory) => { prompt: string; questionStart: number | null } | null },
+): Set<QuestionDraft> {
+  const byTask = new Map<string, Array<{ draft: QuestionDraft; t: Trajectory; id: string }>>();
+  for (const e of entries) byTask.set(options.taskOf(e.t), [...(byTask.get(options.taskOf(e.t)) ?? []), e]);
+  const trajectoryOf = new Map(entries.map((e) => [e.draft, e.t]));
+  const renderDraft = (draft: QuestionDraft) => {
+    try {
+      return options.renderDraft(draft, trajectoryOf.get(draft)!);
+    } catch {
+      return null; // a template error is reported when the question is rendered for real
+    }
+  };
+  const dropped = new Set<QuestionDraft>();
+  for (const task of [...byTask.keys()].sort()) {
+    const items = byTask.get(task)!.map((e) => ({ draft: e.draft, group: e.t.task.instance_id || e.t.traj_id, id: e.id }));
+    for (const d of adversarialFilter(items, `${options.seed}/${task}`, { renderDraft })) dropped.add(d);
+  }
+  return dropped;
 }
 
 /** Returns the drafts to drop; the others' `mcq` are rewritten in place with the chosen distractors. */

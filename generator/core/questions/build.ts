@@ -18,7 +18,7 @@ import { validateQuestion } from './read-questions.js';
 import { type TemplateSet, loadTemplates, renderBare, renderWithinBudget, shotContext } from './render.js';
 import { answerStemFor, omittedMarkersFor, questionHeaderFor } from './stems-zh.js';
 import { MIN_COPY_CHARS } from './audit/features.js';
-import { adversarialFilter } from './adversarial-filter.js';
+import { filterByTask } from './adversarial-filter.js';
 import { drStepJson } from './types/dr-plan-mcq.js';
 import type { StepView } from './views.js';
 import { type TokenizerName, loadTokenCounter } from './tokenizer.js';
@@ -236,22 +236,11 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
     // Adversarial filtering: per scored task, the distractors a cross-fitted options-only
     // discriminator finds most gold-like are shown; drafts it still solves are dropped.
     if (module.format === 'mcq' && options.adversarialFilter !== false) {
-      const byTask = new Map<string, Entry[]>();
-      for (const e of list) byTask.set(taskFor(kind, e.t.domain), [...(byTask.get(taskFor(kind, e.t.domain)) ?? []), e]);
-      const dropped = new Set<QuestionDraft>();
-      const byDraft = new Map(list.map((e) => [e.draft, e.t]));
-      for (const task of [...byTask.keys()].sort()) {
-        const items = byTask.get(task)!.map((e) => ({ draft: e.draft, group: e.t.task.instance_id || e.t.traj_id, id: e.id }));
-        const renderDraft = (draft: QuestionDraft) => {
-          const render = templatesByLanguage.get(questionLanguage(byDraft.get(draft)!))?.render.get(QUESTION_TYPES[kind].template);
-          try {
-            return render ? renderBare(render, draft) : null;
-          } catch {
-            return null; // a template error is reported when the question is rendered for real
-          }
-        };
-        for (const d of adversarialFilter(items, `${seed}/${task}`, { renderDraft })) dropped.add(d);
-      }
+      const renderDraft = (draft: QuestionDraft, t: Trajectory) => {
+        const render = templatesByLanguage.get(questionLanguage(t))?.render.get(QUESTION_TYPES[kind].template);
+        return render ? renderBare(render, draft) : null;
+      };
+      const dropped = filterByTask(list, { seed, taskOf: (t) => taskFor(kind, t.domain), renderDraft });
       for (let i = list.length - 1; i >= 0; i--) {
         if (!dropped.has(list[i]!.draft)) continue;
         list.splice(i, 1);
