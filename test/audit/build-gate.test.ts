@@ -57,7 +57,7 @@ describe('aptpace audit: the gate', () => {
     const r = await cli('audit', planted('none'), planted('letter'), '--table');
     const lines = r.stdout.split('\n').filter((l) => l.startsWith('|'));
     expect(lines[0]).toBe(
-      '| task | n | chance | longest_option | most_similar | copy_elimination | offered_tool | topic_relevance | letter_prior | combined | combined 95% CI | combined p | copied · off-tool distractors | near-dup groups | segment / tools derived | verdict |',
+      '| task | n | chance | longest_option | most_similar | copy_elimination | offered_tool | topic_relevance | letter_prior | combined | combined 95% CI | combined p | adversary en | adversary zh | copied · off-tool distractors | near-dup groups | segment / tools derived | verdict |',
     );
     // Both files are one task (aptpace_dr_plan_mcq): 400 questions, segment and tools recorded.
     expect(lines).toHaveLength(3);

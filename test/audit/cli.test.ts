@@ -25,6 +25,8 @@ describe('aptpace audit', () => {
     expect(failing.map((f: any) => [f.code, f.args.shortcut])).toEqual([
       ['audit-shortcut-above-chance', 'longest_option'],
       ['audit-shortcut-below-chance', 'most_similar'],
+      // The learned adversary finds the same length cue.
+      ['audit-adversary-above-chance', undefined],
     ]);
     const task = r.json.data.report.tasks[0];
     expect(task.shortcuts.find((s: any) => s.name === 'longest_option')).toMatchObject({ n: 48, correct: 48, accuracy: 1, chance: 0.25 });

@@ -83,7 +83,8 @@ describe('buildQuestions on the fixtures', () => {
 
   it('renders MCQ options as (A) … lines and keeps distractors distinct from the gold and from each other', () => {
     const mcqs = result.questions.filter((q): q is McqQuestion => q.format === 'mcq');
-    expect(mcqs.length).toBeGreaterThan(40);
+    // Finish golds no run can pair with a premature-finish distractor, and drafts the adversarial filter still solves, are skipped.
+    expect(mcqs.length).toBeGreaterThan(25);
     for (const q of mcqs) {
       expect(q.choices).toHaveLength(4);
       expect(new Set(q.choices.map(normaliseChoice)).size).toBe(4);

@@ -53,7 +53,7 @@ describe.skipIf(!hasSharedData)('the new kinds on the real data', () => {
     expect(result.skipped['dr_citation_ms:no-evidence']).toBeGreaterThan(0);
   });
 
-  it('records the validity fields on every question and passes the audit without errors', () => {
+  it('records the validity fields on every question and passes the audit but for the citation string rule', () => {
     for (const q of result.questions as Question[]) {
       expect(q.question_start).toBeGreaterThan(0);
       expect(q.language).toMatch(/^(en|zh)$/);
@@ -64,7 +64,9 @@ describe.skipIf(!hasSharedData)('the new kinds on the real data', () => {
       }
     }
     const { findings } = auditQuestions(result.questions);
-    expect(findings.filter((f) => f.severity === 'error')).toEqual([]);
+    // The one error: marking every observation that mentions the answer solves the citation
+    // kind, which is why it is built only when named.
+    expect(findings.filter((f) => f.severity === 'error').map((f) => [f.code, f.args.task, f.args.rule])).toEqual([['audit-multi-select-rule', 'aptpace_dr_citation_ms', 'answer_mention']]);
     expect(findings.map((f) => f.code)).not.toContain('audit-option-copied');
   });
 

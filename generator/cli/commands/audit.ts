@@ -83,14 +83,34 @@ function renderTask(t: TaskAudit): string {
     );
     const shortcutRows = t.shortcuts.map((s) => [s.name, pct(s.accuracy), `${pct(s.interval[0])}–${pct(s.interval[1])}`, signed(s.excessPoints), formatP(s.pValue), `${s.verdict}${s.sides === 'above' ? ' (gains only)' : ''}`]);
     lines.push(...formatTable([['shortcut', 'accuracy', '95% CI', 'vs chance', 'p', 'verdict'], ...shortcutRows], { indent: '  ' }));
+    if (t.adversary) lines.push(...renderAdversary(t));
     lines.push(
       `  copied distractors ${t.defects.copiedOptions}, undeclared off-tool distractors ${t.defects.undeclaredInvalidTools}, declared invalid-tool distractors ${t.defects.declaredInvalidTools}, golds calling a tool not offered ${t.defects.goldToolNotOffered}`,
     );
   }
+  if (t.multiSelect) {
+    const rules = Object.entries(t.multiSelect.rules).map(([name, r]) => `${name} ${pct(r.setMatch)} (F1 ${pct(r.f1)})`).join(', ');
+    lines.push(`  multi-select rules, set match on ${t.multiSelect.questions} scored questions (chance ${pct(t.multiSelect.chanceSetMatch)}): ${rules}`);
+  }
   lines.push(
-    `  duplicates ${t.duplicates}, same prompt ${t.duplicatePrompts}, near-duplicate groups ${t.nearDuplicates.groups} (${t.nearDuplicates.extra} extra questions; ${t.nearDuplicates.distinct} distinct (prefix, gold) pairs), gold leaked ${t.leaks}, gold in context with a distractor ${t.goldInContext}, targets in prompt ${t.targetsInPrompt}, identical options ${t.identicalChoices}, malformed ${t.invalid}`,
+    `  duplicates ${t.duplicates}, same prompt ${t.duplicatePrompts}, near-duplicate groups ${t.nearDuplicates.groups} (${t.nearDuplicates.extra} extra questions; ${t.nearDuplicates.distinct} distinct (prefix, gold) pairs), gold leaked ${t.leaks}, gold in context with a distractor ${t.goldInContext}, targets in prompt ${t.targetsInPrompt} (short ones as whole tokens ${t.shortTargetsInPrompt}), identical options ${t.identicalChoices}, malformed ${t.invalid}`,
   );
   return lines.join('\n');
+}
+
+function renderAdversary(t: TaskAudit): string[] {
+  const a = t.adversary!;
+  const rows = a.cells.map((c) => [c.language, String(c.n), pct(c.accuracy), `${pct(c.interval[0])}–${pct(c.interval[1])}`, pct(c.chance), signed(c.excessPoints), c.verdict]);
+  return [
+    `  learned adversary (options-only logistic regression, cross-fitted over ${a.folds} folds of ${a.groups} source groups)`,
+    ...formatTable([['language', 'n', 'accuracy', '95% CI', 'chance', 'vs chance', 'verdict'], ...rows], { indent: '  ' }),
+  ];
+}
+
+/** `accuracy (points above chance) [n]` of the adversary in one cell, or `—` when the cell is empty. */
+function adversaryCell(t: TaskAudit, language: string): string {
+  const c = t.adversary?.cells.find((x) => x.language === language);
+  return c ? `${pct(c.accuracy)} (${signed(c.excessPoints)}) n=${c.n}` : '—';
 }
 
 export function renderReport(report: AuditReport): string {
@@ -108,7 +128,7 @@ export function renderReport(report: AuditReport): string {
 export function renderTable(report: AuditReport): string {
   const tasks = report.tasks.filter((t) => t.chance !== null && t.shortcuts.length > 0);
   const names = tasks[0]?.shortcuts.map((s) => s.name) ?? [];
-  const header = ['task', 'n', 'chance', ...names, 'combined 95% CI', 'combined p', 'copied · off-tool distractors', 'near-dup groups', 'segment / tools derived', 'verdict'];
+  const header = ['task', 'n', 'chance', ...names, 'combined 95% CI', 'combined p', 'adversary en', 'adversary zh', 'copied · off-tool distractors', 'near-dup groups', 'segment / tools derived', 'verdict'];
   const rows = tasks.map((t) => {
     const combined = t.shortcuts.find((s) => s.name === 'combined');
     const n = t.shortcuts[0]!.n;
@@ -119,6 +139,8 @@ export function renderTable(report: AuditReport): string {
       ...t.shortcuts.map((s) => `${pct(s.accuracy)} (${signed(s.excessPoints)})`),
       combined ? `${pct(combined.interval[0])}–${pct(combined.interval[1])}` : '',
       combined ? formatP(combined.pValue) : '',
+      adversaryCell(t, 'en'),
+      adversaryCell(t, 'zh'),
       `${t.defects.copiedOptions} · ${t.defects.undeclaredInvalidTools}`,
       String(t.nearDuplicates.groups),
       `${n - t.segmentSources.field}/${n} · ${n - t.toolsSources.field - t.toolsSources.none}/${n}`,

@@ -10,10 +10,11 @@ import { writeLinesAtomic } from '../../core/kernel/vfs.js';
 import { stableStringify } from '../../core/kernel/stable-json.js';
 import { BUILD_DEFAULTS, type BuildOptions, buildQuestions, countByKind, lengthBucketsByKind } from '../../core/questions/build.js';
 import { questionFindings } from '../../core/questions/findings.js';
-import { QUESTION_KINDS, isQuestionKind } from '../../core/questions/kinds.js';
+import { DEFAULT_KINDS, QUESTION_KINDS, isQuestionKind } from '../../core/questions/kinds.js';
 import { TOKENIZERS, isTokenizerName } from '../../core/questions/tokenizer.js';
 import type { Question } from '../../core/questions/types.js';
 import type { AuditReport } from '../../core/questions/audit/index.js';
+import { auditFailedName } from '../../core/questions/audit/verdict.js';
 import { formatNames, readTrajectories } from '../../core/trajectories/read.js';
 import { DOMAINS } from '../../core/trajectories/types.js';
 import { domainLanguageFrom, LANGUAGES } from './inspect.js';
@@ -55,7 +56,7 @@ const build: CommandSpec = {
       .argument('<inputs...>', 'trajectory files, directories or globs (any supported format)')
       .requiredOption('--out <file>', 'questions JSONL to write')
       .option('--seed <seed>', 'seed for every random choice', BUILD_DEFAULTS.seed)
-      .option('--kinds <list>', `comma-separated kinds (default all): ${QUESTION_KINDS.join(', ')}`)
+      .option('--kinds <list>', `comma-separated kinds (default all but ${QUESTION_KINDS.filter((k) => !DEFAULT_KINDS.includes(k)).join(', ')}): ${QUESTION_KINDS.join(', ')}`)
       .option('--choices <n>', 'options per multiple-choice question', String(BUILD_DEFAULTS.choices))
       .option('--budget-tokens <n>', 'token budget of one prompt, few-shot examples included', String(BUILD_DEFAULTS.budgetTokens))
       .option('--min-tokens <n>', 'target a length bucket: skip questions whose prompt, with the whole available history, is shorter', '0')
@@ -75,6 +76,7 @@ const build: CommandSpec = {
       .option('--llm-model <name>', 'model name for --llm-endpoint')
       .option('--llm-cache <dir>', 'cache folder for model responses', '.aptpace-cache/llm')
       .option('--llm-api-key-env <name>', 'environment variable holding the API key')
+      .option('--no-adversarial-filter', 'show the distractors as drafted, without re-choosing them against the learned adversary')
       .option('--no-audit', 'skip the question audit (letter balance, leaks, shortcut baselines)')
       .option('--max-shortcut-gain <points>', 'fail when the combined shortcut rule beats chance by more than this many points, significantly', '10')
       .option('--strict', 'warnings (such as shortcut gains not yet significant) fail the build too')
@@ -102,6 +104,7 @@ const build: CommandSpec = {
       maxPerTrajectory: positiveInt(opts.maxPerTrajectory, '--max-per-trajectory'),
       observationChars: positiveInt(opts.observationChars, '--observation-chars', 100),
       includeUnproven: Boolean(opts.includeUnproven),
+      adversarialFilter: opts.adversarialFilter !== false,
       planHistory: opts.planHistory,
       vfs: ctx.vfs,
       templatesDir: opts.templates ? path.resolve(ctx.cwd, String(opts.templates)) : undefined,
@@ -111,6 +114,8 @@ const build: CommandSpec = {
     if (opts.format !== undefined && !formatNames().includes(opts.format)) throw new UsageError(`unknown --format ${opts.format}; expected one of ${formatNames().join(', ')}`);
     // Fail before the (possibly long) build if the output cannot be written.
     if (!opts.force && (await ctx.vfs.stat(out))) return { findings: [findingFor('output-exists', out)], data: null };
+    const failedOut = auditFailedName(out);
+    if (opts.audit !== false && !opts.force && (await ctx.vfs.stat(failedOut))) return { findings: [findingFor('output-exists', failedOut)], data: null };
 
     const findings: Finding[] = [];
     ctx.progress(`reading trajectories from ${args.join(', ')}`);
@@ -190,7 +195,15 @@ const build: CommandSpec = {
     for (const r of audited) findings.push(...r.findings);
     const audit = auditModule ? (auditModule.mergeAuditReports(audited.map((r) => r.report)) ?? null) : null;
     const questions = kept;
-    const text = summary(questions, built.skipped, String(opts.out), read.trajectories.length);
+    // A set whose audit failed is not left under the name a finished set would have.
+    let written = String(opts.out);
+    if (audit?.verdict === 'fail') {
+      await ctx.vfs.rename(out, failedOut);
+      written = auditFailedName(String(opts.out));
+      const failing = audit.tasks.filter((t) => t.verdict === 'fail').map((t) => t.task).join(', ');
+      findings.push(make('build-audit-failed', { file: written }, { file: written, out: String(opts.out), tasks: failing }));
+    }
+    const text = [summary(questions, built.skipped, written, read.trajectories.length), ...(audit ? verdictLines(audit) : [])].join('\n');
     return {
       findings,
       data: { out: String(opts.out), questions: questions.length, by_kind: countByKind(questions), length_buckets: lengthBucketsByKind(questions), skipped: built.skipped, trajectories: read.tally, audit },
@@ -199,6 +212,20 @@ const build: CommandSpec = {
     };
   },
 };
+
+/**
+ * One verdict line per audited task and one overall: the gate's conclusion, with the learned
+ * adversary's held-out accuracy per language beside chance.
+ */
+export function verdictLines(audit: AuditReport): string[] {
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+  const lines = audit.tasks.map((t) => {
+    const cells = (t.adversary?.cells ?? []).filter((c) => c.language !== 'all').map((c) => `${c.language} ${pct(c.accuracy)} of ${c.n} vs chance ${pct(c.chance)}`);
+    return `verdict ${t.task}: ${t.verdict.toUpperCase()}${cells.length ? ` (learned adversary ${cells.join('; ')})` : ''}`;
+  });
+  lines.push(`verdict overall: ${audit.verdict.toUpperCase()}`);
+  return lines;
+}
 
 function findingFor(code: 'output-exists', target: string): Finding {
   return finding(kernelFindings, code, { file: target }, { target });

@@ -10,6 +10,8 @@ import type { Vfs } from '../../core/kernel/vfs.js';
 import { readQuestions } from '../../core/questions/read-questions.js';
 import { isValidHarnessName } from '../../core/emit/names.js';
 import { emitSuite, installIntoHarness, type EmitOptions, type EmitResult } from '../../core/emit/suite.js';
+import { emitFindings } from '../../core/emit/findings.js';
+import { AUDIT_FAILED_SUFFIX } from '../../core/questions/audit/verdict.js';
 
 const emit: CommandSpec = {
   name: 'emit',
@@ -27,6 +29,7 @@ const emit: CommandSpec = {
       .option('--task-prefix <prefix>', 'prepend this to every task name (two suites with the same question kinds can then share an include path)')
       .option('--harness-version <version>', 'lm-eval version the suite targets', '0.4.13')
       .option('--weight-by-size', 'weight group scores by document count (default: the macro average over tasks, each task counting equally)')
+      .option('--allow-failed-audit', 'emit a set whose build audit failed (a file named *.audit-failed.jsonl)')
       .option('--keep-going', 'emit the accepted questions even when some input lines were rejected (the exit code is still 1)')
       .option('--force', 'overwrite files in the target that aptpace did not write (or that were changed since)');
   },
@@ -41,6 +44,10 @@ const emit: CommandSpec = {
     if (!isValidHarnessName(String(opts.suite))) throw new UsageError(`--suite must be 1-100 characters of [A-Za-z0-9_-] starting with a letter or digit, got ${JSON.stringify(String(opts.suite))}`);
     const files = await expandInputs(ctx.vfs, args, ctx.cwd);
     if (files.length === 0) return { findings: [finding(kernelFindings, 'no-inputs', {}, { patterns: args.join(' ') })] };
+    const failedAudit = files.filter((f) => AUDIT_FAILED_SUFFIX.test(f));
+    if (failedAudit.length > 0 && !opts.allowFailedAudit) {
+      return { findings: failedAudit.map((file) => finding(emitFindings, 'emit-audit-failed', { file }, { file })), data: { files: [] }, text: 'nothing written: an input failed its audit' };
+    }
     const read = await readQuestions(ctx.vfs, files);
     ctx.progress(renderTally('questions', read.tally));
     const findings: Finding[] = [...read.findings];
@@ -79,6 +86,8 @@ const emit: CommandSpec = {
       ? await installIntoHarness(ctx.vfs, read.questions, { ...common, checkout: String(opts.harness) })
       : await emitSuite(ctx.vfs, read.questions, { ...common, outDir: String(opts.out) });
     findings.push(...result.findings);
+    // Each task counts equally in the macro average: one or two documents carry a whole task's weight.
+    for (const t of result.tasks) if (t.docs > 0 && t.docs <= 2) findings.push(finding(emitFindings, 'emit-small-task', {}, { task: t.task, docs: t.docs }));
     return {
       findings,
       data: { tally: read.tally, fewshotTally, suiteDir: result.suiteDir, tasks: result.tasks, files: result.files, lmEvalCommand: result.lmEvalCommand || null },

@@ -2,6 +2,16 @@ import type { FindingCatalog } from '../kernel/findings.js';
 
 /** Codes raised while compiling questions into a harness task suite and installing it. */
 export const emitFindings = {
+  'emit-audit-failed': {
+    severity: 'error',
+    title: 'The question set failed its audit',
+    message: (a) => `${a.file} is a set whose build audit failed (its name ends in .audit-failed.jsonl); nothing emitted. Fix the set, or pass --allow-failed-audit to emit it anyway`,
+  },
+  'emit-small-task': {
+    severity: 'warning',
+    title: 'Task too small to carry weight',
+    message: (a) => `task ${a.task} has ${a.docs} document(s): in the macro average it counts as much as any other task, on ${a.docs} question(s)`,
+  },
   'emit-no-questions': {
     severity: 'error',
     title: 'No questions to emit',

@@ -9,15 +9,16 @@ import { LENGTH_BUCKETS, lengthBucket } from './buckets.js';
 import { CorpusIndex, sameTask } from './corpus.js';
 import { questionFindings } from './findings.js';
 import { addQuestionExtras, multiSelectQuestion } from './question-extras.js';
-import { QUESTION_KIND_INFO, QUESTION_KINDS, taskFor } from './kinds.js';
+import { DEFAULT_KINDS, QUESTION_KIND_INFO, taskFor } from './kinds.js';
 import { modelDistractor, rewritePlans, type LlmAssist } from './llm-assist.js';
 import { normaliseChoice } from './normalise.js';
 import { planOf } from './plans.js';
 import { offeredTools } from './tools.js';
 import { validateQuestion } from './read-questions.js';
-import { type TemplateSet, loadTemplates, renderWithinBudget, shotContext } from './render.js';
-import { answerStemFor, questionHeaderFor } from './stems-zh.js';
+import { type TemplateSet, loadTemplates, renderBare, renderWithinBudget, shotContext } from './render.js';
+import { answerStemFor, omittedMarkersFor, questionHeaderFor } from './stems-zh.js';
 import { MIN_COPY_CHARS } from './audit/features.js';
+import { filterByTask } from './adversarial-filter.js';
 import { drStepJson } from './types/dr-plan-mcq.js';
 import type { StepView } from './views.js';
 import { type TokenizerName, loadTokenCounter } from './tokenizer.js';
@@ -47,6 +48,8 @@ export interface BuildOptions {
   includeUnproven?: boolean;
   /** Most questions of one kind per trajectory. Default 3. */
   maxPerTrajectory?: number;
+  /** Re-choose MCQ distractors against a cross-fitted options-only discriminator (default true). */
+  adversarialFilter?: boolean;
   /** Cap on one observation, in characters, before budgeting (the renderer then trims older observations to fit). Default 32000. */
   observationChars?: number;
   /** Solved in-prompt examples per question. Default 3; 0 for zero-shot. */
@@ -105,7 +108,7 @@ function fewshotCount(n: number, fraction: number): number {
  */
 export async function buildQuestions(trajectories: Trajectory[], options: BuildOptions = {}, onProgress?: ProgressCallback): Promise<BuildResult> {
   const seed = options.seed ?? BUILD_DEFAULTS.seed;
-  const kinds = options.kinds ?? QUESTION_KINDS;
+  const kinds = options.kinds ?? DEFAULT_KINDS;
   const choices = options.choices ?? BUILD_DEFAULTS.choices;
   const budget = options.budgetTokens ?? BUILD_DEFAULTS.budgetTokens;
   const shotsWanted = options.shots ?? BUILD_DEFAULTS.shots;
@@ -168,6 +171,7 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
   }
 
   interface Entry { draft: QuestionDraft; t: Trajectory; id: string }
+  const shotRank = (id: string) => sha256(`${seed}\u0000shot\u0000${id}`);
   const seenIds = new Set<string>();
   const seenQuestions = new Set<string>();
   const questions: Question[] = [];
@@ -229,11 +233,37 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
         list.push({ draft, t, id });
       }
     }
+    // Adversarial filtering: per scored task, the distractors a cross-fitted options-only
+    // discriminator finds most gold-like are shown; drafts it still solves are dropped.
+    if (module.format === 'mcq' && options.adversarialFilter !== false) {
+      const renderDraft = (draft: QuestionDraft, t: Trajectory) => {
+        const render = templatesByLanguage.get(questionLanguage(t))?.render.get(QUESTION_TYPES[kind].template);
+        return render ? renderBare(render, draft) : null;
+      };
+      const dropped = filterByTask(list, { seed, taskOf: (t) => taskFor(kind, t.domain), renderDraft });
+      for (let i = list.length - 1; i >= 0; i--) {
+        if (!dropped.has(list[i]!.draft)) continue;
+        list.splice(i, 1);
+        skip(`${kind}:adversary-solvable`);
+        reasons['adversary-solvable'] = (reasons['adversary-solvable'] ?? 0) + 1;
+      }
+    }
+    for (const e of list) delete e.draft.mcq?.alternatives;
     // Letters are balanced per scored task: a domain with a task of its own (CTF) is its own
     // group, named after that task; the kind's default task keeps the plain keys, and with them
     // its letters.
     const groupOf = (t: Trajectory) => (taskFor(kind, t.domain) === QUESTION_KIND_INFO[kind].task ? '' : `/${t.domain}`);
-    balanceGoldPositions(list.map((e) => ({ ...e, split: `${fewshotIds.has(e.t.traj_id) ? 'fewshot' : 'test'}${groupOf(e.t)}` })), root.fork(`balance/${kind}`));
+    // The few-shot split is balanced in the order shots are drawn (`pool` below), so the first shots
+    // every prompt shows answer with different letters, not by chance all the same one.
+    balanceGoldPositions(
+      list.map((e) =>
+        fewshotIds.has(e.t.traj_id)
+          ? // Shots are drawn per language and domain: each such pool is balanced in its own draw order.
+            { ...e, split: `fewshot${groupOf(e.t)}/${e.t.domain}/${questionLanguage(e.t)}`, order: shotRank(e.id) }
+          : { ...e, split: `test${groupOf(e.t)}` },
+      ),
+      root.fork(`balance/${kind}`),
+    );
     if (list.length === 0 && options.kinds) {
       findings.push(make('build-kind-empty', {}, { kind, reasons: Object.entries(reasons).map(([r, n]) => `${r}=${n}`).join(', ') }));
     }
@@ -244,7 +274,7 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
     // examples, except that a question never sees examples from its own trajectory.
     const pool = list
       .filter((e) => fewshotIds.has(e.t.traj_id))
-      .map((e) => ({ e, rank: sha256(`${seed}\u0000shot\u0000${e.id}`) }))
+      .map((e) => ({ e, rank: shotRank(e.id) }))
       .sort((a, b) => (a.rank < b.rank ? -1 : 1))
       .map((x) => x.e);
     for (const { draft, t, id } of list) {
@@ -263,6 +293,12 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
         findings.push(make('build-template-error', {}, { template: templateLabel, reason: (err as Error).message }));
         failedLanguages.add(language);
         continue;
+      }
+      if (language !== 'en' && rendered.prompt.includes(' characters omitted ...]')) {
+        // Cut observations are marked in the prompt's language; the scored segment moves with the shots' markers.
+        const head = omittedMarkersFor(rendered.prompt.slice(0, rendered.questionStart ?? 0), language);
+        const prompt = head + omittedMarkersFor(rendered.prompt.slice(rendered.questionStart ?? 0), language);
+        rendered = { ...rendered, prompt, questionStart: rendered.questionStart === null ? null : head.length, tokens: counter.count(prompt) };
       }
       if (rendered.tokens < minTokens) {
         skip(`${kind}:below-min-tokens`);
@@ -349,9 +385,9 @@ export function countByKind(questions: ReadonlyArray<Pick<Question, 'kind'>>): R
  * seeded order of A…K over the questions sorted by id, so counts differ by at most one and
  * "always answer B" scores chance. Distractors keep their relative order.
  */
-export function balanceGoldPositions(list: Array<{ id: string; draft: QuestionDraft; split?: string }>, rng: Rng): void {
+export function balanceGoldPositions(list: Array<{ id: string; draft: QuestionDraft; split?: string; order?: string }>, rng: Rng): void {
   // Per split: the scored (test) split is balanced on its own, not only the union of splits.
-  const groups = new Map<string, Array<{ id: string; draft: QuestionDraft }>>();
+  const groups = new Map<string, Array<{ id: string; draft: QuestionDraft; order?: string }>>();
   for (const e of list) {
     if (!e.draft.mcq) continue;
     const key = `${e.split ?? 'test'}/${String(e.draft.mcq.choices.length).padStart(2, '0')}`;
@@ -362,7 +398,9 @@ export function balanceGoldPositions(list: Array<{ id: string; draft: QuestionDr
   for (const [key, group] of [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const k = group[0]!.draft.mcq!.choices.length;
     const groupRng = rng.fork(key);
-    const sorted = group.slice().sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    // Each run of k consecutive questions in this order gets every letter once.
+    const orderOf = (e: { id: string; order?: string }) => e.order ?? e.id;
+    const sorted = group.slice().sort((a, b) => (orderOf(a) < orderOf(b) ? -1 : orderOf(a) > orderOf(b) ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     let cycle: number[] = [];
     for (const e of sorted) {
       if (cycle.length === 0) cycle = groupRng.shuffle(Array.from({ length: k }, (_, i) => i));

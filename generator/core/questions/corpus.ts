@@ -29,7 +29,15 @@ export function testPatchOf(t: Trajectory): string | null {
 
 /** The same trajectory, or another run on the same task (same instance or the same goal text). */
 export function sameTask(a: Trajectory, b: Trajectory): boolean {
-  return a.traj_id === b.traj_id || a.task.instance_id === b.task.instance_id || (a.task.goal.trim() !== '' && a.task.goal.trim() === b.task.goal.trim());
+  if (a.traj_id === b.traj_id || a.task.instance_id === b.task.instance_id) return true;
+  // The same issue or question filed under another instance id: its steps are valid alternatives, not distractors.
+  const goal = goalKey(a);
+  return goal !== '' && goal === goalKey(b);
+}
+
+/** A goal compared without case, spacing or punctuation. */
+function goalKey(t: Trajectory): string {
+  return t.task.goal.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 }
 
 function repoOf(t: Trajectory): string | null {

@@ -62,6 +62,11 @@ export const questionFindings = {
     title: 'Duplicate question id',
     message: (a) => `id ${a.id} already appeared at line ${a.firstLine}${a.firstFile ? ` of ${a.firstFile}` : ''}`,
   },
+  'build-audit-failed': {
+    severity: 'error',
+    title: 'The built set failed its audit',
+    message: (a) => `the audit failed (${a.tasks}): the set is written as ${a.file}, not as ${a.out}; emit refuses it without --allow-failed-audit (build with --no-audit to write it under its own name unchecked)`,
+  },
   'build-no-trajectories': {
     severity: 'error',
     title: 'No usable trajectories',

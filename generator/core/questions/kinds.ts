@@ -18,7 +18,7 @@ export const QUESTION_KIND_INFO = {
   dr_answer_tc: { task: 'aptpace_dr_answer', domain: 'deep_research', title: 'Deep research: write the final answer (exact match + ROUGE)' },
   env_setup_error_mcq: { task: 'aptpace_env_setup_error_mcq', domain: 'env_setup', title: 'Environment setup error: pick the fix for the observed setup error' },
   issue_fix_tool_call_tc: { task: 'aptpace_swe_tool_call', domain: 'swe', title: 'Issue fix: write the next tool call in the agent\'s own format (normalised exact match of name and arguments)' },
-  dr_citation_ms: { task: 'aptpace_dr_citation_ms', domain: 'deep_research', title: 'Deep research: select every observation that supports the final answer (set match + F1)' },
+  dr_citation_ms: { task: 'aptpace_dr_citation_ms', domain: 'deep_research', optIn: true, title: 'Deep research: select every observation that supports the final answer (set match + F1)' },
 } as const satisfies Record<QuestionKind, KindInfo>;
 
 interface KindInfo {
@@ -30,6 +30,12 @@ interface KindInfo {
    */
   ctfTask?: string;
   title: string;
+  /**
+   * Built only when named in `--kinds`. `dr_citation_ms` is: its gold is "the observations whose
+   * text states the final answer", so marking every such observation solves it without
+   * understanding (the audit's `answer_mention` rule scores 100% set match on it).
+   */
+  optIn?: boolean;
 }
 
 /** The harness task of a kind's questions from a trajectory of `domain`. */
@@ -52,3 +58,6 @@ export const QUESTION_KINDS = Object.keys(QUESTION_KIND_INFO) as QuestionKind[];
 export function isQuestionKind(value: string): value is QuestionKind {
   return Object.hasOwn(QUESTION_KIND_INFO, value);
 }
+
+/** The kinds a build makes when none are named: every kind but the opt-in ones. */
+export const DEFAULT_KINDS = QUESTION_KINDS.filter((k) => !(QUESTION_KIND_INFO[k] as KindInfo).optIn);

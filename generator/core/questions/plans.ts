@@ -48,11 +48,18 @@ export function sentences(text: string): string[] {
   return flat.split(/(?<=[.!?])\s+(?=[^a-z])|(?<=[。！？])/u).map((x) => x.trim()).filter(Boolean);
 }
 
+/**
+ * Intent-worded sentences that name nothing to do ("Let me try again.", "Let me summarize what I
+ * found."): as a gold they are answerable by their wording alone, as a plan they say nothing.
+ */
+const VAGUE_RE = /^(?:now,?\s+|ok(?:ay)?,?\s+)?(?:let me|let's|i(?:'ll| will| need to| should| am going to))\s+(?:try(?: it| this)? again|try once more|try (?:a |another |a different )(?:way|approach)|summari[sz]e\b|recap\b|think\b|continue\b|proceed\b|reconsider\b|reflect\b|review (?:what|my|the (?:results|findings|information))\b)/i;
+const ZH_VAGUE_RE = /^(?:现在)?(?:让我|我将|我来|我需要)?(?:再试一次|重试|重新尝试|总结|整理一下|思考一下|继续)/;
+
 export function isIntent(sentence: string): boolean {
   const s = sentence.trim().replace(/^[*_`>\-\s]+/, '');
   // English sentences may quote Chinese names (广韵); only a sentence that opens in Chinese is read as Chinese.
-  if (/^[^\p{L}]*[\u3400-\u9fff]/u.test(s)) return ZH_INTENT_RE.test(s);
-  return INTENT_RE.test(s);
+  if (/^[^\p{L}]*[\u3400-\u9fff]/u.test(s)) return ZH_INTENT_RE.test(s) && !ZH_VAGUE_RE.test(s);
+  return INTENT_RE.test(s) && !VAGUE_RE.test(s);
 }
 
 /**

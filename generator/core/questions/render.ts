@@ -194,6 +194,13 @@ function firstFitting(lo: number, hi: number, fits: (k: number) => boolean): num
  * question alone still does not fit are few-shot examples dropped. Shots never repeat the tool
  * list: the question's own list is the one the prompt gives.
  */
+/** The question alone, whole history, no shots and no budget: what the adversarial filter reads. */
+export function renderBare(render: Render, draft: QuestionDraft): { prompt: string; questionStart: number | null } {
+  const marked = render({ shots: [], question: exampleContext(draft, draft.history, 0), question_start: QUESTION_MARK });
+  const at = marked.indexOf(QUESTION_MARK);
+  return { prompt: at < 0 ? marked : marked.slice(0, at) + marked.slice(at + QUESTION_MARK.length), questionStart: at < 0 ? null : at };
+}
+
 export function renderWithinBudget(render: Render, draft: QuestionDraft, shots: QuestionDraft[], counter: TokenCounter, budget: number): Rendered {
   const shotContexts = shots.map(shotContext);
   const n = draft.history.length;

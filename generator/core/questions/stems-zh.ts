@@ -39,3 +39,10 @@ export const ZH_QUESTION_HEADERS: Readonly<Record<string, string>> = {
 export function questionHeaderFor(englishHeader: string, language: string): string {
   return language === 'zh' ? (ZH_QUESTION_HEADERS[englishHeader] ?? englishHeader) : englishHeader;
 }
+
+const OMITTED = /\[\.\.\. (\d+) characters omitted \.\.\.\]/g;
+
+/** Text with the cut-observation marker (views.ts `middleCut`) in `language`: a Chinese prompt says 省略, not "characters omitted". */
+export function omittedMarkersFor(text: string, language: string): string {
+  return language === 'zh' ? text.replace(OMITTED, '[…… 省略 $1 个字符 ……]') : text;
+}

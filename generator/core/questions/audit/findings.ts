@@ -28,6 +28,30 @@ export const auditFindings = {
     message: (a) =>
       `task ${a.task}: "${a.shortcut}" is ${pts(a.excessPoints)} points from chance (${a.correct}/${a.n}, 95% CI ${pct(a.low)}–${pct(a.high)}), beyond the ${a.maxShortcutGain}-point limit, but with ${a.n} questions that is not significant (p=${p(a.pValue)} ≥ ${p(a.alphaUsed)}); add questions to decide`,
   },
+  'audit-adversary-above-chance': {
+    severity: 'error',
+    title: 'A learned options-only adversary beats chance',
+    message: (a) =>
+      `task ${a.task} (${a.language}): a discriminator trained on surface features of the options picks the gold in ${pct(a.accuracy)} of ${a.n} held-out questions (95% CI ${pct(a.low)}–${pct(a.high)}) vs chance ${pct(a.chance)}: ${pts(a.excessPoints)} points, and the whole interval is more than ${a.maxGain} points above chance`,
+  },
+  'audit-adversary-not-significant': {
+    severity: 'warning',
+    title: 'Learned adversary above the limit, but not significantly',
+    message: (a) =>
+      `task ${a.task} (${a.language}): the learned adversary picks the gold in ${pct(a.accuracy)} of ${a.n} held-out questions (95% CI ${pct(a.low)}–${pct(a.high)}) vs chance ${pct(a.chance)}: ${pts(a.excessPoints)} points, beyond the ${a.maxGain}-point limit, but its interval reaches chance + ${a.maxGain}; add questions to decide`,
+  },
+  'audit-multi-select-rule': {
+    severity: 'error',
+    title: 'A string rule solves a multi-select task',
+    message: (a) =>
+      `task ${a.task}: the model-free rule "${a.rule}" matches the gold set exactly in ${pct(a.setMatch)} of ${a.n} questions (chance ${pct(a.chance)}), above the ${pct(a.limit)} limit`,
+  },
+  'audit-multi-select-rule-small': {
+    severity: 'warning',
+    title: 'A string rule solves a small multi-select task',
+    message: (a) =>
+      `task ${a.task}: the model-free rule "${a.rule}" matches the gold set exactly in ${pct(a.setMatch)} of ${a.n} questions (chance ${pct(a.chance)}), above the ${pct(a.limit)} limit; too few questions to fail the task`,
+  },
   'audit-letter-imbalance': {
     severity: 'error',
     title: 'Gold letters are unbalanced',
@@ -73,6 +97,12 @@ export const auditFindings = {
     title: 'Gold text appears in the context (as do distractors)',
     message: (a) =>
       `task ${a.task}: in ${a.count} of ${a.total} MCQs the gold text appears verbatim in the context, but so does a distractor, so copying alone does not single it out (${list(a.ids)})`,
+  },
+  'audit-short-target-in-prompt': {
+    severity: 'warning',
+    title: 'Short exact-match target appears in the prompt',
+    message: (a) =>
+      `task ${a.task}: ${a.count} of ${a.total} exact-match targets shorter than ${a.minChars} characters stand as whole tokens in their question (${list(a.ids)}); a model can copy them`,
   },
   'audit-target-in-prompt': {
     severity: 'warning',

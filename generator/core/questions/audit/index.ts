@@ -9,6 +9,8 @@ import { stableStringify } from '../../kernel/stable-json.js';
 import { normaliseChoice } from '../normalise.js';
 import type { CompletionQuestion, McqQuestion, Question } from '../types.js';
 import { auditFindings } from './findings.js';
+import { ADVERSARY_MIN_QUESTIONS, runAdversary, type AdversaryResult } from './adversary.js';
+import { MAX_RULE_SET_MATCH, multiSelectBaselines, type MultiSelectBaselines, type MultiSelectRule } from './multi-select.js';
 import { SHORTCUT_NAMES } from './shortcuts/index.js';
 import { detectableExcess, runShortcut } from './gate.js';
 import { letterBalance } from './letters.js';
@@ -23,6 +25,7 @@ export { SHORTCUTS, SHORTCUT_NAMES, GATE_SHORTCUT, type ShortcutName } from './s
 export { balanceLetters, planBalancedGoldPositions, permuteChoices } from './balance.js';
 export { NULL_SIMULATIONS } from './gate.js';
 export type { LetterBalance, ShortcutResult, Verdict } from './verdict.js';
+export type { AdversaryCell, AdversaryResult } from './adversary.js';
 
 const make = findingFactory(auditFindings);
 
@@ -58,6 +61,10 @@ export interface TaskAudit {
   chance: number | null;
   letters: LetterBalance | null;
   shortcuts: ShortcutResult[];
+  /** The cross-fitted learned adversary, for the whole task and per language; null without two source groups. */
+  adversary: AdversaryResult | null;
+  /** Model-free rules on the task's scored multi-select questions (set match, F1); null without any. */
+  multiSelect: MultiSelectBaselines | null;
   /**
    * Smallest excess over chance (points) a shortcut needs to reach significance at this size;
    * null when the task has no MCQ or is so small that not even a perfect score would be significant.
@@ -79,6 +86,11 @@ export interface TaskAudit {
   goldInContext: number;
   /** Completions whose first target is in the prompt (warning, listed once per task). */
   targetsInPrompt: number;
+  /**
+   * Exact-match completions whose first target is shorter than the leak-check length yet stands
+   * in the scored question segment as a whole token ("G8III", "1900.2.10"): copyable at any length.
+   */
+  shortTargetsInPrompt: number;
   identicalChoices: number;
   invalid: number;
   verdict: Verdict;
@@ -129,7 +141,7 @@ export function auditQuestions(questions: Question[], options: AuditOptions = {}
     // checked one by one, and a few-shot question equal to a test question is a duplicate.
     const valid: McqQuestion[] = [];
     // Soft leaks are common and often legitimate; one finding per task lists them.
-    const softLeaks = { goldInContext: [] as string[], targetInPrompt: [] as string[] };
+    const softLeaks = { goldInContext: [] as string[], targetInPrompt: [] as string[], shortTargetInPrompt: [] as string[] };
     let invalid = 0;
     let identicalChoices = 0;
     let leaks = 0;
@@ -146,6 +158,7 @@ export function auditQuestions(questions: Question[], options: AuditOptions = {}
         leaks += checkGoldLeak(task, q, minLeakChars, at, taskFindings, softLeaks.goldInContext);
       } else if (q.format === 'completion') {
         if (targetInPrompt(q, minLeakChars)) softLeaks.targetInPrompt.push(q.id);
+        else if (q.split !== 'fewshot' && shortTargetInPrompt(q, minLeakChars)) softLeaks.shortTargetInPrompt.push(q.id);
       }
     }
 
@@ -156,6 +169,10 @@ export function auditQuestions(questions: Question[], options: AuditOptions = {}
     if (softLeaks.goldInContext.length) {
       const ids = softLeaks.goldInContext.sort();
       taskFindings.push(make('audit-gold-in-context', {}, { task, count: ids.length, total: mcqCount, ids }));
+    }
+    if (softLeaks.shortTargetInPrompt.length) {
+      const ids = softLeaks.shortTargetInPrompt.sort();
+      taskFindings.push(make('audit-short-target-in-prompt', {}, { task, count: ids.length, total: completionCount, ids, minChars: minLeakChars }));
     }
     if (softLeaks.targetInPrompt.length) {
       const ids = softLeaks.targetInPrompt.sort();
@@ -172,9 +189,19 @@ export function auditQuestions(questions: Question[], options: AuditOptions = {}
     const chance = valid.length ? mean(valid.map((q) => 1 / q.choices.length)) : null;
     const letters = valid.length ? letterBalance(task, valid, tolerancePoints, alpha, taskFindings) : null;
     const shortcuts = valid.length ? SHORTCUT_NAMES.map((name) => runShortcut(task, name, valid, maxShortcutGain, alpha, taskFindings)) : [];
+    const adversary = valid.length ? runAdversary(task, valid, maxShortcutGain, taskFindings) : null;
     const detectablePoints = valid.length ? detectableExcess(valid, alpha) : null;
     if (valid.length && (detectablePoints === null || detectablePoints > maxShortcutGain)) {
       taskFindings.push(make('audit-low-power', {}, { task, n: valid.length, detectablePoints }));
+    }
+
+    const multiSelect = multiSelectBaselines(taskQuestions)[0] ?? null;
+    if (multiSelect) {
+      for (const [rule, score] of Object.entries(multiSelect.rules) as Array<[MultiSelectRule, { setMatch: number }]>) {
+        if (score.setMatch <= MAX_RULE_SET_MATCH) continue;
+        const code = multiSelect.questions >= ADVERSARY_MIN_QUESTIONS ? 'audit-multi-select-rule' : 'audit-multi-select-rule-small';
+        taskFindings.push(make(code, {}, { task, rule, n: multiSelect.questions, setMatch: score.setMatch, chance: multiSelect.chanceSetMatch, limit: MAX_RULE_SET_MATCH }));
+      }
     }
 
     const choiceCounts: Record<string, number> = {};
@@ -189,10 +216,13 @@ export function auditQuestions(questions: Question[], options: AuditOptions = {}
       fewshot: taskQuestions.filter((q) => q.split === 'fewshot').length,
       goldInContext: softLeaks.goldInContext.length,
       targetsInPrompt: softLeaks.targetInPrompt.length,
+      shortTargetsInPrompt: softLeaks.shortTargetInPrompt.length,
       choiceCounts,
       chance,
       letters,
       shortcuts,
+      adversary,
+      multiSelect,
       detectablePoints,
       duplicates,
       duplicatePrompts,
@@ -312,4 +342,20 @@ function checkGoldLeak(task: string, q: McqQuestion, minChars: number, at: At, o
 function targetInPrompt(q: CompletionQuestion, minChars: number): boolean {
   const target = collapseWhitespace(q.targets[0] ?? '');
   return target.length >= minChars && collapsedPrompt(q).includes(target);
+}
+
+const TOKEN_CHAR = /[\p{L}\p{N}_]/u;
+
+/** An exact-match target under `minChars` found in the scored segment with no letter or digit joined to either end. */
+function shortTargetInPrompt(q: CompletionQuestion, minChars: number): boolean {
+  if (q.metric !== 'exact_match' && q.metric !== 'exact_match+rouge') return false;
+  const target = collapseWhitespace(q.targets[0] ?? '');
+  if (target.length === 0 || target.length >= minChars) return false;
+  const segment = collapseWhitespace(q.prompt.slice(q.question_start ?? 0, q.prompt.length - q.answer_stem.length));
+  for (let at = segment.indexOf(target); at >= 0; at = segment.indexOf(target, at + 1)) {
+    const before = segment[at - 1] ?? ' ';
+    const after = segment[at + target.length] ?? ' ';
+    if (!(TOKEN_CHAR.test(before) && TOKEN_CHAR.test(target[0]!)) && !(TOKEN_CHAR.test(after) && TOKEN_CHAR.test(target[target.length - 1]!))) return true;
+  }
+  return false;
 }

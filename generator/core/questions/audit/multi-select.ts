@@ -1,12 +1,12 @@
 /**
  * Model-free baselines for multi-select tasks (dr_citation_ms), per task on the scored split:
  * what set match and F1 a rule gets without reading the prompt, beside chance. The MCQ
- * baselines of the audit do not apply to multi-select; this is their counterpart, to be
- * wired into the audit report with the audit rewrite.
+ * baselines of the audit do not apply to multi-select; this is their counterpart, and the
+ * audit gates on it (`multiSelectGate`).
  */
 import type { MultiSelectQuestion, Question } from '../types.js';
 
-export type MultiSelectRule = 'select_all' | 'first_only' | 'last_only';
+export type MultiSelectRule = 'select_all' | 'first_only' | 'last_only' | 'answer_mention';
 
 export interface RuleScore {
   setMatch: number;
@@ -28,11 +28,41 @@ export function setF1(predicted: ReadonlySet<number>, gold: ReadonlySet<number>)
   return (2 * overlap) / (predicted.size + gold.size);
 }
 
-const RULES: Record<MultiSelectRule, (k: number) => number[]> = {
-  select_all: (k) => Array.from({ length: k }, (_, i) => i),
+const RULES: Record<MultiSelectRule, (q: MultiSelectQuestion) => number[]> = {
+  select_all: (q) => q.choices.map((_, i) => i),
   first_only: () => [0],
-  last_only: (k) => [k - 1],
+  last_only: (q) => [q.choices.length - 1],
+  answer_mention: answerMention,
 };
+
+const FINAL_ANSWER = /^(?:Final answer|最终答案)\s*[:：]\s*(.+)$/m;
+const OBSERVATION_HEAD = /^(?:Observation|观察)\s*(\d+)\b/gm;
+
+/**
+ * The string rule: mark every numbered observation of the scored question whose shown text
+ * contains the final answer the prompt states (case, width, punctuation and spacing ignored).
+ * Reads only the prompt: no understanding of what supports what.
+ */
+function answerMention(q: MultiSelectQuestion): number[] {
+  const segment = q.prompt.slice(q.question_start ?? 0);
+  const answer = FINAL_ANSWER.exec(segment)?.[1];
+  if (!answer) return [];
+  const key = loose(answer);
+  if (!key) return [];
+  const heads = [...segment.matchAll(OBSERVATION_HEAD)];
+  const picked = new Set<number>();
+  heads.forEach((m, i) => {
+    const end = i + 1 < heads.length ? heads[i + 1]!.index : segment.length;
+    const body = segment.slice(m.index, end);
+    const n = Number(m[1]) - 1;
+    if (n >= 0 && n < q.choices.length && loose(body.slice(body.indexOf('\n') + 1)).includes(key)) picked.add(n);
+  });
+  return [...picked].sort((a, b) => a - b);
+}
+
+function loose(text: string): string {
+  return text.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+}
 
 export function multiSelectBaselines(questions: readonly Question[]): MultiSelectBaselines[] {
   const byTask = new Map<string, MultiSelectQuestion[]>();
@@ -46,11 +76,11 @@ export function multiSelectBaselines(questions: readonly Question[]): MultiSelec
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([task, qs]) => {
       const rules = {} as Record<MultiSelectRule, RuleScore>;
-      for (const [name, rule] of Object.entries(RULES) as Array<[MultiSelectRule, (k: number) => number[]]>) {
+      for (const [name, rule] of Object.entries(RULES) as Array<[MultiSelectRule, (q: MultiSelectQuestion) => number[]]>) {
         let match = 0;
         let f1 = 0;
         for (const q of qs) {
-          const predicted = new Set(rule(q.choices.length));
+          const predicted = new Set(rule(q));
           const gold = new Set(q.golds);
           if (predicted.size === gold.size && [...predicted].every((p) => gold.has(p))) match++;
           f1 += setF1(predicted, gold);
@@ -61,3 +91,6 @@ export function multiSelectBaselines(questions: readonly Question[]): MultiSelec
       return { task, questions: qs.length, chanceSetMatch: chance, rules };
     });
 }
+
+/** Most set match a model-free rule may reach on a multi-select task before the audit fails it. */
+export const MAX_RULE_SET_MATCH = 0.5;

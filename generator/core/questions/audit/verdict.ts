@@ -34,3 +34,10 @@ export interface LetterBalance {
   pValue: number;
   verdict: Verdict;
 }
+
+/** A build whose audit failed writes its set under this name (`q.jsonl` → `q.audit-failed.jsonl`); emit refuses such files unless told. */
+export const AUDIT_FAILED_SUFFIX = /\.audit-failed\.jsonl$/i;
+
+export function auditFailedName(file: string): string {
+  return file.replace(/\.jsonl$/i, '.audit-failed.jsonl');
+}

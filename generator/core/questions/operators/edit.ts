@@ -2,9 +2,34 @@ import type { Action } from '../../trajectories/types.js';
 import { planFromAction } from '../plans.js';
 import type { StepCandidate } from './types.js';
 
-/** Replaces `from` by `to` in a value's strings, recursively. */
+const WORD_CHAR = /[\p{Script=Latin}\p{N}_]/u;
+
+/**
+ * `text` with every whole-token occurrence of `from` replaced by `to`: an occurrence whose edge
+ * is a letter, digit or underscore continuing into the text around it is part of a longer word
+ * and stays (`Dance` is not replaced inside `ByteDance`, `Ph` not inside `PhD`). CJK has no
+ * word boundaries, so a CJK edge always counts.
+ */
+export function replaceWhole(text: string, from: string, to: string): string {
+  if (!from) return text;
+  const startsWord = WORD_CHAR.test(from[0]!);
+  const endsWord = WORD_CHAR.test(from[from.length - 1]!);
+  let out = '';
+  let last = 0;
+  for (let at = text.indexOf(from); at >= 0; at = text.indexOf(from, at + 1)) {
+    if (at < last) continue;
+    const before = text[at - 1] ?? ' ';
+    const after = text[at + from.length] ?? ' ';
+    if ((startsWord && WORD_CHAR.test(before)) || (endsWord && WORD_CHAR.test(after))) continue;
+    out += text.slice(last, at) + to;
+    last = at + from.length;
+  }
+  return out + text.slice(last);
+}
+
+/** Replaces whole-token `from` by `to` in a value's strings, recursively. */
 function replaceDeep(value: unknown, from: string, to: string): unknown {
-  if (typeof value === 'string') return value.split(from).join(to);
+  if (typeof value === 'string') return replaceWhole(value, from, to);
   if (Array.isArray(value)) return value.map((v) => replaceDeep(v, from, to));
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
@@ -14,15 +39,15 @@ function replaceDeep(value: unknown, from: string, to: string): unknown {
   return value;
 }
 
-/** A candidate with `from` replaced by `to` everywhere it is written: action text, args and a given plan. */
+/** A candidate with whole-token `from` replaced by `to` everywhere it is written: action text, args and a given plan. */
 export function replaceInCandidate(c: StepCandidate, from: string, to: string): StepCandidate {
   const action: Action = {
     ...c.action,
-    text: c.action.text.split(from).join(to),
+    text: replaceWhole(c.action.text, from, to),
     args: replaceDeep(c.action.args, from, to) as Record<string, unknown>,
-    raw: c.action.raw ? c.action.raw.split(from).join(to) : c.action.raw,
+    raw: c.action.raw ? replaceWhole(c.action.raw, from, to) : c.action.raw,
   };
-  return { ...withAction(c, action, c.planGiven ? c.plan.split(from).join(to) : undefined), reason: c.reason };
+  return { ...withAction(c, action, c.planGiven ? replaceWhole(c.plan, from, to) : undefined), reason: c.reason };
 }
 
 /** A candidate for a new action: a given plan is kept (or replaced), a derived one is derived again. */

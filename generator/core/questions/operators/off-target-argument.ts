@@ -28,6 +28,9 @@ export function entitiesIn(text: string): Array<{ text: string; type: EntityType
   }
   for (const m of noUrls.matchAll(/\b[A-Z][\p{Ll}'’-]+(?:\s+(?:[A-Z][\p{Ll}'’-]+|(?:de|van|von|der|da)(?=\s+[A-Z])))*/gu)) {
     const words = m[0].split(/\s+/);
+    // A single capitalised word opening a sentence is usually a verb ("Identify the …"), not a
+    // name: swapping it for a name ("Niger the current president …") reads as broken text.
+    if (words.length === 1 && (m.index === 0 || /[.!?:;\n"]\s*$/.test(noUrls.slice(Math.max(0, m.index - 4), m.index)))) continue;
     // Contractions ("I'll", "Let's", "We're") open sentences; they are not names.
     if (words.length === 1 && (NOT_NAMES.has(words[0]!) || /^[A-Z][a-z]{0,4}['’][a-z]{1,2}$/.test(words[0]!))) continue;
     add(NOT_NAMES.has(words[0]!) ? words.slice(1).join(' ') : m[0], 'name');

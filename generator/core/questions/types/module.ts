@@ -27,7 +27,9 @@ export type SkipReason =
   | 'no-evidence'
   | 'all-evidence'
   | 'topic-cue'
-  | 'gold-in-prompt';
+  | 'gold-in-prompt'
+  | 'finish-unbalanced'
+  | 'adversary-solvable';
 
 export const SKIP_REASONS = {
   'too-short': 'fewer steps than the question type needs',
@@ -52,6 +54,8 @@ export const SKIP_REASONS = {
   'all-evidence': 'every observation contains the final answer, so "select all" would be the gold',
   'topic-cue': 'the gold is the most on-topic option whatever distractors the pool offers (answerable by topic words alone)',
   'gold-in-prompt': 'the prompt (e.g. the issue text) already names the gold verbatim, so it can be copied',
+  'finish-unbalanced': 'the gold is the run\'s finish but no other question of the run can offer that finish as a premature distractor',
+  'adversary-solvable': 'the cross-fitted options-only adversary still found the gold after adversarial filtering',
 } as const satisfies Record<SkipReason, string>;
 
 export interface KindContext {
@@ -103,6 +107,11 @@ export interface McqDraft {
   sources: string[];
   /** Aligned with `choices`: why each distractor is wrong ('' for the gold). */
   reasons?: string[];
+  /**
+   * Every candidate distractor the adversarial filter may show instead (those shown included); a
+   * shown distractor not listed here is pinned (e.g. a paired premature finish). Dropped once filtered.
+   */
+  alternatives?: Array<{ text: string; source: string; reason: string }>;
 }
 
 export interface KindResult {

@@ -52,7 +52,14 @@ export function distractorProblem(c: StepCandidate, text: string, offered: Reado
  * Shared machinery of the "pick the next step" kinds: the gold is step `position`, the
  * distractors come from step operators, and `render` turns a candidate into choice text.
  */
-export function nextStepChoices(t: Trajectory, position: number, ctx: KindContext, spec: StepChoiceSpec, offered: ToolSpec[]): McqDraft | SkipReason {
+/**
+ * How a premature finish may appear among the distractors: `forbid` leaves it out, `require`
+ * makes it one of them (or skips the anchor with `finish-unbalanced`). `nextStepDrafts` pairs
+ * them so a finish is a distractor about as often as it is the gold.
+ */
+export type FinishPolicy = 'forbid' | 'require';
+
+export function nextStepChoices(t: Trajectory, position: number, ctx: KindContext, spec: StepChoiceSpec, offered: ToolSpec[], finish: FinishPolicy = 'forbid'): McqDraft | SkipReason {
   const step = t.steps[position]!;
   const gold: StepCandidate = candidateOf(step);
   if (spec.needsIntent && !gold.planGiven) return 'no-intent';
@@ -72,18 +79,36 @@ export function nextStepChoices(t: Trajectory, position: number, ctx: KindContex
   const excluded = new Set<string>();
   const following = t.steps[position + 1];
   if (following) excluded.add(normaliseChoice(spec.render(candidateOf(following))));
+  // Plan kinds: a plan derived from an action reads unlike the agent's own intents (shorter,
+  // formulaic), so beside an intent gold only intent-worded distractors are offered.
+  const usable = (c: StepCandidate) => !spec.needsIntent || c.planGiven;
+  const asOption = (c: StepCandidate, operator: string, text: string): Option => ({ text, reason: c.reason ?? `a ${operator.replace(/_/g, ' ')} distractor` });
   const filtered = proposals.map((p) => ({
     operator: p.operator,
     values: p.values
-      .filter((c) => finishAllowed || c.action.kind !== 'finish')
-      // Plan kinds: a plan derived from an action reads unlike the agent's own intents (shorter,
-      // formulaic), so beside an intent gold only intent-worded distractors are offered.
-      .filter((c) => !spec.needsIntent || c.planGiven)
+      .filter((c) => c.action.kind !== 'finish' && usable(c))
       .map((c) => ({ c, text: spec.render(c) }))
       .filter(({ c, text }) => !editBodyMissing(text) && distractorProblem(c, text, names, context, goldText) === null)
-      .map(({ c, text }): Option => ({ text, reason: c.reason ?? `a ${p.operator.replace(/_/g, ' ')} distractor` })),
+      .map(({ c, text }) => asOption(c, p.operator, text)),
   }));
-  const need = ctx.choices - 1;
+  // The required finish is the run's own finish step: its text is the same whether it is a gold
+  // (at the end) or a distractor (earlier), so being first seen later is no cue and not checked.
+  let finishOption: { value: Option; operator: string } | null = null;
+  if (finish === 'require') {
+    if (!finishAllowed || gold.action.kind === 'finish') return 'finish-unbalanced';
+    for (const p of proposals) {
+      for (const c of p.values) {
+        if (finishOption || c.action.kind !== 'finish' || !usable(c)) continue;
+        const text = spec.render(c);
+        const tool = toolOf(c.action);
+        if (normaliseChoice(text) === normaliseChoice(goldText) || (tool && !names.has(tool)) || copiedFromPrompt(context, text)) continue;
+        finishOption = { value: asOption(c, p.operator, text), operator: p.operator };
+      }
+    }
+    if (!finishOption) return 'finish-unbalanced';
+    excluded.add(normaliseChoice(finishOption.value.text));
+  }
+  const need = ctx.choices - 1 - (finishOption ? 1 : 0);
   // A pool larger than the options leaves the cue balancing room to choose.
   const pool = pickDistinct(rng.fork('pick'), filtered, (o) => normaliseChoice(o.text), normaliseChoice(goldText), excluded, need * 5, spec.weights);
   if (pool.length < need) return 'too-few-distractors';
@@ -91,7 +116,9 @@ export function nextStepChoices(t: Trajectory, position: number, ctx: KindContex
   const segmentWords = topicContext([t.task.goal, ...historyBefore(t, position, ctx.observationChars).flatMap((v, j) => [shownSteps[j]!, v.observation ?? ''])]);
   const { picked, topicForced } = balanceCue(rng.fork('cue'), goldText, pool, need, segmentWords);
   if (topicForced) return 'topic-cue';
-  return arrangeWithReasons(rng.fork('arrange'), goldText, picked);
+  const draft = arrangeWithReasons(rng.fork('arrange'), goldText, finishOption ? [...picked, finishOption] : picked);
+  draft.alternatives = pool.map((p) => ({ text: p.value.text, source: p.operator, reason: p.value.reason }));
+  return draft;
 }
 
 /** Places the gold at a seeded position among the distractors, keeping sources and reasons aligned. */
@@ -125,14 +152,38 @@ export function nextStepDrafts(
 ): { drafts: QuestionDraft[]; skipped: SkipReason[] } {
   const drafts: QuestionDraft[] = [];
   const skipped: SkipReason[] = [];
+  const built: Array<{ position: number; offered: ToolSpec[]; mcq: McqDraft }> = [];
   for (const i of anchorOrder(ctx, spec.eligible)) {
-    if (drafts.length >= ctx.maxPerTrajectory) break;
+    if (built.length >= ctx.maxPerTrajectory) break;
     const offered = offeredTools(t, i).tools;
     const mcq = nextStepChoices(t, i, ctx, spec, offered);
     if (typeof mcq === 'string') {
       skipped.push(mcq);
       continue;
     }
+    built.push({ position: i, offered, mcq });
+  }
+  // A finish that is only ever the gold is a cue (on the real deep-research runs it was the gold
+  // in 26 of 29 questions offering it). For each question whose gold is the finish, up to K − 1
+  // other questions of the run offer that finish as a premature distractor, so a finish among the
+  // options is the gold about 1/K of the time; a finish gold that no other question can pair with is dropped.
+  const finishGold = built.findIndex((b) => t.steps[b.position]!.action.kind === 'finish');
+  if (finishGold >= 0) {
+    let paired = 0;
+    for (const index of ctx.rng.fork('finish-pairs').shuffle(built.map((_, j) => j))) {
+      if (index === finishGold || paired >= ctx.choices - 1) continue;
+      const b = built[index]!;
+      const mcq = nextStepChoices(t, b.position, ctx, spec, b.offered, 'require');
+      if (typeof mcq === 'string') continue;
+      b.mcq = mcq;
+      paired++;
+    }
+    if (paired === 0) {
+      built.splice(finishGold, 1);
+      skipped.push('finish-unbalanced');
+    }
+  }
+  for (const { position: i, offered, mcq } of built) {
     drafts.push({
       kind: spec.kind,
       step: i,

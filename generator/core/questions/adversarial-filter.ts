@@ -1,0 +1,311 @@
+/**
+ * Adversarial filtering (SWAG/HellaSwag, AFLite) of a kind's MCQ drafts before they are rendered.
+ * Each draft keeps more candidate distractors than it shows (`McqDraft.alternatives`). A
+ * discriminator with the audit's learned-adversary features (audit/adversary-features.ts) is
+ * cross-fitted over folds grouped by source (research question / issue, else trajectory): the
+ * drafts of one fold are re-chosen by a model fitted on the others. Each draft then shows the
+ * candidates that place its gold at a seeded target rank among the options under that model (the
+ * rank uniform over 1..K, so "pick the highest score" finds the gold 1/K of the time), preferring
+ * the candidates the model finds most gold-like. After the last round, if the held-out accuracy is
+ * still more than `maxExcessPoints` above chance, the drafts whose gold the model finds most
+ * clearly are dropped (AFLite) until it is not; the caller counts them as a skip reason.
+ */
+import { hashSeed, Rng } from '../kernel/rng.js';
+import type { Trajectory } from '../trajectories/types.js';
+import { ADVERSARY_FEATURES, adversaryFeatures } from './audit/adversary-features.js';
+import { jaccard } from './audit/features.js';
+import { optionTool, questionSegment } from './audit/segment.js';
+import { words } from './audit/text.js';
+import { fitLogistic, scoreRow, standardiseWithin } from './audit/ranker.js';
+import type { McqDraft, QuestionDraft } from './types/module.js';
+import type { McqQuestion } from './types.js';
+
+/** A task with fewer drafts is left as drafted (the audit gates task-languages from 30 scored questions). */
+export const MIN_ITEMS = 30;
+
+export interface FilterItem {
+  draft: QuestionDraft;
+  /** Source group: the research question / issue, else the trajectory. */
+  group: string;
+  id: string;
+}
+
+export interface FilterOptions {
+  /** The draft rendered as its prompt would show it (no shots); without it the goal and history are read as plain text. */
+  renderDraft?: (draft: QuestionDraft) => { prompt: string; questionStart: number | null } | null;
+  rounds?: number;
+  folds?: number;
+  maxExcessPoints?: number;
+}
+
+interface Prepared {
+  item: FilterItem;
+  mcq: McqDraft;
+  /** Raw feature rows: 0 the gold, then the pinned distractors, then the alternatives. */
+  raw: number[][];
+  /** Word-set Jaccard between candidates, and each candidate's tool: the features that depend on which options are shown. */
+  similarity: number[][];
+  tools: Array<string | null>;
+  pinned: number;
+  /** Indices into `rows` of the distractors currently shown. */
+  shown: number[];
+  texts: string[];
+  sources: string[];
+  reasons: string[];
+  targetRank: number;
+  /** Seeded coin (heads 1/K): whether the gold should be the audit's combined-rule pick. */
+  goldMostSimilar: boolean;
+  fold: number;
+}
+
+/**
+ * Filters one kind's drafts task by task (tasks in name order, each seeded by its name); a
+ * draft's source group is its research question / issue, else its trajectory. Returns the drafts to drop.
+ */
+export function filterByTask(
+  entries: ReadonlyArray<{ draft: QuestionDraft; t: Trajectory; id: string }>,
+  options: { seed: string; taskOf: (t: Trajectory) => string; renderDraft: (draft: QuestionDraft, t: Trajectory) => { prompt: string; questionStart: number | null } | null },
+): Set<QuestionDraft> {
+  const byTask = new Map<string, Array<{ draft: QuestionDraft; t: Trajectory; id: string }>>();
+  for (const e of entries) byTask.set(options.taskOf(e.t), [...(byTask.get(options.taskOf(e.t)) ?? []), e]);
+  const trajectoryOf = new Map(entries.map((e) => [e.draft, e.t]));
+  const renderDraft = (draft: QuestionDraft) => {
+    try {
+      return options.renderDraft(draft, trajectoryOf.get(draft)!);
+    } catch {
+      return null; // a template error is reported when the question is rendered for real
+    }
+  };
+  const dropped = new Set<QuestionDraft>();
+  for (const task of [...byTask.keys()].sort()) {
+    const items = byTask.get(task)!.map((e) => ({ draft: e.draft, group: e.t.task.instance_id || e.t.traj_id, id: e.id }));
+    for (const d of adversarialFilter(items, `${options.seed}/${task}`, { renderDraft })) dropped.add(d);
+  }
+  return dropped;
+}
+
+/** Returns the drafts to drop; the others' `mcq` are rewritten in place with the chosen distractors. */
+export function adversarialFilter(items: readonly FilterItem[], seed: string, options: FilterOptions = {}): Set<QuestionDraft> {
+  const rounds = options.rounds ?? 4;
+  const maxExcess = (options.maxExcessPoints ?? 5) / 100;
+  const dropped = new Set<QuestionDraft>();
+  const groups = [...new Set(items.map((i) => i.group))].sort((a, b) => hashSeed(`af/${a}`) - hashSeed(`af/${b}`) || (a < b ? -1 : 1));
+  // Fewer drafts than the audit gates on: too few to fit a discriminator on, the drafted choices stay.
+  if (groups.length < 2 || items.length < MIN_ITEMS) return dropped;
+  const k = Math.min(options.folds ?? 5, groups.length);
+  const foldOf = new Map(groups.map((g, i) => [g, i % k]));
+  const prepared = items.flatMap((item) => {
+    const p = prepare(item, seed, foldOf.get(item.group)!, options.renderDraft);
+    return p ? [p] : [];
+  });
+  if (prepared.length < 2 * k) return dropped;
+  let credits: number[] = [];
+  for (let round = 0; round <= rounds; round++) {
+    const models = Array.from({ length: k }, (_, fold) => fitOn(prepared.filter((p) => p.fold !== fold)));
+    if (round === rounds) {
+      credits = prepared.map((p) => heldOutMargin(p, models[p.fold]!));
+      break;
+    }
+    for (const p of prepared) choose(p, models[p.fold]!);
+  }
+  // AFLite's last step: drop what the held-out model still finds, most clearly found first.
+  const chance = prepared.reduce((s, p) => s + 1 / (p.shown.length + 1), 0) / prepared.length;
+  let correct = credits.filter((m) => m > 0).length;
+  const order = prepared.map((_, i) => i).filter((i) => credits[i]! > 0).sort((a, b) => credits[b]! - credits[a]! || (prepared[a]!.item.id < prepared[b]!.item.id ? -1 : 1));
+  let total = prepared.length;
+  for (const i of order) {
+    if (correct / total <= chance + maxExcess) break;
+    dropped.add(prepared[i]!.item.draft);
+    correct--;
+    total--;
+  }
+  for (const p of prepared) if (!dropped.has(p.item.draft)) write(p, seed);
+  return dropped;
+}
+
+function prepare(item: FilterItem, seed: string, fold: number, renderDraft: FilterOptions['renderDraft']): Prepared | null {
+  const mcq = item.draft.mcq;
+  if (!mcq?.alternatives || mcq.alternatives.length === 0) return null;
+  const goldText = mcq.choices[mcq.gold]!;
+  const alternativeTexts = new Set(mcq.alternatives.map((a) => a.text));
+  const texts = [goldText];
+  const sources = ['gold'];
+  const reasons = [''];
+  mcq.choices.forEach((c, i) => {
+    if (i === mcq.gold || alternativeTexts.has(c)) return;
+    texts.push(c);
+    sources.push(mcq.sources[i]!);
+    reasons.push(mcq.reasons?.[i] ?? '');
+  });
+  const pinned = texts.length - 1;
+  for (const a of mcq.alternatives) {
+    texts.push(a.text);
+    sources.push(a.source);
+    reasons.push(a.reason);
+  }
+  const need = mcq.choices.length - 1 - pinned;
+  if (need <= 0) return null;
+  const shown = [...Array.from({ length: pinned }, (_, i) => i + 1), ...mcq.choices.flatMap((c, i) => (i !== mcq.gold && alternativeTexts.has(c) ? [texts.indexOf(c, pinned + 1)] : []))];
+  const raw = adversaryFeatures(pseudoQuestion(item, texts, renderDraft));
+  const sets = texts.map((t) => new Set(words(t)));
+  const similarity = sets.map((a) => sets.map((b) => jaccard(a, b)));
+  const rng = new Rng(`${seed}/af-rank/${item.id}`);
+  const targetRank = rng.int(mcq.choices.length);
+  const goldMostSimilar = rng.int(mcq.choices.length) === 0;
+  return { item, mcq, raw, similarity, tools: texts.map(optionTool), pinned, shown, texts, sources, reasons, targetRank, goldMostSimilar, fold };
+}
+
+/**
+ * The draft as the adversary reads it: the question segment of its rendered prompt (the audit's
+ * history: choice and tool lists cut out), or its goal and history as plain text, then every candidate.
+ */
+function pseudoQuestion(item: FilterItem, texts: string[], renderDraft: FilterOptions['renderDraft']): McqQuestion {
+  const d = item.draft;
+  const rendered = renderDraft?.(d);
+  let history: string;
+  if (rendered && d.mcq) {
+    history = questionSegment(bare(item, rendered.prompt, rendered.questionStart ?? 0, d.mcq.choices)).trajectory;
+  } else {
+    const goal = typeof d.fields.goal === 'string' ? d.fields.goal : '';
+    history = `${goal}\n${d.history.map((h) => `${h.plan}\n${h.action}\n${h.observation ?? ''}`).join('\n')}`;
+  }
+  return bare(item, `${history}\n${texts.map((t, i) => `(${i}) ${t}`).join('\n')}\n`, 0, texts);
+}
+
+function bare(item: FilterItem, prompt: string, questionStart: number, choices: string[]): McqQuestion {
+  const d = item.draft;
+  return {
+    schema_version: 'question/1',
+    id: item.id,
+    kind: d.kind,
+    task: d.kind,
+    format: 'mcq',
+    prompt,
+    prompt_tokens: 0,
+    length_bucket: '<=4K',
+    truncated: false,
+    question_start: questionStart,
+    provenance: { traj_id: item.group, source_path: '', step: d.step, framework: '' },
+    build: { seed: '', template: '', offered_tools: d.offeredTools },
+    choices,
+    gold: 0,
+    answer_stem: '',
+  };
+}
+
+const SIMILARITY = ADVERSARY_FEATURES.indexOf('similarity');
+const TOOL_SHARED = ADVERSARY_FEATURES.indexOf('tool_shared_by_options');
+
+/** Standardised rows of the options [gold, ...shown] as the audit would see them: set-dependent features recomputed for this set. */
+function rowsOf(p: Prepared, shown: readonly number[]): number[][] {
+  const options = [0, ...shown];
+  const rows = options.map((i) => {
+    const row = [...p.raw[i]!];
+    let sim = 0;
+    let sameTool = 0;
+    for (const j of options) {
+      if (j === i) continue;
+      sim += p.similarity[i]![j]!;
+      if (p.tools[i] !== null && p.tools[j] === p.tools[i]) sameTool++;
+    }
+    row[SIMILARITY] = sim / (options.length - 1);
+    row[TOOL_SHARED] = sameTool;
+    return row;
+  });
+  return standardiseWithin(rows);
+}
+
+function fitOn(training: readonly Prepared[]) {
+  const x: number[][] = [];
+  const y: number[] = [];
+  for (const p of training) {
+    rowsOf(p, p.shown).forEach((row, j) => {
+      x.push(row);
+      y.push(j === 0 ? 1 : 0);
+    });
+  }
+  return fitLogistic(x, y, 1, 25);
+}
+
+/** Subsets of size `need` of `items`, lexicographic; at most `limit`. */
+function* subsets(items: readonly number[], need: number, limit: number): Generator<number[]> {
+  const idx = Array.from({ length: need }, (_, i) => i);
+  if (need > items.length) return;
+  for (let produced = 0; produced < limit; produced++) {
+    yield idx.map((i) => items[i]!);
+    let i = need - 1;
+    while (i >= 0 && idx[i] === items.length - need + i) i--;
+    if (i < 0) return;
+    idx[i]!++;
+    for (let j = i + 1; j < need; j++) idx[j] = idx[j - 1]! + 1;
+  }
+}
+
+/**
+ * Shows the pinned distractors and the alternatives that put the gold at its target rank under
+ * the model (as near as the candidates allow), and among those the set whose distractors the
+ * model finds most gold-like (smallest softmax share of the gold).
+ */
+function choose(p: Prepared, model: ReturnType<typeof fitLogistic>): void {
+  const pinned = Array.from({ length: p.pinned }, (_, i) => i + 1);
+  const need = p.mcq.choices.length - 1 - p.pinned;
+  const alternatives = Array.from({ length: p.texts.length - 1 - p.pinned }, (_, i) => i + 1 + p.pinned);
+  let best: { shown: number[]; miss: number; share: number } | null = null;
+  for (const extra of subsets(alternatives, need, 2000)) {
+    const shown = [...pinned, ...extra];
+    const scores = rowsOf(p, shown).map((r) => scoreRow(model, r));
+    const above = scores.slice(1).filter((v) => v > scores[0]!).length;
+    // The audit's combined rule picks the option most similar to the others: the gold may be it
+    // only as often as chance, and that gate comes before the rank.
+    const miss = Math.abs(above - p.targetRank) + 2 * Math.abs(combinedCredit(p, shown) - (p.goldMostSimilar ? 1 : 0));
+    const top = Math.max(...scores);
+    const sum = scores.reduce((s, v) => s + Math.exp(v - top), 0);
+    const share = Math.exp(scores[0]! - top) / sum;
+    if (!best || miss < best.miss || (miss === best.miss && share < best.share - 1e-12)) best = { shown, miss, share };
+  }
+  if (best) p.shown = best.shown;
+}
+
+const RELEVANCE = ADVERSARY_FEATURES.indexOf('history_overlap');
+const LENGTH = ADVERSARY_FEATURES.indexOf('log_chars');
+
+/** The audit's combined rule on these options (copies and off-tool options are never shown): most similar, then most relevant, then longest; the gold's share of the ties. */
+function combinedCredit(p: Prepared, shown: readonly number[]): number {
+  const options = [0, ...shown];
+  let candidates = options;
+  const keep = (score: (i: number) => number) => {
+    const best = Math.max(...candidates.map(score));
+    candidates = candidates.filter((i) => score(i) === best);
+  };
+  keep((i) => options.reduce((s, j) => s + (j === i ? 0 : p.similarity[i]![j]!), 0) / (options.length - 1));
+  keep((i) => p.raw[i]![RELEVANCE]!);
+  keep((i) => p.raw[i]![LENGTH]!);
+  return candidates.includes(0) ? 1 / candidates.length : 0;
+}
+
+/** Held-out margin of the gold over the best shown distractor (> 0: the model picks the gold). */
+function heldOutMargin(p: Prepared, model: ReturnType<typeof fitLogistic>): number {
+  const scores = rowsOf(p, p.shown).map((r) => scoreRow(model, r));
+  return scores[0]! - Math.max(...scores.slice(1));
+}
+
+/** Writes the chosen distractors into the draft, the gold keeping its position, the others in a seeded order. */
+function write(p: Prepared, seed: string): void {
+  const order = new Rng(`${seed}/af-order/${p.item.id}`).shuffle(p.shown);
+  const choices: string[] = [];
+  const sources: string[] = [];
+  const reasons: string[] = [];
+  for (const j of order) {
+    choices.push(p.texts[j]!);
+    sources.push(p.sources[j]!);
+    reasons.push(p.reasons[j]!);
+  }
+  const at = p.mcq.gold;
+  choices.splice(at, 0, p.texts[0]!);
+  sources.splice(at, 0, 'gold');
+  reasons.splice(at, 0, '');
+  p.mcq.choices = choices;
+  p.mcq.sources = sources;
+  p.mcq.reasons = reasons;
+  delete p.mcq.alternatives;
+}

@@ -1,0 +1,176 @@
+/**
+ * The learned adversary's view of an MCQ: per option, surface features that need no
+ * understanding of what the trajectory means — length, word and character-trigram overlap
+ * with the question, the last observation and the whole history, how many of the option's
+ * argument words the context already shows, JSON structure, tool and argument count, a
+ * premature-finish marker, a bigram fluency score fitted on the prompt, and the rule
+ * features the shortcut baselines use. Pure and computed once per question object.
+ */
+import type { McqQuestion } from '../types.js';
+import { optionFeatures, relevanceShare } from './features.js';
+import { optionTool, questionSegment } from './segment.js';
+import { collapseWhitespace, words } from './text.js';
+
+/** Feature names, in the column order of `adversaryFeatures`. */
+export const ADVERSARY_FEATURES = [
+  'log_chars',
+  'log_words',
+  'question_overlap',
+  'last_observation_overlap',
+  'history_overlap',
+  'trigram_overlap',
+  'arguments_in_context',
+  'novel_words',
+  'is_json',
+  'argument_count',
+  'tool_shared_by_options',
+  'tool_used_before',
+  'finish_marker',
+  'bigram_fluency',
+  'digit_share',
+  'copied',
+  'off_tool',
+  'similarity',
+] as const;
+
+export type AdversaryFeature = (typeof ADVERSARY_FEATURES)[number];
+
+/** The question text the adversary compares options to: the head of the trajectory segment. */
+const QUESTION_CHARS = 600;
+/** The last observation: the tail of the trajectory segment. */
+const LAST_OBSERVATION_CHARS = 1500;
+/** Character trigrams and the bigram model read at most this much of the history (its end). */
+const HISTORY_CHARS = 20_000;
+
+const FINISH = /\b(?:task_complete|submit|finish|final[_ ]answer|done)\b|提交|完成任务/i;
+
+const cache = new WeakMap<object, number[][]>();
+
+/** One row per option, columns in `ADVERSARY_FEATURES` order (raw, not standardised). */
+export function adversaryFeatures(q: McqQuestion): number[][] {
+  let out = cache.get(q);
+  if (out === undefined) cache.set(q, (out = compute(q)));
+  return out;
+}
+
+function compute(q: McqQuestion): number[][] {
+  const segment = questionSegment(q);
+  const rules = optionFeatures(q);
+  const history = segment.trajectory.length > HISTORY_CHARS ? segment.trajectory.slice(-HISTORY_CHARS) : segment.trajectory;
+  const questionWords = new Set(words(segment.trajectory.slice(0, QUESTION_CHARS)));
+  const lastWords = new Set(words(segment.trajectory.slice(-LAST_OBSERVATION_CHARS)));
+  const historyWordList = words(history);
+  const historyWords = new Set(words(segment.trajectory));
+  const historyTrigrams = trigrams(history.toLowerCase());
+  const bigram = fitBigram(historyWordList);
+  const tools = q.choices.map(optionTool);
+  const toolCounts = new Map<string, number>();
+  for (const t of tools) if (t !== null) toolCounts.set(t, (toolCounts.get(t) ?? 0) + 1);
+  const lowerHistory = history.toLowerCase();
+  return q.choices.map((choice, i) => {
+    const text = collapseWhitespace(choice);
+    const optionWords = words(text);
+    const set = new Set(optionWords);
+    const parsed = parseJsonObject(text);
+    const argumentWords = new Set(words(argumentText(parsed, text)));
+    const tool = tools[i] ?? null;
+    const digits = (text.match(/[0-9]/g) ?? []).length;
+    let novel = 0;
+    for (const w of set) if (!historyWords.has(w)) novel++;
+    return [
+      Math.log1p([...text].length),
+      Math.log1p(optionWords.length),
+      relevanceShare(set, questionWords),
+      relevanceShare(set, lastWords),
+      relevanceShare(set, historyWords),
+      trigramShare(text.toLowerCase(), historyTrigrams),
+      argumentWords.size === 0 ? 1 : relevanceShare(argumentWords, historyWords),
+      Math.log1p(novel),
+      parsed ? 1 : 0,
+      parsed ? argumentCount(parsed) : 0,
+      tool === null ? 0 : (toolCounts.get(tool) ?? 1) - 1,
+      tool !== null && lowerHistory.includes(tool.toLowerCase()) ? 1 : 0,
+      FINISH.test(text) ? 1 : 0,
+      bigram(optionWords),
+      text.length ? digits / text.length : 0,
+      rules.copied[i] ? 1 : 0,
+      rules.offTool[i] ? 1 : 0,
+      rules.similarity[i]!,
+    ];
+  });
+}
+
+function parseJsonObject(text: string): Record<string, unknown> | null {
+  if (!text.startsWith('{')) return null;
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The arguments of a call: `execution.args`/`arguments`/`args` of a JSON step, else a command's words after its first. */
+function argumentText(parsed: Record<string, unknown> | null, text: string): string {
+  if (parsed) {
+    const execution = (parsed.execution ?? parsed) as Record<string, unknown>;
+    const args = execution && typeof execution === 'object' ? (execution.args ?? execution.arguments ?? execution.parameters) : undefined;
+    return args === undefined ? '' : JSON.stringify(args);
+  }
+  const fn = /<function=[^>]*>([\s\S]*)/.exec(text);
+  if (fn) return fn[1]!;
+  return text.split(' ').slice(1).join(' ');
+}
+
+function argumentCount(parsed: Record<string, unknown>): number {
+  const execution = (parsed.execution ?? parsed) as Record<string, unknown>;
+  const args = execution && typeof execution === 'object' ? (execution.args ?? execution.arguments ?? execution.parameters) : undefined;
+  return args && typeof args === 'object' ? Object.keys(args).length : 0;
+}
+
+function trigrams(text: string): Set<string> {
+  const out = new Set<string>();
+  for (let i = 0; i + 3 <= text.length; i++) out.add(text.slice(i, i + 3));
+  return out;
+}
+
+function trigramShare(text: string, context: ReadonlySet<string>): number {
+  const own = trigrams(text);
+  if (own.size === 0) return 0;
+  let shared = 0;
+  for (const g of own) if (context.has(g)) shared++;
+  return shared / own.size;
+}
+
+/**
+ * A word-bigram model of the prompt, interpolated with its unigrams and add-one smoothed:
+ * returns the mean log-probability per word of a word sequence (0 for an empty one).
+ * Entity swaps and words cut in half read as unlikely sequences under the prompt's own model.
+ */
+function fitBigram(tokens: readonly string[]): (sequence: readonly string[]) => number {
+  const unigrams = new Map<string, number>();
+  const bigrams = new Map<string, number>();
+  for (let i = 0; i < tokens.length; i++) {
+    unigrams.set(tokens[i]!, (unigrams.get(tokens[i]!) ?? 0) + 1);
+    if (i > 0) {
+      const key = `${tokens[i - 1]}\u0000${tokens[i]}`;
+      bigrams.set(key, (bigrams.get(key) ?? 0) + 1);
+    }
+  }
+  const total = tokens.length;
+  const vocabulary = unigrams.size + 1;
+  const unigram = (w: string) => ((unigrams.get(w) ?? 0) + 1) / (total + vocabulary);
+  return (sequence) => {
+    if (sequence.length === 0) return 0;
+    let sum = Math.log(unigram(sequence[0]!));
+    for (let i = 1; i < sequence.length; i++) {
+      const prev = sequence[i - 1]!;
+      const w = sequence[i]!;
+      const prevCount = unigrams.get(prev) ?? 0;
+      const pair = bigrams.get(`${prev}\u0000${w}`) ?? 0;
+      const conditional = prevCount > 0 ? pair / prevCount : 0;
+      sum += Math.log(0.7 * conditional + 0.3 * unigram(w));
+    }
+    return sum / sequence.length;
+  };
+}

@@ -1,0 +1,129 @@
+/**
+ * The learned adversary: an options-only discriminator trained to pick the gold from surface
+ * features (adversary-features.ts), cross-fitted so that no question is scored by a model that
+ * saw its own source. Questions are grouped by the research question or issue they come from
+ * (`provenance.instance_id`, else the trajectory), groups are dealt into folds by a hash of
+ * their key, and each fold is scored by a model fitted on the others. Its held-out accuracy,
+ * per task and per language, is judged against chance like the shortcut rules, and gates.
+ */
+import { type Finding, findingFactory } from '../../kernel/findings.js';
+import { hashSeed } from '../../kernel/rng.js';
+import type { McqQuestion } from '../types.js';
+import { adversaryFeatures } from './adversary-features.js';
+import { auditFindings } from './findings.js';
+import { fitLogistic, scoreRow, standardiseWithin } from './ranker.js';
+import { argmaxCredit } from './shortcuts/types.js';
+import { upperTail, wilsonInterval } from './stats.js';
+import type { Verdict } from './verdict.js';
+
+const make = findingFactory(auditFindings);
+
+/** Folds of the cross-fit (fewer when the task has fewer groups). */
+export const ADVERSARY_FOLDS = 5;
+/** A task-language cell is gated only from this many scored questions: below it the interval is too wide to say anything. */
+export const ADVERSARY_MIN_QUESTIONS = 30;
+/** Inverse regularisation strength of the logistic regression (scikit-learn's `C`). */
+export const ADVERSARY_C = 1;
+
+export interface AdversaryCell {
+  /** `all` for the whole task, else a language code. */
+  language: string;
+  n: number;
+  /** Expected number right (ties earn fractional credit). */
+  correct: number;
+  accuracy: number;
+  chance: number;
+  excessPoints: number;
+  /** 95% Wilson interval of the accuracy. */
+  interval: [number, number];
+  /** One-sided p-value of reaching `correct` under the guessing null (Poisson-binomial). */
+  pValue: number;
+  /** Gated cells only (languages with ≥ ADVERSARY_MIN_QUESTIONS questions); `all` is reported, not gated. */
+  verdict: Verdict | 'not gated';
+}
+
+export interface AdversaryResult {
+  groups: number;
+  folds: number;
+  cells: AdversaryCell[];
+}
+
+/** Where a question comes from, for grouping: the research question / issue when recorded, else the trajectory. */
+export function sourceGroup(q: McqQuestion): string {
+  return q.provenance.instance_id || q.provenance.traj_id;
+}
+
+/**
+ * The fold of each question: source groups in the order of a hash of their key, dealt round-robin
+ * into min(folds, groups) folds, so every question of a group shares its fold. Null with fewer than two groups.
+ */
+export function assignFolds(questions: readonly McqQuestion[], folds = ADVERSARY_FOLDS): { fold: number[]; groups: number; folds: number } | null {
+  const groups = [...new Set(questions.map(sourceGroup))].sort((a, b) => hashSeed(`adversary/${a}`) - hashSeed(`adversary/${b}`) || (a < b ? -1 : a > b ? 1 : 0));
+  if (groups.length < 2) return null;
+  const k = Math.min(folds, groups.length);
+  const foldOfGroup = new Map(groups.map((g, i) => [g, i % k]));
+  return { fold: questions.map((q) => foldOfGroup.get(sourceGroup(q))!), groups: groups.length, folds: k };
+}
+
+/**
+ * Held-out probability that the adversary picks each question's gold (aligned with
+ * `questions`), or null when there are fewer than two source groups to cross-fit over.
+ */
+export function crossFittedCredits(questions: readonly McqQuestion[], folds = ADVERSARY_FOLDS): { credits: number[]; groups: number; folds: number } | null {
+  const assigned = assignFolds(questions, folds);
+  if (!assigned) return null;
+  const { fold: foldOf, groups, folds: k } = assigned;
+  const rows = questions.map((q) => standardiseWithin(adversaryFeatures(q)));
+  const credits = new Array<number>(questions.length).fill(0);
+  for (let fold = 0; fold < k; fold++) {
+    const x: number[][] = [];
+    const y: number[] = [];
+    questions.forEach((q, i) => {
+      if (foldOf[i] === fold) return;
+      rows[i]!.forEach((row, j) => {
+        x.push(row);
+        y.push(j === q.gold ? 1 : 0);
+      });
+    });
+    const model = fitLogistic(x, y, ADVERSARY_C);
+    questions.forEach((q, i) => {
+      if (foldOf[i] !== fold) return;
+      credits[i] = argmaxCredit(rows[i]!.map((row) => scoreRow(model, row)), q.gold);
+    });
+  }
+  return { credits, groups, folds: k };
+}
+
+/**
+ * Runs the adversary on one task's scored MCQs and judges each language with enough questions:
+ * it fails when its accuracy is more than `maxGain` points above chance and its 95% interval
+ * lies wholly above chance + `maxGain`; above the limit but with the interval reaching it, it warns.
+ */
+export function runAdversary(task: string, questions: readonly McqQuestion[], maxGain: number, out: Finding[]): AdversaryResult | null {
+  const fitted = crossFittedCredits(questions);
+  if (!fitted) return null;
+  const languages = [...new Set(questions.map((q) => q.language ?? 'en'))].sort();
+  const cell = (language: string, members: number[]): AdversaryCell => {
+    const n = members.length;
+    const correct = members.reduce((s, i) => s + fitted.credits[i]!, 0);
+    const probabilities = members.map((i) => 1 / questions[i]!.choices.length);
+    const chance = probabilities.reduce((s, p) => s + p, 0) / n;
+    const accuracy = correct / n;
+    const excessPoints = (accuracy - chance) * 100;
+    const interval = wilsonInterval(correct, n);
+    const pValue = upperTail(probabilities, Math.floor(correct + 1e-9));
+    let verdict: AdversaryCell['verdict'] = 'not gated';
+    if (language !== 'all' && n >= ADVERSARY_MIN_QUESTIONS) {
+      verdict = 'pass';
+      if (excessPoints > maxGain) {
+        verdict = interval[0] > chance + maxGain / 100 ? 'fail' : 'warn';
+        const args = { task, language, n, correct: Math.round(correct * 1000) / 1000, accuracy, chance, excessPoints, low: interval[0], high: interval[1], maxGain };
+        out.push(make(verdict === 'fail' ? 'audit-adversary-above-chance' : 'audit-adversary-not-significant', {}, args));
+      }
+    }
+    return { language, n, correct, accuracy, chance, excessPoints, interval, pValue, verdict };
+  };
+  const all = questions.map((_, i) => i);
+  const cells = [cell('all', all), ...languages.map((language) => cell(language, all.filter((i) => (questions[i]!.language ?? 'en') === language)))];
+  return { groups: fitted.groups, folds: fitted.folds, cells };
+}

@@ -1,0 +1,137 @@
+/**
+ * The learned adversary's model: L2-regularised logistic regression on features standardised
+ * within each question, fitted by Newton's method. It minimises the same objective as
+ * scikit-learn's `LogisticRegression(C=c)` with the lbfgs solver (the intercept is not
+ * penalised), so its coefficients can be checked against it. A question is answered by the
+ * option with the highest score.
+ */
+
+export interface LogisticModel {
+  weights: number[];
+  intercept: number;
+  iterations: number;
+}
+
+/** Each question's rows standardised per column: (x − mean) / sd over its options; a constant column is 0. */
+export function standardiseWithin(rows: readonly (readonly number[])[]): number[][] {
+  const k = rows.length;
+  if (k === 0) return [];
+  const d = rows[0]!.length;
+  const out = rows.map(() => new Array<number>(d).fill(0));
+  for (let j = 0; j < d; j++) {
+    let mean = 0;
+    for (const r of rows) mean += r[j]!;
+    mean /= k;
+    let variance = 0;
+    for (const r of rows) variance += (r[j]! - mean) ** 2;
+    const sd = Math.sqrt(variance / k);
+    if (sd < 1e-9) continue;
+    for (let i = 0; i < k; i++) out[i]![j] = (rows[i]![j]! - mean) / sd;
+  }
+  return out;
+}
+
+/**
+ * Fits min ½‖w‖² + C·Σ log(1 + exp(−yᵢ(w·xᵢ + b))) with labels in {0, 1}. Deterministic: no
+ * random start, a fixed iteration order, Newton steps with step-halving until the objective falls.
+ */
+export function fitLogistic(x: readonly (readonly number[])[], y: readonly number[], c = 1, maxIterations = 50): LogisticModel {
+  const d = x[0]?.length ?? 0;
+  const w = new Array<number>(d + 1).fill(0); // last entry is the intercept
+  const objective = (v: readonly number[]) => {
+    let loss = 0;
+    for (let j = 0; j < d; j++) loss += 0.5 * v[j]! * v[j]!;
+    for (let i = 0; i < x.length; i++) {
+      const z = dot(v, x[i]!, d) + v[d]!;
+      loss += c * softplus(y[i] ? -z : z);
+    }
+    return loss;
+  };
+  let current = objective(w);
+  let iterations = 0;
+  for (; iterations < maxIterations; iterations++) {
+    const gradient = new Array<number>(d + 1).fill(0);
+    const hessian = Array.from({ length: d + 1 }, () => new Array<number>(d + 1).fill(0));
+    for (let j = 0; j < d; j++) {
+      gradient[j] = w[j]!;
+      hessian[j]![j] = 1;
+    }
+    for (let i = 0; i < x.length; i++) {
+      const row = x[i]!;
+      const p = sigmoid(dot(w, row, d) + w[d]!);
+      const residual = c * (p - y[i]!);
+      const curvature = c * p * (1 - p);
+      for (let a = 0; a <= d; a++) {
+        const xa = a === d ? 1 : row[a]!;
+        gradient[a]! += residual * xa;
+        if (curvature === 0) continue;
+        for (let b = 0; b <= a; b++) hessian[a]![b]! += curvature * xa * (b === d ? 1 : row[b]!);
+      }
+    }
+    for (let a = 0; a <= d; a++) for (let b = a + 1; b <= d; b++) hessian[a]![b] = hessian[b]![a]!;
+    const step = solve(hessian, gradient);
+    let scale = 1;
+    let next = w.map((v, j) => v - step[j]!);
+    let value = objective(next);
+    while (value > current && scale > 1e-6) {
+      scale /= 2;
+      next = w.map((v, j) => v - scale * step[j]!);
+      value = objective(next);
+    }
+    const moved = Math.max(...step.map((s) => Math.abs(s * scale)));
+    for (let j = 0; j <= d; j++) w[j] = next[j]!;
+    const improvement = current - value;
+    current = value;
+    if (moved < 1e-10 || improvement < 1e-12 * Math.max(1, Math.abs(current))) {
+      iterations++;
+      break;
+    }
+  }
+  return { weights: w.slice(0, d), intercept: w[d]!, iterations };
+}
+
+export function scoreRow(model: LogisticModel, row: readonly number[]): number {
+  return dot(model.weights, row, model.weights.length) + model.intercept;
+}
+
+function dot(w: readonly number[], x: readonly number[], d: number): number {
+  let s = 0;
+  for (let j = 0; j < d; j++) s += w[j]! * x[j]!;
+  return s;
+}
+
+function sigmoid(z: number): number {
+  return z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z));
+}
+
+/** log(1 + exp(z)) without overflow. */
+function softplus(z: number): number {
+  return z > 0 ? z + Math.log1p(Math.exp(-z)) : Math.log1p(Math.exp(z));
+}
+
+/** Solves A·x = b for a symmetric positive-definite A by Gaussian elimination with partial pivoting. */
+function solve(a: number[][], b: number[]): number[] {
+  const n = b.length;
+  const m = a.map((row, i) => [...row, b[i]!]);
+  for (let col = 0; col < n; col++) {
+    let pivot = col;
+    for (let r = col + 1; r < n; r++) if (Math.abs(m[r]![col]!) > Math.abs(m[pivot]![col]!)) pivot = r;
+    [m[col], m[pivot]] = [m[pivot]!, m[col]!];
+    const p = m[col]![col]!;
+    if (Math.abs(p) < 1e-14) continue;
+    for (let r = col + 1; r < n; r++) {
+      const f = m[r]![col]! / p;
+      if (f === 0) continue;
+      for (let cc = col; cc <= n; cc++) m[r]![cc]! -= f * m[col]![cc]!;
+    }
+  }
+  const out = new Array<number>(n).fill(0);
+  for (let r = n - 1; r >= 0; r--) {
+    const p = m[r]![r]!;
+    if (Math.abs(p) < 1e-14) continue;
+    let s = m[r]![n]!;
+    for (let cc = r + 1; cc < n; cc++) s -= m[r]![cc]! * out[cc]!;
+    out[r] = s / p;
+  }
+  return out;
+}

@@ -1,0 +1,133 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ADVERSARY_FEATURES, adversaryFeatures } from '../../generator/core/questions/audit/adversary-features.js';
+import { assignFolds, crossFittedCredits, runAdversary, sourceGroup } from '../../generator/core/questions/audit/adversary.js';
+import { auditQuestions } from '../../generator/core/questions/audit/index.js';
+import { fitLogistic, standardiseWithin } from '../../generator/core/questions/audit/ranker.js';
+import type { Finding } from '../../generator/core/kernel/findings.js';
+import type { McqQuestion } from '../../generator/core/questions/types.js';
+import { hasPython, python, repoRoot } from '../helpers/env.js';
+import { plantedSet } from './planted.js';
+import { completion } from './build.js';
+
+const accuracy = (qs: McqQuestion[]) => {
+  const fitted = crossFittedCredits(qs)!;
+  return fitted.credits.reduce((s, c) => s + c, 0) / qs.length;
+};
+
+/** A planted cue no shortcut rule reads: in 40% of questions the gold is a premature finish, never a distractor. */
+function finishCue(n: number): McqQuestion[] {
+  return plantedSet('none', { n, recorded: true, seed: 'finish' }).map((q, i) => {
+    if (i % 5 > 1) return q;
+    const choices = [...q.choices];
+    const finish = JSON.stringify({ planning: 'The answer is known.', execution: { name: 'task_complete', args: { answer: `topic${i}t1` } } });
+    const prompt = q.prompt.replace(choices[q.gold]!, finish);
+    choices[q.gold] = finish;
+    return { ...q, prompt, choices };
+  });
+}
+
+describe('learned adversary', () => {
+  it('finds a planted length cue the way the longest-option rule would', () => {
+    expect(accuracy(plantedSet('length', { n: 200, recorded: true }))).toBeGreaterThan(0.9);
+  });
+
+  it('finds a planted premature-finish cue that none of the shortcut rules reads', () => {
+    const qs = finishCue(300);
+    const acc = accuracy(qs);
+    // 40% of questions are solved by the cue, the rest are guessed: about 0.4 + 0.6 × 0.25 = 55%.
+    expect(acc).toBeGreaterThan(0.45);
+    const { findings, report } = auditQuestions(qs);
+    expect(findings.map((f) => f.code)).toContain('audit-adversary-above-chance');
+    const combined = report.tasks[0]!.shortcuts.find((s) => s.name === 'combined')!;
+    expect(combined.verdict).toBe('pass');
+    expect(report.tasks[0]!.adversary!.cells.find((c) => c.language === 'en')!.verdict).toBe('fail');
+  });
+
+  it('sits near chance where no cue exists, and the gate passes', () => {
+    const qs = plantedSet('none', { n: 400, recorded: true });
+    expect(Math.abs(accuracy(qs) - 0.25)).toBeLessThan(0.06);
+    const out: Finding[] = [];
+    const result = runAdversary('t', qs, 10, out);
+    expect(out).toEqual([]);
+    expect(result!.cells.map((c) => c.verdict)).toEqual(['not gated', 'pass']);
+  });
+
+  it('judges each language on its own: a cue only in Chinese fails zh and not en', () => {
+    const clean = plantedSet('none', { n: 200, recorded: true, seed: 'en' });
+    const cued = finishCue(200).map((q) => ({ ...q, id: `zh-${q.id}`, language: 'zh' as const, provenance: { ...q.provenance, traj_id: `zh-${q.provenance.traj_id}` } }));
+    const out: Finding[] = [];
+    const result = runAdversary('t', [...clean, ...cued], 10, out);
+    const verdicts = Object.fromEntries(result!.cells.map((c) => [c.language, c.verdict]));
+    expect(verdicts).toMatchObject({ en: 'pass', zh: 'fail' });
+    expect(out.map((f) => [f.code, f.args.language])).toEqual([['audit-adversary-above-chance', 'zh']]);
+  });
+
+  it('does not gate a language with fewer than 30 questions', () => {
+    const out: Finding[] = [];
+    const result = runAdversary('t', finishCue(25), 10, out);
+    expect(result!.cells.every((c) => c.verdict === 'not gated')).toBe(true);
+    expect(out).toEqual([]);
+  });
+
+  it('keeps every run of one research question in one fold, and every fold holds questions', () => {
+    // Four runs per research question (instance), each run its own trajectory.
+    const qs = plantedSet('none', { n: 40, recorded: true }).map((q, i) => ({ ...q, provenance: { ...q.provenance, instance_id: `inst${Math.floor(i / 4)}` } }));
+    expect(sourceGroup(qs[0]!)).toBe('inst0');
+    const assigned = assignFolds(qs)!;
+    expect(assigned.groups).toBe(10);
+    expect(assigned.folds).toBe(5);
+    for (let i = 0; i < qs.length; i += 4) expect(new Set(assigned.fold.slice(i, i + 4)).size).toBe(1);
+    expect(new Set(assigned.fold).size).toBe(5);
+    // Without an instance the trajectory is the group.
+    expect(assignFolds(plantedSet('none', { n: 3, recorded: true }))!.groups).toBe(3);
+  });
+
+  it('needs two source groups to cross-fit', () => {
+    const qs = plantedSet('none', { n: 10, recorded: true }).map((q) => ({ ...q, provenance: { ...q.provenance, traj_id: 'same' } }));
+    expect(crossFittedCredits(qs)).toBeNull();
+  });
+
+  it('is deterministic: the same set gives the same credits', () => {
+    const qs = finishCue(120);
+    expect(crossFittedCredits(qs)).toEqual(crossFittedCredits(structuredClone(qs)));
+  });
+
+  it('computes one row per option with every named feature, finite', () => {
+    const q = finishCue(5)[0]!;
+    const rows = adversaryFeatures(q);
+    expect(rows).toHaveLength(q.choices.length);
+    for (const row of rows) {
+      expect(row).toHaveLength(ADVERSARY_FEATURES.length);
+      for (const v of row) expect(Number.isFinite(v)).toBe(true);
+    }
+    const finish = ADVERSARY_FEATURES.indexOf('finish_marker');
+    expect(rows.map((r) => r[finish])).toEqual(q.choices.map((_, j) => (j === q.gold ? 1 : 0)));
+  });
+
+  it.skipIf(!hasPython)('fits the same logistic regression as scikit-learn on the same standardised features', () => {
+    const qs = finishCue(150);
+    const x = qs.flatMap((q) => standardiseWithin(adversaryFeatures(q)));
+    const y = qs.flatMap((q) => q.choices.map((_, j) => (j === q.gold ? 1 : 0)));
+    const ours = fitLogistic(x, y, 1);
+    const script = path.join(repoRoot, 'test/audit/adversary_sklearn.py');
+    const run = spawnSync(python, [script], { input: JSON.stringify({ x, y, c: 1 }), encoding: 'utf8', timeout: 120_000, maxBuffer: 64 << 20 });
+    expect(run.status, run.stderr).toBe(0);
+    const reference = JSON.parse(run.stdout) as { weights: number[]; intercept: number };
+    expect(ours.weights).toHaveLength(reference.weights.length);
+    ours.weights.forEach((w, j) => expect(w).toBeCloseTo(reference.weights[j]!, 4));
+    expect(ours.intercept).toBeCloseTo(reference.intercept, 4);
+  });
+});
+
+describe('short exact-match targets', () => {
+  it('are caught in the question at any length, as whole tokens only', () => {
+    const inPrompt = completion({ prompt: 'Question: classification of HD 133340?\nObservation: it is G8III, a giant.\nAnswer: ', answer_stem: 'Answer: ', targets: ['G8III'] });
+    const insideWord = completion({ prompt: 'Question: which tools?\nAnswer: ', answer_stem: 'Answer: ', targets: ['ls'] });
+    const toolCall = completion({ prompt: 'Observation: ls\nNext call: ', answer_stem: 'Next call: ', targets: ['ls'], metric: 'tool_call' });
+    const { findings, report } = auditQuestions([inPrompt, insideWord, toolCall]);
+    expect(findings.filter((f) => f.code === 'audit-short-target-in-prompt').map((f) => f.args.ids)).toEqual([[inPrompt.id]]);
+    expect(report.tasks[0]!.shortTargetsInPrompt).toBe(1);
+  });
+});
