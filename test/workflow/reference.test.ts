@@ -14,7 +14,7 @@ describe('reference-population file', () => {
     expect(reference!.references).toHaveLength(20);
     expect(reference!.references[3]).toEqual({ name: 'm3', model: 'hf', model_args: 'pretrained=org/m3', extra_args: [], scores: { 'swe-bench': 0.3, gaia: 0.6 } });
     expect(reference!.checkpoints).toEqual([{ name: 'step-1', model: 'hf', model_args: 'pretrained=/ckpt/1', extra_args: [], step: 1000 }]);
-    expect(reference!.harness).toEqual({ batch_size: 'auto', extra_args: ['--trust_remote_code'] });
+    expect(reference!.harness).toEqual({ batch_size: 'auto', extra_args: ['--trust_remote_code'], command: ['lm_eval'], env: [] });
     expect(reference!.slurm).toEqual({ gres: 'gpu:1', cpus_per_task: 8, time: '04:00:00', directives: [] });
   });
 
@@ -54,6 +54,19 @@ describe('reference-population file', () => {
     expect(parseReferenceFile(text, 'r.yaml').findings.map((f) => f.code)).toEqual(['reference-score-range', 'reference-small']);
     expect(parseReferenceFile('references: [\n', 'r.yaml').findings.map((f) => f.code)).toEqual(['reference-yaml']);
     expect(parseReferenceFile('- a\n- b\n', 'r.yaml').findings.map((f) => f.code)).toEqual(['reference-field']);
+  });
+
+  it('reads harness.command, env and setup, and rejects control characters in names and bad harness fields', () => {
+    const four = [ref('a', 's: 0.1'), ref('b', 's: 0.2'), ref('c', 's: 0.3'), ref('d', 's: 0.4')];
+    const ok = parseReferenceFile(file(four, 'harness:\n  command: [accelerate, launch, -m, lm_eval]\n  env: {HF_HOME: /scratch/hf, TEAM: "a b"}\n  setup: source /opt/venv/bin/activate\n'), 'r.yaml');
+    expect(ok.findings.map((f) => f.code)).toEqual(['reference-small']);
+    expect(ok.reference!.harness).toEqual({ extra_args: [], command: ['accelerate', 'launch', '-m', 'lm_eval'], env: [['HF_HOME', '/scratch/hf'], ['TEAM', 'a b']], setup: 'source /opt/venv/bin/activate' });
+    expect(parseReferenceFile(file(four, 'harness: {command: /opt/venv/bin/lm_eval}\n'), 'r.yaml').reference!.harness.command).toEqual(['/opt/venv/bin/lm_eval']);
+    const bad = parseReferenceFile(file(four, 'harness:\n  command: []\n  env: {"1X": y}\n  setup: "a\\nb"\n'), 'r.yaml');
+    expect(bad.findings.filter((f) => f.code === 'reference-field').map((f) => f.path.field)).toEqual(['harness.command', 'harness.env.1X', 'harness.setup']);
+    const names = parseReferenceFile(file(['  - {name: "a\\tb", model: hf, model_args: p, scores: {s: 0.1}}', '  - {name: "c\\nd", model: hf, model_args: p, scores: {s: 0.1}}', ...four]), 'r.yaml');
+    expect(names.findings.filter((f) => f.code === 'reference-field').map((f) => f.path.field)).toEqual(['references[0].name', 'references[1].name']);
+    expect(names.reference!.references.map((r) => r.name)).toEqual(['a', 'b', 'c', 'd']);
   });
 
   it('suggests only close names', () => {
