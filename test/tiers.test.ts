@@ -16,4 +16,10 @@ describe('test tiers', () => {
     expect(pkg.scripts['test:fast']).toContain('vitest.fast.config.ts');
     for (const smoke of ['test/emit/harness-run.test.ts', 'test/logs/harness-live.test.ts', 'test/workflow/run-plan.test.ts']) expect(SLOW_TESTS).not.toContain(smoke);
   });
+
+  it('CI prints the full suite\'s wall time', () => {
+    const ci = readFileSync(path.join(repoRoot, '.ci', 'run'), 'utf8');
+    expect(ci).toMatch(/started=\$\(date \+%s\)\nnpm test /);
+    expect(ci).toContain('npm test wall time');
+  });
 });

@@ -2,7 +2,7 @@
  * The slow tier: test files `npm run test:fast` leaves out (the full `npm test` runs them all).
  * Each spends most of its time in the real harness on many tasks, a browser, the packed
  * tarball or the whole pipeline; the fast tier keeps the units and the real-harness smoke
- * tests (test/emit/harness-run, harness-load, test/logs/harness-live, test/workflow/run-plan).
+ * tests (test/emit/harness-run, test/logs/harness-live, test/workflow/run-plan).
  * test/tiers.test.ts checks that every entry names an existing file.
  */
 export const SLOW_TESTS: readonly string[] = [
@@ -12,6 +12,9 @@ export const SLOW_TESTS: readonly string[] = [
   'test/cli/demo.test.ts',
   'test/package/pack.test.ts',
   'test/workflow/slurm.test.ts',
+  'test/workflow/run-plan-live.test.ts',
+  'test/integrity/fuzz.test.ts',
+  'test/emit/harness-load.test.ts',
   'test/workflow/proxy-suite.test.ts',
   'test/workflow/proxy-suite-pace.test.ts',
   'test/logs/suite-shards-live.test.ts',
