@@ -11,7 +11,7 @@ import { closestName } from '../kernel/suggest.js';
 export const CONFIG_FORMAT = 'aptpace-config/1';
 
 /** Pipeline order: `run` executes the configured stages in this order. */
-export const STAGE_ORDER = ['normalize', 'build', 'audit', 'review', 'emit', 'plan', 'ingest', 'evaluate', 'fit', 'predict', 'check'] as const;
+export const STAGE_ORDER = ['normalize', 'build', 'audit', 'review', 'emit', 'plan', 'ingest', 'evaluate', 'fit', 'predict', 'check', 'report'] as const;
 export type Stage = (typeof STAGE_ORDER)[number];
 
 /** What the config reader needs to know of one flag (taken from the commander definition). */
