@@ -21,7 +21,7 @@ export const COMMAND_EXAMPLES = {
     'aptpace plan --reference reference.yaml --suite suites/my_suite --shards 3 --out plans/',
     'bash plans/run.sh     # or: sbatch plans/slurm.sbatch',
   ],
-  ingest: ['aptpace ingest runs/ --targets plans/targets.csv --out store/', 'aptpace ingest --sources fixtures/example/sources --targets fixtures/example/targets --out store/'],
+  ingest: ['aptpace ingest runs/ --targets plans/targets.csv --mapping plans/model-names.csv --out store/', 'aptpace ingest --sources fixtures/example/sources --targets fixtures/example/targets --out store/'],
   fit: ['aptpace fit --store store/ --out fit/', 'aptpace fit --store store/ --budget 50 --suite suites/my_suite --out fit/'],
   predict: ['aptpace predict --model-file fit/model.json --model step-3000 --logs runs/step-3000 --json'],
   evaluate: ['aptpace evaluate --store store/ --out evaluation/'],

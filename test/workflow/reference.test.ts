@@ -69,6 +69,18 @@ describe('reference-population file', () => {
     expect(names.reference!.references.map((r) => r.name)).toEqual(['a', 'b', 'c', 'd']);
   });
 
+  it('reads kebab-case spellings of its snake_case keys the same, but never rewrites target or variable names', () => {
+    const refs = (k: (snake: string) => string) => ['a', 'b', 'c', 'd'].map((n, i) => `  - {name: ${n}, model: hf, ${k('model_args')}: pretrained=${n}, ${k('extra_args')}: [--seed, "1"], scores: {swe-bench: ${10 * i}}}`);
+    const head = (k: (snake: string) => string) => `${k('score_scale')}: percent\nslurm: {${k('cpus_per_task')}: 2}\nharness: {${k('batch_size')}: auto, env: {MY_VAR: x}}\n`;
+    const snake = parseReferenceFile(file(refs((x) => x), head((x) => x)), 'r.yaml');
+    const kebab = parseReferenceFile(file(refs((x) => x.replace(/_/g, '-')), head((x) => x.replace(/_/g, '-'))), 'r.yaml');
+    expect(kebab.findings).toEqual(snake.findings);
+    expect(kebab.reference).toEqual(snake.reference);
+    expect(snake.reference!.targets).toEqual(['swe-bench']);
+    expect(snake.reference!.harness.env).toEqual([['MY_VAR', 'x']]);
+    expect(snake.reference!.slurm.cpus_per_task).toBe(2);
+  });
+
   it('suggests only close names', () => {
     expect(closestName('swe-bnch', ['swe-bench', 'gaia'])).toBe('swe-bench');
     expect(closestName('SWE_Bench', ['swe-bench', 'gaia'])).toBe('swe-bench');

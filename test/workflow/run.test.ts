@@ -21,6 +21,16 @@ describe('aptpace.yaml', () => {
     ]);
   });
 
+  it('reads snake_case keys (the documented spelling) and kebab-case alike, in the file and in --set', () => {
+    const snake = parseRunConfig('build:\n  seed: 7\nfit:\n  store: s\n', 'a.yaml', new Map<Stage, FlagInfo[]>([...flags, ['build', [...flags.get('build')!, { name: 'include-unproven', takesValue: false, repeatable: false }]]]), []);
+    const withFlag = (text: string, set: string[] = []) =>
+      parseRunConfig(text, 'a.yaml', new Map<Stage, FlagInfo[]>([['build', [...flags.get('build')!, { name: 'include-unproven', takesValue: false, repeatable: false }, { name: 'max-shortcut-gain', takesValue: true, repeatable: false }]]]), set).map(stageArgv);
+    expect(snake.map(stageArgv)[0]).toEqual(['build', '--seed', '7']);
+    expect(withFlag('build:\n  include_unproven: true\n  max_shortcut_gain: 5\n')).toEqual([['build', '--include-unproven', '--max-shortcut-gain', '5']]);
+    expect(withFlag('build:\n  include-unproven: true\n  max-shortcut-gain: 5\n')).toEqual([['build', '--include-unproven', '--max-shortcut-gain', '5']]);
+    expect(withFlag('build: {}\n', ['build.max_shortcut_gain=9'])).toEqual([['build', '--max-shortcut-gain', '9']]);
+  });
+
   it('rejects unknown stages and flags with a did-you-mean and the line, lists for one-value flags, and bad --set', () => {
     const err = (text: string, overrides: string[] = []) => {
       try {

@@ -106,14 +106,16 @@ export function parseReferenceFile(text: string, file: string): { reference?: Re
   const keysOf = (map: Node, allowed: string[], field: string) => {
     if (!isMap(map)) return;
     for (const pair of map.items) {
-      const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+      // snake_case keys, as lm-eval's YAML; a kebab-case spelling of a known key is read the same.
+      const key = (isScalar(pair.key) ? String(pair.key.value) : String(pair.key)).replace(/-/g, '_');
       if (!allowed.includes(key)) {
         findings.push(make('reference-unknown-key', at(pair.key as Node, field ? `${field}.${key}` : key), { key, suggestion: closestName(key, allowed), allowed: allowed.join(', ') }));
       }
     }
   };
   keysOf(root, TOP_KEYS, '');
-  const get = (map: Node | null | undefined, key: string): Node | undefined => (isMap(map) ? (map.get(key, true) as Node | undefined) : undefined);
+  const get = (map: Node | null | undefined, key: string): Node | undefined =>
+    isMap(map) ? ((map.get(key, true) ?? map.get(key.replace(/_/g, '-'), true)) as Node | undefined) : undefined;
   const str = (node: Node | undefined, field: string, required: boolean): string | undefined => {
     if (node === undefined || (isScalar(node) && node.value === null)) {
       if (required) findings.push(make('reference-field', { file, field, line: undefined }, { problem: `${field} is required` }));
