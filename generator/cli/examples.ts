@@ -26,6 +26,8 @@ export const COMMAND_EXAMPLES = {
   predict: ['aptpace predict --model-file fit/model.json --model step-3000 --logs runs/step-3000 --json'],
   evaluate: ['aptpace evaluate --store store/ --out evaluation/'],
   check: ['aptpace check --model-file fit/model.json --model step-3000 --logs runs/step-3000 --min-score swe-bench=0.4 --out reports/step-3000'],
+  ls: ['aptpace ls dist-tasks              # every suite in the folder and its tasks', 'aptpace ls store/ fit/model.json reference.yaml'],
+  validate: ['aptpace validate dist-tasks/aptpace_fixtures', 'aptpace validate aptpace.yaml reference.yaml'],
   report: ['aptpace report --store store/ --model-file fit/model.json --out series/'],
 } as const;
 

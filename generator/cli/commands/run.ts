@@ -12,7 +12,7 @@ const STATE_FILE = path.join('.aptpace-run', 'state.json');
 /** Files above this size are identified by size and mtime instead of a content hash. */
 const HASH_LIMIT = 256 << 20;
 
-async function flagsOf(stage: Stage, ctx: CommandContext): Promise<FlagInfo[]> {
+export async function flagsOf(stage: Stage, ctx: CommandContext): Promise<FlagInfo[]> {
   const options = await ctx.optionsOf(stage);
   return options.filter((o: Option) => o.long).map((o: Option) => ({
     name: o.long!.replace(/^--/, ''),
