@@ -97,7 +97,10 @@ export async function runCli(givenArgv: string[], io: Io = defaultIo): Promise<n
           await nodeVfs.writeFileAtomic(path.resolve(ctx.cwd, opts.findingsFile as string), lines ? `${lines}\n` : '');
         }
         if (ctx.json) io.stdout(`${JSON.stringify({ command: entry.name, findings: result.findings, data: result.data ?? null }, null, 2)}\n`);
-        else if (result.text) io.stdout(escapeTerminal(result.text.endsWith('\n') ? result.text : `${result.text}\n`));
+        else {
+          const text = opts.quiet && result.quietText !== undefined ? result.quietText : result.text;
+          if (text) io.stdout(escapeTerminal(text.endsWith('\n') ? text : `${text}\n`));
+        }
         exitCode = exitCodeFor({ findings: result.findings, thresholdFailed: result.thresholdFailed, strict: result.strict });
       });
     } else {
