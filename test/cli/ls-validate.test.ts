@@ -23,6 +23,7 @@ describe('aptpace ls', () => {
     expect(listings[1].models).toContain('new-checkpoint');
     expect(listings[1].targets.length).toBeGreaterThan(0);
     expect(listings[2].targets).toEqual(listings[1].targets.map((t: any) => t.target));
+    expect(Object.values(listings[2].scales).every((s) => ['fraction', 'percent', 'raw'].includes(s as string))).toBe(true);
     expect(listings[3]).toMatchObject({ references: ['a', 'b', 'c', 'd'], checkpoints: ['step-1'], targets: ['swe-bench'] });
     const text = await cli('ls', path.join(repoRoot, 'dist-tasks'));
     expect(text.stdout).toContain('suite aptpace_fixtures');

@@ -16,7 +16,7 @@ function render(l: Listing): string[] {
         `  models: ${l.models.join(', ')}`,
       ];
     case 'model-file':
-      return [`PACE model file ${l.path}: ${l.targets.length} target(s) [${l.targets.join(', ')}], ${l.proxy} proxy instance(s), fitted on ${l.poolModels} model(s)`, ...formatTable([['task', 'selectable instances'], ...l.tasks.map((t) => [t.task, String(t.instances)])], { indent: '  ', align: ['left', 'right'] })];
+      return [`PACE model file ${l.path}: ${l.targets.length} target(s) [${l.targets.map((t) => `${t} (${l.scales[t]})`).join(', ')}], ${l.proxy} proxy instance(s), fitted on ${l.poolModels} model(s)`, ...formatTable([['task', 'selectable instances'], ...l.tasks.map((t) => [t.task, String(t.instances)])], { indent: '  ', align: ['left', 'right'] })];
     case 'reference':
       return [`reference file ${l.path}: ${l.references.length} reference(s), ${l.checkpoints.length} checkpoint(s), targets [${l.targets.join(', ')}]`, `  references: ${l.references.join(', ')}`, ...(l.checkpoints.length ? [`  checkpoints: ${l.checkpoints.join(', ')}`] : [])];
     case 'config':

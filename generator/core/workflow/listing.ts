@@ -18,7 +18,7 @@ const MANIFEST = 'aptpace-manifest.json';
 export type Listing =
   | { kind: 'suite'; path: string; suite: string; tasks: Array<{ task: string; documents: number }> }
   | { kind: 'store'; path: string; models: string[]; instances: number; tasks: Array<{ task: string; instances: number }>; targets: Array<{ target: string; models: number }> }
-  | { kind: 'model-file'; path: string; targets: string[]; proxy: number; poolModels: number; tasks: Array<{ task: string; instances: number }> }
+  | { kind: 'model-file'; path: string; targets: string[]; scales: Record<string, string>; proxy: number; poolModels: number; tasks: Array<{ task: string; instances: number }> }
   | { kind: 'reference'; path: string; references: string[]; checkpoints: string[]; targets: string[] }
   | { kind: 'config'; path: string; stages: string[] };
 
@@ -77,7 +77,7 @@ export async function listPath(vfs: Vfs, target: string, shown: string): Promise
   if (model) {
     return {
       listings: [{
-        kind: 'model-file', path: shown, targets: model.targets.map((t) => t.target), proxy: model.proxy.length, poolModels: model.data.poolModels.length,
+        kind: 'model-file', path: shown, targets: model.targets.map((t) => t.target), scales: Object.fromEntries(model.targets.map((t) => [t.target, t.scale])), proxy: model.proxy.length, poolModels: model.data.poolModels.length,
         tasks: Object.entries(model.data.instancesByTask).sort(([a], [b]) => (a < b ? -1 : 1)).map(([task, instances]) => ({ task, instances })),
       }],
       findings: [],
