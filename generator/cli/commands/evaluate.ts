@@ -67,6 +67,7 @@ const evaluate: CommandSpec = {
       findings.push(...prepared.findings);
       if (!prepared.data || prepared.data.targets.length === 0) return { findings, text: 'nothing to evaluate' };
       if (grid) findings.push(make('pace-nested-grid', {}, { configs: gridSize(grid) }));
+      ctx.progress(`leave-one-model-out: ${prepared.data.targets.length} target(s), ${maxFolds ? `the first ${maxFolds} training model(s)` : 'each training model'} held out in turn`);
       const report = await withProgress(ctx, 'evaluate', (onProgress) => runLoocv(prepared.data!, {
         ...options,
         frozen,
