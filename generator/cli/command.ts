@@ -26,6 +26,8 @@ export interface CommandResult {
   data?: unknown;
   /** Human summary printed otherwise. */
   text?: string;
+  /** Printed instead of `text` under --quiet (tables and hints left out); `text` when absent. */
+  quietText?: string;
   thresholdFailed?: boolean;
   strict?: boolean;
 }

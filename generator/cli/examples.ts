@@ -21,11 +21,13 @@ export const COMMAND_EXAMPLES = {
     'aptpace plan --reference reference.yaml --suite suites/my_suite --shards 3 --out plans/',
     'bash plans/run.sh     # or: sbatch plans/slurm.sbatch',
   ],
-  ingest: ['aptpace ingest runs/ --targets plans/targets.csv --out store/', 'aptpace ingest --sources fixtures/example/sources --targets fixtures/example/targets --out store/'],
+  ingest: ['aptpace ingest runs/ --targets plans/targets.csv --mapping plans/model-names.csv --out store/', 'aptpace ingest --sources fixtures/example/sources --targets fixtures/example/targets --out store/'],
   fit: ['aptpace fit --store store/ --out fit/', 'aptpace fit --store store/ --budget 50 --suite suites/my_suite --out fit/'],
   predict: ['aptpace predict --model-file fit/model.json --model step-3000 --logs runs/step-3000 --json'],
   evaluate: ['aptpace evaluate --store store/ --out evaluation/'],
   check: ['aptpace check --model-file fit/model.json --model step-3000 --logs runs/step-3000 --min-score swe-bench=0.4 --out reports/step-3000'],
+  ls: ['aptpace ls dist-tasks              # every suite in the folder and its tasks', 'aptpace ls store/ fit/model.json reference.yaml'],
+  validate: ['aptpace validate dist-tasks/aptpace_fixtures', 'aptpace validate aptpace.yaml reference.yaml'],
   report: ['aptpace report --store store/ --model-file fit/model.json --out series/'],
 } as const;
 

@@ -17,6 +17,7 @@ import { packageVersion } from './version.js';
 import { examplesHelp } from './examples.js';
 import { printFindings, useColor, type Verbosity } from './print-findings.js';
 import { startProgress, type ProgressStream } from './progress.js';
+import { harnessSpellings, spellingHint } from './aliases.js';
 
 
 export interface Io {
@@ -44,7 +45,8 @@ const helpConfiguration = {
 };
 
 /** Runs the CLI and returns the exit code; never calls process.exit itself. */
-export async function runCli(argv: string[], io: Io = defaultIo): Promise<number> {
+export async function runCli(givenArgv: string[], io: Io = defaultIo): Promise<number> {
+  let argv = givenArgv;
   let exitCode: number = ExitCode.ok;
   const program = new Command('aptpace')
     .description('Will this base model make a good agent? APTBench questions from agent trajectories, lm-evaluation-harness suites, harness-log ingest and PACE prediction.')
@@ -65,6 +67,7 @@ export async function runCli(argv: string[], io: Io = defaultIo): Promise<number
     if (invoked === entry.name) {
       const spec = await entry.load();
       spec.configure(cmd);
+      argv = harnessSpellings(argv, new Set([...program.options, ...cmd.options].map((o) => o.long).filter((l): l is string => Boolean(l))));
       cmd.action(async (...actionArgs: unknown[]) => {
         const command = actionArgs[actionArgs.length - 1] as Command;
         const opts = { ...program.opts(), ...command.opts() };
@@ -94,7 +97,10 @@ export async function runCli(argv: string[], io: Io = defaultIo): Promise<number
           await nodeVfs.writeFileAtomic(path.resolve(ctx.cwd, opts.findingsFile as string), lines ? `${lines}\n` : '');
         }
         if (ctx.json) io.stdout(`${JSON.stringify({ command: entry.name, findings: result.findings, data: result.data ?? null }, null, 2)}\n`);
-        else if (result.text) io.stdout(escapeTerminal(result.text.endsWith('\n') ? result.text : `${result.text}\n`));
+        else {
+          const text = opts.quiet && result.quietText !== undefined ? result.quietText : result.text;
+          if (text) io.stdout(escapeTerminal(text.endsWith('\n') ? text : `${text}\n`));
+        }
         exitCode = exitCodeFor({ findings: result.findings, thresholdFailed: result.thresholdFailed, strict: result.strict });
       });
     } else {
@@ -107,6 +113,8 @@ export async function runCli(argv: string[], io: Io = defaultIo): Promise<number
   } catch (err) {
     if (err instanceof CommanderError) {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return ExitCode.ok;
+      const hint = spellingHint(argv);
+      if (hint && (err.code === 'commander.unknownOption' || err.code === 'commander.missingMandatoryOptionValue')) io.stderr(`${hint}\n`);
       return exitCodeFor({ usageError: true });
     }
     if (err instanceof UsageError) {

@@ -19,6 +19,8 @@ export const silentProgress: ProgressReporter = { onProgress: () => undefined, s
 /** Redraws at most this often, so 10,000 callbacks do not mean 10,000 screen updates. */
 const REDRAW_MS = 100;
 const BAR_WIDTH = 24;
+/** Narrower terminals get no bar. */
+const MIN_COLUMNS = 40;
 
 /** `[#######.........]  42% 4200/10000 trajectories read`, or a bare counter when the total is unknown. */
 export function progressLine(done: number, total: number | undefined, label: string): string {
@@ -30,11 +32,12 @@ export function progressLine(done: number, total: number | undefined, label: str
 
 /**
  * A one-task listr2 list whose title is the progress line. Drawn only on a terminal
- * (`stream.isTTY`) and only when `enabled` (not --json, not --quiet); otherwise nothing is
+ * (`stream.isTTY`) at least 40 columns wide and only when `enabled` (not --json, not --quiet); otherwise nothing is
  * written and listr2 is never loaded.
  */
 export async function startProgress(title: string, stream: ProgressStream | undefined, enabled: boolean): Promise<ProgressReporter> {
-  if (!enabled || !stream || stream.isTTY !== true) return silentProgress;
+  // A terminal too narrow for the line (0 columns in some CI pseudo-terminals) would get it one character per row.
+  if (!enabled || !stream || stream.isTTY !== true || (typeof stream.columns === 'number' && stream.columns < MIN_COLUMNS)) return silentProgress;
   const { Listr, DefaultRenderer, ListrLogger, ProcessOutput } = await import('listr2');
   // listr2 checks process.stdout for a TTY; this list draws on `stream`, whose TTY-ness was checked above.
   class StreamRenderer extends DefaultRenderer {

@@ -19,5 +19,7 @@ export const commandRegistry: Array<{ name: string; summary: string; load: () =>
   { name: 'predict', summary: 'Predict agentic scores of a checkpoint from its proxy-instance results, with intervals and win probabilities (CI gate: --min-score)', load: async () => (await import('./commands/predict.js')).default },
   { name: 'evaluate', summary: 'Leave-one-model-out report of PACE (frozen and nested-tuned) beside baselines and a budget curve', load: async () => (await import('./commands/evaluate.js')).default },
   { name: 'check', summary: 'CI step per checkpoint: predict agentic scores, apply thresholds, write report.html (plots), summary.md and result.json', load: async () => (await import('./commands/check.js')).default },
+  { name: 'ls', summary: 'List what a path holds: suite tasks, score-store or model-file models, tasks and targets, config stages', load: async () => (await import('./commands/ls.js')).default },
+  { name: 'validate', summary: 'Check an emitted suite against its manifest, or a config file (aptpace.yaml, reference.yaml), without running anything', load: async () => (await import('./commands/validate.js')).default },
   { name: 'report', summary: 'Checkpoint series: predicted agentic scores with intervals along training for every checkpoint in a store, reference models as rules', load: async () => (await import('./commands/report.js')).default },
 ];

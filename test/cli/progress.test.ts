@@ -43,8 +43,9 @@ describe('progress bars', () => {
 
   it('writes nothing when stderr is not a terminal, under --json, or under --quiet', async () => {
     const dir = tempDir();
-    for (const [name, isTTY, extra] of [['pipe', false, []], ['json', true, ['--json']], ['quiet', true, ['--quiet']]] as const) {
+    for (const [name, isTTY, extra, columns] of [['pipe', false, [], 120], ['json', true, ['--json'], 120], ['quiet', true, ['--quiet'], 120], ['0 columns', true, [], 0], ['narrow', true, [], 12]] as const) {
       const terminal = fakeTerminal(isTTY);
+      terminal.columns = columns;
       const res = await run(buildArgv(path.join(dir, `${name}.jsonl`), ...extra), terminal);
       expect(res.code, name).toBeLessThan(2);
       expect(res.drawn, name).toBe('');
@@ -59,8 +60,11 @@ describe('progress bars', () => {
     expect((await run(['ingest', '--sources', fixtures('example', 'sources'), '--targets', fixtures('example', 'targets'), '--out', store], fakeTerminal(false))).code).toBe(0);
     const evaluate = await run(['evaluate', '--store', store, '--bootstrap', '0', '--max-folds', '3'], fakeTerminal(true));
     expect(evaluate.drawn).toMatch(/evaluate: \[[#.]+\]\s+\d+% \d+\/\d+ LOOCV folds/);
-    // With a bar on screen, the per-fold lines are left out of stderr.
+    // With a bar on screen, the per-fold lines are left out of stderr; without a terminal too.
     expect(evaluate.stderr).not.toMatch(/loocv .*: fold/);
+    const logged = await run(['evaluate', '--store', store, '--bootstrap', '0', '--max-folds', '3'], fakeTerminal(false));
+    expect(logged.code).toBeLessThan(2);
+    expect(logged.stderr).not.toMatch(/fold \d+\//);
     const fit = await run(['fit', '--store', store, '--bootstrap', '0', '--out', path.join(dir, 'fit')], fakeTerminal(true));
     expect(fit.drawn).toMatch(/fit: \[[#.]+\]\s+\d+% \d+\/\d+ targets fitted/);
   });

@@ -109,7 +109,7 @@ describe.skipIf(!runnable)('workflow: my suite → reference population → prox
     process.chdir(dir);
     let stored;
     try {
-      stored = await cli('ingest', 'runs', '--targets', 'plans/targets.csv', '--out', 'store', '--json', '--quiet');
+      stored = await cli('ingest', 'runs', '--targets', 'plans/targets.csv', '--mapping', 'plans/model-names.csv', '--out', 'store', '--json', '--quiet');
     } finally {
       process.chdir(cwd);
     }

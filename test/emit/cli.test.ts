@@ -19,6 +19,15 @@ describe('aptpace emit', () => {
     expect(existsSync(path.join(out, '_aptpace_cli.yaml'))).toBe(true);
   });
 
+  it('-q prints one line: no task table, no command', async () => {
+    const out = fresh();
+    const r = await cli('-q', 'emit', FIXTURE_QUESTIONS, '--out', out, '--suite', 'aptpace_cli');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split('\n')).toEqual([expect.stringMatching(/^wrote \d+ file\(s\) to /), '']);
+    expect(r.stdout).toContain(out);
+    expect(r.stdout).not.toContain('docs');
+  });
+
   it('reports files, tasks and the command under --json', async () => {
     const out = fresh();
     const r = await cli('--json', 'emit', FIXTURE_QUESTIONS, '--out', out, '--suite', 'aptpace_cli', '--scoring', 'option', '--fewshot', FIXTURE_FEWSHOT, '--num-fewshot', '2');

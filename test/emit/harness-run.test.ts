@@ -39,6 +39,8 @@ describe.skipIf(!runHarnessTests)('lm_eval runs dist-tasks', () => {
       expect(new Set(records.map((r) => r.filter)).size).toBe(1);
     }
     expect(stderr).not.toMatch(/overrides existing task/);
+    // No warnings of our making: the custom loader's per-task `--metadata` notice is dropped for our tasks.
+    expect(stderr).not.toMatch(/Custom kwargs can be passed to `--metadata`/);
   });
 
   it('logs our documents and prompts unchanged: doc_hash and prompt_hash match the JSONL', () => {

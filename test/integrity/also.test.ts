@@ -98,10 +98,10 @@ describe('exit codes', () => {
     const args = ['evaluate', '--store', store, '--out', out, '--budget', '20', '--bootstrap', '5', '--nc-h', '2', '--nc-d', '2', '--no-nested', '--budgets', '', '--baselines', 'mean', '--max-folds', '2'];
     const first = await cli(...args);
     expect(first.code).toBe(0);
-    expect(first.stderr).toContain('fold 1/');
+    expect(first.stderr).toContain('leave-one-model-out:');
     const again = await cli(...args);
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('output-exists');
-    expect(again.stderr).not.toContain('fold 1/');
+    expect(again.stderr).not.toContain('leave-one-model-out:');
   });
 });

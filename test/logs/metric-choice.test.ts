@@ -15,4 +15,11 @@ describe('metric choice', () => {
     // Only pace_* reported: nothing to score instances with.
     expect(chooseMetric('t', available.slice(0, 2), { pace_gaia: true }, [], 'generate_until')).toBeUndefined();
   });
+
+  it('picks the headline metric of our own multi-select and tool-call tasks without guessing', () => {
+    const multi = chooseMetric('aptpace_ctf_multi', [{ metric: 'set_f1', filter: 'none' }, { metric: 'set_match', filter: 'none' }], { set_f1: true, set_match: true }, [], 'generate_until');
+    expect(multi).toMatchObject({ metric: 'set_match', reason: 'preferred' });
+    const tool = chooseMetric('aptpace_tool_call', [{ metric: 'tool_name_match', filter: 'first_line' }, { metric: 'tool_call_match', filter: 'first_line' }], { tool_name_match: true, tool_call_match: true }, [], 'generate_until');
+    expect(tool).toMatchObject({ metric: 'tool_call_match', filter: 'first_line', reason: 'preferred' });
+  });
 });

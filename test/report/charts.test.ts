@@ -44,6 +44,26 @@ describe('report charts (Vega-Lite specs rendered to SVG in Node)', () => {
     expect(b!.svg).toContain('Qwen2.5-7B');
   });
 
+  it('label a trend axis with whole steps, also for a single checkpoint (no "2,500.000000")', async () => {
+    const single = trendChartSpec('one', 'one checkpoint', [{ x: 2500, label: 'step-2500', value: 0.3, highlight: true }], { xTitle: 'training step', yTitle: 'y', maxValue: 1 });
+    const [one, many] = await renderCharts([single, trend]);
+    const labels = (svg: string) => [...svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]!);
+    expect(labels(one!.svg)).toContain('2,500');
+    expect(labels(one!.svg).some((l) => /\.0+$/.test(l) && l.includes(','))).toBe(false);
+    expect(labels(many!.svg)).toContain('2,000');
+  });
+
+  it('draw the checkpoint\'s bar in its verdict\'s colour: green on a pass, red on a fail, amber otherwise', () => {
+    const colourOf = (tone?: 'pass' | 'fail' | 'neutral') => {
+      const spec = barChartSpec('b', 'b', [{ label: 'ref', value: 0.2 }, { label: 'me', value: 0.5, highlight: true, ...(tone ? { tone } : {}) }], { xTitle: 'x', maxValue: 1 });
+      return ((spec.spec.layer as any[])[0].encoding.color.scale.range as string[])[0];
+    };
+    expect(colourOf('pass')).toBe('#59a14f');
+    expect(colourOf('fail')).toBe('#e15759');
+    expect(colourOf('neutral')).toBe('#f28e2b');
+    expect(new Set([colourOf('pass'), colourOf('fail'), colourOf('neutral')]).size).toBe(3);
+  });
+
   it.skipIf(!browserAvailable)('show no text outside the drawing in a real browser', async () => {
     const rendered = await renderCharts([bars, trend]);
     const file = path.join(tempDir(), 'charts.html');

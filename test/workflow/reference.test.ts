@@ -14,7 +14,7 @@ describe('reference-population file', () => {
     expect(reference!.references).toHaveLength(20);
     expect(reference!.references[3]).toEqual({ name: 'm3', model: 'hf', model_args: 'pretrained=org/m3', extra_args: [], scores: { 'swe-bench': 0.3, gaia: 0.6 } });
     expect(reference!.checkpoints).toEqual([{ name: 'step-1', model: 'hf', model_args: 'pretrained=/ckpt/1', extra_args: [], step: 1000 }]);
-    expect(reference!.harness).toEqual({ batch_size: 'auto', extra_args: ['--trust_remote_code'] });
+    expect(reference!.harness).toEqual({ batch_size: 'auto', extra_args: ['--trust_remote_code'], command: ['lm_eval'], env: [] });
     expect(reference!.slurm).toEqual({ gres: 'gpu:1', cpus_per_task: 8, time: '04:00:00', directives: [] });
   });
 
@@ -54,6 +54,31 @@ describe('reference-population file', () => {
     expect(parseReferenceFile(text, 'r.yaml').findings.map((f) => f.code)).toEqual(['reference-score-range', 'reference-small']);
     expect(parseReferenceFile('references: [\n', 'r.yaml').findings.map((f) => f.code)).toEqual(['reference-yaml']);
     expect(parseReferenceFile('- a\n- b\n', 'r.yaml').findings.map((f) => f.code)).toEqual(['reference-field']);
+  });
+
+  it('reads harness.command, env and setup, and rejects control characters in names and bad harness fields', () => {
+    const four = [ref('a', 's: 0.1'), ref('b', 's: 0.2'), ref('c', 's: 0.3'), ref('d', 's: 0.4')];
+    const ok = parseReferenceFile(file(four, 'harness:\n  command: [accelerate, launch, -m, lm_eval]\n  env: {HF_HOME: /scratch/hf, TEAM: "a b"}\n  setup: source /opt/venv/bin/activate\n'), 'r.yaml');
+    expect(ok.findings.map((f) => f.code)).toEqual(['reference-small']);
+    expect(ok.reference!.harness).toEqual({ extra_args: [], command: ['accelerate', 'launch', '-m', 'lm_eval'], env: [['HF_HOME', '/scratch/hf'], ['TEAM', 'a b']], setup: 'source /opt/venv/bin/activate' });
+    expect(parseReferenceFile(file(four, 'harness: {command: /opt/venv/bin/lm_eval}\n'), 'r.yaml').reference!.harness.command).toEqual(['/opt/venv/bin/lm_eval']);
+    const bad = parseReferenceFile(file(four, 'harness:\n  command: []\n  env: {"1X": y}\n  setup: "a\\nb"\n'), 'r.yaml');
+    expect(bad.findings.filter((f) => f.code === 'reference-field').map((f) => f.path.field)).toEqual(['harness.command', 'harness.env.1X', 'harness.setup']);
+    const names = parseReferenceFile(file(['  - {name: "a\\tb", model: hf, model_args: p, scores: {s: 0.1}}', '  - {name: "c\\nd", model: hf, model_args: p, scores: {s: 0.1}}', ...four]), 'r.yaml');
+    expect(names.findings.filter((f) => f.code === 'reference-field').map((f) => f.path.field)).toEqual(['references[0].name', 'references[1].name']);
+    expect(names.reference!.references.map((r) => r.name)).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('reads kebab-case spellings of its snake_case keys the same, but never rewrites target or variable names', () => {
+    const refs = (k: (snake: string) => string) => ['a', 'b', 'c', 'd'].map((n, i) => `  - {name: ${n}, model: hf, ${k('model_args')}: pretrained=${n}, ${k('extra_args')}: [--seed, "1"], scores: {swe-bench: ${10 * i}}}`);
+    const head = (k: (snake: string) => string) => `${k('score_scale')}: percent\nslurm: {${k('cpus_per_task')}: 2}\nharness: {${k('batch_size')}: auto, env: {MY_VAR: x}}\n`;
+    const snake = parseReferenceFile(file(refs((x) => x), head((x) => x)), 'r.yaml');
+    const kebab = parseReferenceFile(file(refs((x) => x.replace(/_/g, '-')), head((x) => x.replace(/_/g, '-'))), 'r.yaml');
+    expect(kebab.findings).toEqual(snake.findings);
+    expect(kebab.reference).toEqual(snake.reference);
+    expect(snake.reference!.targets).toEqual(['swe-bench']);
+    expect(snake.reference!.harness.env).toEqual([['MY_VAR', 'x']]);
+    expect(snake.reference!.slurm.cpus_per_task).toBe(2);
   });
 
   it('suggests only close names', () => {

@@ -92,6 +92,7 @@ const emit: CommandSpec = {
       findings,
       data: { tally: read.tally, fewshotTally, suiteDir: result.suiteDir, tasks: result.tasks, files: result.files, lmEvalCommand: result.lmEvalCommand || null },
       text: renderResult(result),
+      quietText: result.files.length ? `wrote ${result.files.length} file(s) to ${result.suiteDir}` : 'nothing written',
     };
   },
 };

@@ -67,15 +67,15 @@ const evaluate: CommandSpec = {
       findings.push(...prepared.findings);
       if (!prepared.data || prepared.data.targets.length === 0) return { findings, text: 'nothing to evaluate' };
       if (grid) findings.push(make('pace-nested-grid', {}, { configs: gridSize(grid) }));
-      const report = await withProgress(ctx, 'evaluate', (onProgress, barShown) => runLoocv(prepared.data!, {
+      ctx.progress(`leave-one-model-out: ${prepared.data.targets.length} target(s), ${maxFolds ? `the first ${maxFolds} training model(s)` : 'each training model'} held out in turn`);
+      const report = await withProgress(ctx, 'evaluate', (onProgress) => runLoocv(prepared.data!, {
         ...options,
         frozen,
         nested: grid,
         baselines: wanted as typeof baselineOrder,
         budgetCurve: budgets,
         ...(maxFolds ? { maxFolds } : {}),
-        // Per-fold lines would only repeat the bar.
-        ...(barShown ? {} : { progress: ctx.progress }),
+        // No per-fold lines: on a terminal the bar shows them, and in a log one line per fold is noise.
         onProgress,
       }));
       const table = renderLoocvTable(report);

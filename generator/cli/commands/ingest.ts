@@ -1,3 +1,4 @@
+import { targetModelsNotInStore } from '../../core/logs/targets/unmatched.js';
 import type { Command } from 'commander';
 import { withProgress } from '../progress.js';
 import { UsageError, type CommandSpec } from '../command.js';
@@ -131,6 +132,7 @@ const ingest: CommandSpec = {
         data: { store: null, shape: [0, 0], observed: 0, tallies },
       };
     }
+    findings.push(...targetModelsNotInStore(targets, store.models.map((m) => m.name), targetInputs.length === 1 ? targetInputs[0] : undefined));
     const written = await saveStore(ctx.vfs, opts.out, { matrix: store, targets }, { force: Boolean(opts.force) });
     ctx.progress(`wrote ${written.length} file(s) to ${opts.out}`);
 

@@ -78,7 +78,7 @@ const plan: CommandSpec = {
     return {
       findings,
       data: { reference, shards: built.plan.shards.map((s) => ({ index: s.index, documents: s.documents, tasks: Object.keys(s.samples) })), jobs: built.plan.jobs.map(({ argv, ...j }) => ({ ...j, command: argv })) },
-      text: `${summary}\n${built.plan.jobs.length} job(s): ${models.length} model(s) × ${built.plan.shards.length} shard(s) of ${documents} documents\nwrote ${names.length} files to ${opts.out}: run.sh (bash run.sh [JOB]), slurm.sbatch (sbatch), jobs.tsv, shards/, targets.csv (for ingest --targets)`,
+      text: `${summary}\n${built.plan.jobs.length} job(s): ${models.length} model(s) × ${built.plan.shards.length} shard(s) of ${documents} documents\nwrote ${names.length} files to ${opts.out}: run.sh (bash run.sh [JOB]), slurm.sbatch (sbatch), jobs.tsv, shards/, targets.csv and model-names.csv (for ingest --targets plans/targets.csv --mapping plans/model-names.csv)`,
     };
   },
 };

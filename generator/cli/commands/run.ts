@@ -12,7 +12,7 @@ const STATE_FILE = path.join('.aptpace-run', 'state.json');
 /** Files above this size are identified by size and mtime instead of a content hash. */
 const HASH_LIMIT = 256 << 20;
 
-async function flagsOf(stage: Stage, ctx: CommandContext): Promise<FlagInfo[]> {
+export async function flagsOf(stage: Stage, ctx: CommandContext): Promise<FlagInfo[]> {
   const options = await ctx.optionsOf(stage);
   return options.filter((o: Option) => o.long).map((o: Option) => ({
     name: o.long!.replace(/^--/, ''),
@@ -53,8 +53,11 @@ async function fingerprint(vfs: Vfs, target: string, seen = new Set<string>()): 
 }
 
 interface StageState {
+  /** Hash of the argv and input contents of the last successful run ('' after a failed run). */
   inputs: string;
   outputs: string;
+  /** The `--out` this stage wrote, as configured: run may replace it without `force`. */
+  out?: string;
 }
 
 const run: CommandSpec = {
@@ -111,22 +114,29 @@ const run: CommandSpec = {
         ctx.progress(`${stage.stage}: ${upToDate ? 'up to date, skipped' : `would run: ${command}`}`);
         continue;
       }
-      ctx.progress(`${stage.stage}: ${command}`);
+      // The stage's own earlier output is replaced without `force: true`; anything else at
+      // --out (a file run never wrote there) is refused by the command itself (output-exists).
+      const owned = typeof out === 'string' && outputs !== undefined && prior?.out === out && !stage.flags.some((f) => f.name === 'force');
+      const canForce = (flagsByStage.get(stage.stage) ?? []).some((f) => f.name === 'force');
+      const invoked = owned && canForce ? [...argv, '--force'] : argv;
+      ctx.progress(`${stage.stage}: ${command}${invoked !== argv ? ' (replacing its own earlier output)' : ''}`);
       const cwd = process.cwd();
       process.chdir(base);
       let code: number;
       try {
-        code = await ctx.invoke([...(ctx.json || opts.quiet ? ['--quiet'] : []), ...argv], { stdout: (s) => (ctx.json ? undefined : process.stdout.write(s)), stderr: (s) => process.stderr.write(s) });
+        code = await ctx.invoke([...(ctx.json || opts.quiet ? ['--quiet'] : []), ...invoked], { stdout: (s) => (ctx.json ? undefined : process.stdout.write(s)), stderr: (s) => process.stderr.write(s) });
       } finally {
         process.chdir(cwd);
       }
       report.push({ stage: stage.stage, command, status: 'ran', exitCode: code });
+      const after = typeof out === 'string' ? await fingerprint(ctx.vfs, path.resolve(base, out)) : undefined;
       if (code !== 0) {
-        delete state[stage.stage];
+        // Not up to date, but what it wrote is still its own to replace on the next run.
+        if (after !== undefined && (outputs === undefined || owned)) state[stage.stage] = { inputs: '', outputs: after, out: out as string };
+        else delete state[stage.stage];
         break;
       }
-      const after = typeof out === 'string' ? await fingerprint(ctx.vfs, path.resolve(base, out)) : undefined;
-      if (after !== undefined) state[stage.stage] = { inputs, outputs: after };
+      if (after !== undefined) state[stage.stage] = { inputs, outputs: after, ...(typeof out === 'string' ? { out } : {}) };
     }
     if (!opts.dryRun) await ctx.vfs.writeFileAtomic(statePath, `${JSON.stringify(state, null, 2)}\n`);
     const text = report.map((r) => `${r.stage.padEnd(9)} ${r.status}${r.exitCode ? ` (exit ${r.exitCode})` : ''}`).join('\n');

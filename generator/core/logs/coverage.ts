@@ -32,33 +32,34 @@ export function matrixCoverage(matrix: ScoreMatrix): Coverage {
 }
 
 /**
- * A models × tasks table of observed/instances counts. Wide inputs are folded: at most
- * `maxModels` rows and `maxTasks` columns, with a line saying what was left out.
+ * A models × tasks table of observed/instances counts. Every task is shown: wide inputs are
+ * split into blocks of `maxTasks` columns, one under the other, each with the model column;
+ * at most `maxModels` rows, with a line saying how many were left out.
  */
 export function renderCoverage(matrix: ScoreMatrix, options: { maxModels?: number; maxTasks?: number } = {}): string {
   const cov = matrixCoverage(matrix);
   const maxModels = options.maxModels ?? 40;
-  const maxTasks = options.maxTasks ?? 12;
-  const tasks = cov.tasks.slice(0, maxTasks);
+  const perBlock = Math.max(1, options.maxTasks ?? 12);
   const models = cov.models.slice(0, maxModels);
   const totals = new Map<string, number>();
   for (const inst of matrix.instances) totals.set(inst.task, (totals.get(inst.task) ?? 0) + 1);
-  const header = ['model', ...tasks.map((t, i) => `[${i + 1}]`)];
-  const rows = models.map((m) => [m, ...tasks.map((t) => {
-    const c = cov.cells[m]?.[t];
-    if (!c) return '-';
-    return c.observed === totals.get(t) ? String(c.observed) : `${c.observed}/${totals.get(t)}`;
-  })]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
-  const out = [
-    `coverage: ${cov.models.length} model(s) × ${cov.tasks.length} task(s), ${matrix.instances.length} instance(s); ${countObserved(matrix)} of ${matrix.values.length} cells observed`,
-    line(header),
-    ...rows.map(line),
-  ];
+  const out = [`coverage: ${cov.models.length} model(s) × ${cov.tasks.length} task(s), ${matrix.instances.length} instance(s); ${countObserved(matrix)} of ${matrix.values.length} cells observed`];
+  for (let start = 0; start < cov.tasks.length || start === 0; start += perBlock) {
+    const tasks = cov.tasks.slice(start, start + perBlock);
+    const header = ['model', ...tasks.map((_, i) => `[${start + i + 1}]`)];
+    const rows = models.map((m) => [m, ...tasks.map((t) => {
+      const c = cov.cells[m]?.[t];
+      if (!c) return '-';
+      return c.observed === totals.get(t) ? String(c.observed) : `${c.observed}/${totals.get(t)}`;
+    })]);
+    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+    const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
+    if (start > 0) out.push('');
+    out.push(line(header), ...rows.map(line));
+    if (cov.tasks.length === 0) break;
+  }
   if (cov.models.length > models.length) out.push(`… ${cov.models.length - models.length} more model(s) (see --json)`);
-  out.push(...tasks.map((t, i) => `[${i + 1}] ${t} (${totals.get(t)} instances, metric ${matrix.instances.find((x) => x.task === t)?.metric})`));
-  if (cov.tasks.length > tasks.length) out.push(`… ${cov.tasks.length - tasks.length} more task(s) (see --json)`);
+  out.push(...cov.tasks.map((t, i) => `[${i + 1}] ${t} (${totals.get(t)} instances, metric ${matrix.instances.find((x) => x.task === t)?.metric})`));
   return out.join('\n');
 }
 

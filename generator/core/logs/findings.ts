@@ -373,6 +373,12 @@ export const logsFindings = {
   },
 
   // ---- store ------------------------------------------------------------------------
+  'targets-model-not-in-store': {
+    severity: 'warning',
+    title: 'Target scores for models with no suite scores',
+    message: (a) =>
+      `target "${a.target}": ${a.count} of ${a.total} model(s) have no suite scores in this store (e.g. ${a.examples}), so they cannot be fitted on; name runs the way the targets do (a run plan's model-names.csv with --mapping) or map the names with --mapping`,
+  },
   'store-nothing-accepted': {
     severity: 'error',
     title: 'Nothing to store',

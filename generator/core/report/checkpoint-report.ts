@@ -94,7 +94,8 @@ function predictionSection(result: CheckResult): ReportSection {
     const bars: BarRow[] = [...t.winProbabilities]
       .sort((a, b) => a.score - b.score || (a.model < b.model ? -1 : 1))
       .map((w) => ({ label: w.model, value: w.score }));
-    const mine: BarRow = { label: `${result.model} (predicted)`, value: t.predicted, highlight: true, ...(t.interval ? { low: t.interval[0], high: t.interval[1] } : {}) };
+    const tone = t.status === 'pass' ? 'pass' : t.status === 'fail' ? 'fail' : 'neutral';
+    const mine: BarRow = { label: `${result.model} (predicted)`, value: t.predicted, highlight: true, tone, ...(t.interval ? { low: t.interval[0], high: t.interval[1] } : {}) };
     const at = bars.findIndex((b) => b.value > t.predicted!);
     bars.splice(at < 0 ? bars.length : at, 0, mine);
     return [barChartSpec(chartName('predicted', i, t.target), `${t.target}: ${result.model} among the training models`, bars, { xTitle: scaleLabel(t.scale), maxValue: scaleMax(t.scale), ...(t.minScore !== null ? { threshold: t.minScore, thresholdLabel: 'min score' } : {}) })];

@@ -68,6 +68,21 @@ export const workflowFindings = {
     title: 'Proxy instances outside the suite',
     message: (a) => `${a.count} of ${a.total} proxy instances are not documents of this suite (e.g. ${a.examples}); a checkpoint run on proxy-suite/ cannot score them — fit on a store built from this suite's runs`,
   },
+  'ls-unrecognised': {
+    severity: 'error',
+    title: 'Nothing aptpace can list',
+    message: (a) => `nothing to list: ${a.reason}`,
+  },
+  'validate-suite-file': {
+    severity: 'error',
+    title: 'Suite file not as emitted',
+    message: (a) => `${a.problem}`,
+  },
+  'validate-config': {
+    severity: 'error',
+    title: 'Invalid config file',
+    message: (a) => `${a.problem}`,
+  },
   'run-stage-failed': {
     severity: 'error',
     title: 'Pipeline stage failed',

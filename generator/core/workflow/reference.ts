@@ -53,11 +53,26 @@ export interface SlurmSettings {
   directives: string[];
 }
 
+/** How every job runs the harness: shared flags, the command, its environment and a setup line. */
+export interface HarnessSettings {
+  batch_size?: string;
+  device?: string;
+  extra_args: string[];
+  /** The argv prefix that runs lm-eval (`[lm_eval]`, `[accelerate, launch, -m, lm_eval]`, a wrapper…). */
+  command: string[];
+  /** Environment variables exported before any job runs, in file order. */
+  env: Array<[string, string]>;
+  /** One shell line run before the jobs (e.g. `source /opt/venv/bin/activate`, `module load cuda`). */
+  setup?: string;
+}
+
+export const DEFAULT_HARNESS_COMMAND = ['lm_eval'];
+
 export interface ReferenceFile {
   format: typeof REFERENCE_FORMAT;
   scoreScale: 'fraction' | 'percent';
   suite?: { path?: string; tasks?: string };
-  harness: { batch_size?: string; device?: string; extra_args: string[] };
+  harness: HarnessSettings;
   slurm: SlurmSettings;
   references: ReferenceModel[];
   checkpoints: Checkpoint[];
@@ -68,7 +83,7 @@ export interface ReferenceFile {
 const TOP_KEYS = ['format', 'score_scale', 'suite', 'harness', 'slurm', 'references', 'checkpoints'];
 const SLURM_KEYS = ['partition', 'gres', 'cpus_per_task', 'time', 'directives'];
 const SUITE_KEYS = ['path', 'tasks'];
-const HARNESS_KEYS = ['batch_size', 'device', 'extra_args'];
+const HARNESS_KEYS = ['command', 'env', 'setup', 'batch_size', 'device', 'extra_args'];
 const REFERENCE_KEYS = ['name', 'model', 'model_args', 'extra_args', 'scores'];
 const CHECKPOINT_KEYS = ['name', 'model', 'model_args', 'extra_args', 'step', 'tokens'];
 
@@ -91,14 +106,16 @@ export function parseReferenceFile(text: string, file: string): { reference?: Re
   const keysOf = (map: Node, allowed: string[], field: string) => {
     if (!isMap(map)) return;
     for (const pair of map.items) {
-      const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+      // snake_case keys, as lm-eval's YAML; a kebab-case spelling of a known key is read the same.
+      const key = (isScalar(pair.key) ? String(pair.key.value) : String(pair.key)).replace(/-/g, '_');
       if (!allowed.includes(key)) {
         findings.push(make('reference-unknown-key', at(pair.key as Node, field ? `${field}.${key}` : key), { key, suggestion: closestName(key, allowed), allowed: allowed.join(', ') }));
       }
     }
   };
   keysOf(root, TOP_KEYS, '');
-  const get = (map: Node | null | undefined, key: string): Node | undefined => (isMap(map) ? (map.get(key, true) as Node | undefined) : undefined);
+  const get = (map: Node | null | undefined, key: string): Node | undefined =>
+    isMap(map) ? ((map.get(key, true) ?? map.get(key.replace(/_/g, '-'), true)) as Node | undefined) : undefined;
   const str = (node: Node | undefined, field: string, required: boolean): string | undefined => {
     if (node === undefined || (isScalar(node) && node.value === null)) {
       if (required) findings.push(make('reference-field', { file, field, line: undefined }, { problem: `${field} is required` }));
@@ -147,7 +164,24 @@ export function parseReferenceFile(text: string, file: string): { reference?: Re
   const extra_args = stringList(get(harnessNode, 'extra_args'), 'harness.extra_args');
   const batch = str(get(harnessNode, 'batch_size'), 'harness.batch_size', false);
   const device = str(get(harnessNode, 'device'), 'harness.device', false);
-  const harness = { ...(batch ? { batch_size: batch } : {}), ...(device ? { device } : {}), extra_args };
+  const commandNode = get(harnessNode, 'command');
+  // A string is one program (`lm_eval`, `/opt/venv/bin/lm_eval`); a list is the argv prefix.
+  const command = commandNode === undefined ? DEFAULT_HARNESS_COMMAND : isSeq(commandNode) ? stringList(commandNode, 'harness.command') : [str(commandNode, 'harness.command', true) ?? ''].filter(Boolean);
+  if (commandNode !== undefined && command.length === 0 && !findings.some((f) => f.path.field?.startsWith('harness.command'))) findings.push(make('reference-field', at(commandNode, 'harness.command'), { problem: 'harness.command must name the program that runs lm-eval' }));
+  const envNode = get(harnessNode, 'env');
+  const env: Array<[string, string]> = [];
+  if (envNode !== undefined) {
+    if (!isMap(envNode)) findings.push(make('reference-field', at(envNode, 'harness.env'), { problem: 'harness.env must map variable names to values' }));
+    else for (const pair of envNode.items) {
+      const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+      const value = str(pair.value as Node, `harness.env.${key}`, true);
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) findings.push(make('reference-field', at(pair.key as Node, `harness.env.${key}`), { problem: `harness.env: "${key}" is not a shell variable name` }));
+      else if (value !== undefined) env.push([key, value]);
+    }
+  }
+  const setup = str(get(harnessNode, 'setup'), 'harness.setup', false);
+  if (setup !== undefined && /[\r\n]/.test(setup)) findings.push(make('reference-field', at(get(harnessNode, 'setup'), 'harness.setup'), { problem: 'harness.setup must be one line (chain commands with &&)' }));
+  const harness: HarnessSettings = { ...(batch ? { batch_size: batch } : {}), ...(device ? { device } : {}), extra_args, command: command.length ? command : DEFAULT_HARNESS_COMMAND, env, ...(setup !== undefined && !/[\r\n]/.test(setup) ? { setup } : {}) };
 
   const slurmNode = get(root, 'slurm');
   keysOf(slurmNode as Node, SLURM_KEYS, 'slurm');
@@ -172,6 +206,11 @@ export function parseReferenceFile(text: string, file: string): { reference?: Re
     const name = str(get(node, 'name'), `${field}.name`, true);
     const model = str(get(node, 'model'), `${field}.model`, true);
     const model_args = str(get(node, 'model_args'), `${field}.model_args`, true);
+    if (name !== undefined && /[\u0000-\u001f\u007f]/.test(name)) {
+      // A tab or newline in a name would split jobs.tsv rows and forge lines on terminals.
+      findings.push(make('reference-field', at(get(node, 'name'), `${field}.name`), { problem: `${field}.name must not contain control characters (tab, newline, …)` }));
+      return undefined;
+    }
     if (name !== undefined) {
       if (names.has(name)) findings.push(make('reference-duplicate-name', at(get(node, 'name'), `${field}.name`), { name }));
       names.add(name);

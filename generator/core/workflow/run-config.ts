@@ -1,7 +1,8 @@
 /**
  * aptpace.yaml: one section per subcommand, each mirroring that subcommand's flags, so a CI job
  * runs the pipeline with `aptpace run --config aptpace.yaml`. Keys are the long flag names
- * without dashes (`max-shortcut-gain: 10`); `inputs:` holds the positional arguments. Unknown
+ * in snake_case (`max_shortcut_gain: 10`; `max-shortcut-gain` is read the same); `inputs:` holds
+ * the positional arguments. Unknown
  * sections and keys are usage errors with a "did you mean": a misspelt key silently ignored
  * would run the pipeline with a default the user did not choose.
  */
@@ -11,7 +12,7 @@ import { closestName } from '../kernel/suggest.js';
 export const CONFIG_FORMAT = 'aptpace-config/1';
 
 /** Pipeline order: `run` executes the configured stages in this order. */
-export const STAGE_ORDER = ['normalize', 'build', 'audit', 'review', 'emit', 'plan', 'ingest', 'evaluate', 'fit', 'predict', 'check'] as const;
+export const STAGE_ORDER = ['normalize', 'build', 'audit', 'review', 'emit', 'plan', 'ingest', 'evaluate', 'fit', 'predict', 'check', 'report'] as const;
 export type Stage = (typeof STAGE_ORDER)[number];
 
 /** What the config reader needs to know of one flag (taken from the commander definition). */
@@ -71,7 +72,8 @@ export function parseRunConfig(text: string, file: string, flagsByStage: Readonl
     if (section === null || (isScalar(section) && section.value === null)) continue;
     if (!isMap(section)) throw new ConfigError(`${stage}: must be a mapping of flags`, file, lineOf(section));
     for (const item of section.items) {
-      const name = isScalar(item.key) ? String(item.key.value) : String(item.key);
+      // Keys are snake_case like every config file here (`model_file:` for --model-file); kebab-case is accepted too.
+      const name = (isScalar(item.key) ? String(item.key.value) : String(item.key)).replace(/_/g, '-');
       const value = item.value as Node | null;
       if (name === 'inputs') {
         const list = isSeq(value) ? value.items : [value];
@@ -90,9 +92,10 @@ export function parseRunConfig(text: string, file: string, flagsByStage: Readonl
     }
   }
   for (const override of overrides) {
-    const m = /^([a-z]+)\.([a-z0-9-]+)=(.*)$/s.exec(override);
+    const m = /^([a-z]+)\.([a-z0-9_-]+)=(.*)$/s.exec(override);
     if (!m) throw new ConfigError(`--set ${override}: expected stage.flag=value`, '--set');
-    const [, stageName, name, raw] = m as unknown as [string, string, string, string];
+    const [, stageName, given, raw] = m as unknown as [string, string, string, string];
+    const name = given.replace(/_/g, '-');
     if (!(STAGE_ORDER as readonly string[]).includes(stageName)) throw new ConfigError(`--set ${override}: unknown stage "${stageName}"`, '--set');
     const stage = stageName as Stage;
     const flag = (flagsByStage.get(stage) ?? []).find((f) => f.name === name);

@@ -10,15 +10,20 @@
 import type { Finding } from '../kernel/findings.js';
 import { findingFactory } from '../kernel/findings.js';
 import { workflowFindings } from './findings.js';
-import type { HarnessModel, SlurmSettings } from './reference.js';
+import { sha256 } from '../kernel/stable-json.js';
+import { DEFAULT_HARNESS_COMMAND, type HarnessModel, type HarnessSettings, type SlurmSettings } from './reference.js';
+import { shellQuote, shellScript, slurmScript } from './run-plan-scripts.js';
 
 const make = findingFactory(workflowFindings);
 
 export interface SuiteTasks {
   /** `--include_path` value, as the user wrote it (relative to where the plan runs). */
   includePath: string;
-  /** Test-split document count per task, in suite order. */
-  tasks: Array<{ task: string; documents: number }>;
+  /**
+   * Test-split document count per task, in suite order, and each document's estimated cost
+   * (`suite-tasks.ts`: prompt tokens × forward passes; absent → 1 per document).
+   */
+  tasks: Array<{ task: string; documents: number; costs?: number[] }>;
 }
 
 export interface Shard {
@@ -28,6 +33,8 @@ export interface Shard {
   /** Task → sorted document indices; only tasks with at least one document. */
   samples: Record<string, number[]>;
   documents: number;
+  /** Estimated cost, in the suite's cost units. */
+  cost: number;
 }
 
 export interface PlanJob {
@@ -36,7 +43,10 @@ export interface PlanJob {
   model: string;
   shard: number;
   outputPath: string;
+  /** The whole command: the harness command (argv prefix) then the lm-eval flags. */
   argv: string[];
+  /** How many of argv's trailing entries are lm-eval flags (the rest is the harness command). */
+  harnessArgs: number;
 }
 
 export interface RunPlan {
@@ -54,35 +64,45 @@ export interface RunPlanOptions {
   runsDir: string;
   /** Where the plan folder will be, as seen from where the scripts run (for the shard files). */
   planDir: string;
-  harness: { batch_size?: string; device?: string; extra_args: string[] };
+  harness: Partial<HarnessSettings> & { extra_args: string[] };
   slurm?: SlurmSettings;
-  lmEval?: string;
 }
 
-/** Splits the suite's documents into `count` contiguous, near-equal shards in suite order. */
+/**
+ * Splits the suite's documents into `count` contiguous shards of near-equal estimated cost, in
+ * suite order (unit cost per document when the suite carries no estimate, which gives shards of
+ * near-equal document counts). Every shard holds at least one document.
+ */
 export function shardSuite(suite: SuiteTasks, count: number): { shards: Shard[]; findings: Finding[] } {
-  const total = suite.tasks.reduce((n, t) => n + t.documents, 0);
+  const costs: number[] = [];
+  for (const t of suite.tasks) for (let i = 0; i < t.documents; i++) costs.push(Math.max(Number.EPSILON, t.costs?.[i] ?? 1));
+  const total = costs.length;
   if (count < 1 || count > total) return { shards: [], findings: [make('plan-shards-too-many', {}, { shards: count, documents: total })] };
-  const shards: Shard[] = [];
-  let task = 0;
-  let within = 0;
-  for (let s = 0; s < count; s++) {
-    // Shard s holds global documents [floor(s·total/count), floor((s+1)·total/count)).
-    let take = Math.floor(((s + 1) * total) / count) - Math.floor((s * total) / count);
-    const samples: Record<string, number[]> = {};
-    const documents = take;
-    while (take > 0) {
-      const t = suite.tasks[task]!;
-      const n = Math.min(take, t.documents - within);
-      if (n > 0) (samples[t.task] ??= []).push(...Array.from({ length: n }, (_, i) => within + i));
-      within += n;
-      take -= n;
-      if (within >= t.documents) {
-        task++;
-        within = 0;
-      }
+  const cumulative = new Float64Array(total + 1);
+  for (let i = 0; i < total; i++) cumulative[i + 1] = cumulative[i]! + costs[i]!;
+  // Boundary s (documents before shard s) is the one nearest s/count of the total cost, keeping
+  // at least one document for this shard and for each one after it.
+  const bounds = [0];
+  for (let s = 1; s < count; s++) {
+    const goal = (s * cumulative[total]!) / count;
+    let lo = bounds[s - 1]! + 1;
+    let hi = total - (count - s);
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cumulative[mid]! < goal) lo = mid + 1;
+      else hi = mid;
     }
-    shards.push({ index: s + 1, count, samples, documents });
+    const below = lo - 1;
+    bounds.push(below > bounds[s - 1]! && goal - cumulative[below]! <= cumulative[lo]! - goal ? below : lo);
+  }
+  bounds.push(total);
+  const owner: Array<{ task: string; index: number }> = [];
+  for (const t of suite.tasks) for (let i = 0; i < t.documents; i++) owner.push({ task: t.task, index: i });
+  const shards: Shard[] = [];
+  for (let s = 0; s < count; s++) {
+    const samples: Record<string, number[]> = {};
+    for (let d = bounds[s]!; d < bounds[s + 1]!; d++) (samples[owner[d]!.task] ??= []).push(owner[d]!.index);
+    shards.push({ index: s + 1, count, samples, documents: bounds[s + 1]! - bounds[s]!, cost: cumulative[bounds[s + 1]!]! - cumulative[bounds[s]!]! });
   }
   return { shards, findings: [] };
 }
@@ -93,6 +113,16 @@ export function safeName(name: string): string {
   return cleaned === '' ? 'model' : cleaned;
 }
 
+/**
+ * The run folder for a model: its name when that is already safe, else the safe form plus a
+ * short hash of the name, so `a/b` and `a_b` never share a folder and a name always maps to
+ * the same folder whatever else the plan holds (reruns find their logs).
+ */
+export function runFolderName(name: string): string {
+  const safe = safeName(name);
+  return safe === name ? name : `${safe}-${sha256(name).slice(0, 8)}`;
+}
+
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 
 export function shardFileName(shard: Shard): string {
@@ -100,15 +130,12 @@ export function shardFileName(shard: Shard): string {
   return `shard-${pad(shard.index, w)}-of-${shard.count}.json`;
 }
 
-/** POSIX single-quote escaping: safe for any string in sh and bash. */
-export function shellQuote(arg: string): string {
-  return /^[A-Za-z0-9_./=:,@%+-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
-}
+export { shellQuote };
 
 export function buildRunPlan(options: RunPlanOptions): { plan?: RunPlan; findings: Finding[] } {
   const { shards, findings } = shardSuite(options.suite, options.shards);
   if (shards.length === 0) return { findings };
-  const lmEval = options.lmEval ?? 'lm_eval';
+  const command = options.harness.command?.length ? options.harness.command : DEFAULT_HARNESS_COMMAND;
   const jobs: PlanJob[] = [];
   const files: Record<string, string> = {};
   for (const shard of shards) files[`shards/${shardFileName(shard)}`] = `${JSON.stringify(shard.samples)}\n`;
@@ -116,10 +143,10 @@ export function buildRunPlan(options: RunPlanOptions): { plan?: RunPlan; finding
   for (const model of options.models) {
     for (const shard of shards) {
       const outputPath = sharded
-        ? `${options.runsDir}/${safeName(model.name)}/${shardFileName(shard).replace(/\.json$/, '')}`
-        : `${options.runsDir}/${safeName(model.name)}`;
+        ? `${options.runsDir}/${runFolderName(model.name)}/${shardFileName(shard).replace(/\.json$/, '')}`
+        : `${options.runsDir}/${runFolderName(model.name)}`;
       const argv = [
-        lmEval,
+        ...command,
         '--model', model.model,
         '--model_args', model.model_args,
         '--include_path', options.suite.includePath,
@@ -132,59 +159,23 @@ export function buildRunPlan(options: RunPlanOptions): { plan?: RunPlan; finding
         ...options.harness.extra_args,
         ...model.extra_args,
       ];
-      jobs.push({ job: jobs.length, model: model.name, shard: shard.index, outputPath, argv });
+      jobs.push({ job: jobs.length, model: model.name, shard: shard.index, outputPath, argv, harnessArgs: argv.length - command.length });
     }
   }
   files['jobs.tsv'] = `job\tmodel\tshard\toutput_path\n${jobs.map((j) => `${j.job}\t${j.model}\t${j.shard}\t${j.outputPath}`).join('\n')}\n`;
-  files['run.sh'] = shellScript(jobs);
+  files['model-names.csv'] = modelNamesCsv(jobs);
+  files['run.sh'] = shellScript(jobs, command, options.planDir, options.harness);
   files['slurm.sbatch'] = slurmScript(jobs, options.planDir, options.slurm ?? { gres: 'gpu:1', cpus_per_task: 8, time: '04:00:00', directives: [] });
   return { plan: { shards, jobs, files }, findings };
 }
 
-function shellScript(jobs: PlanJob[]): string {
-  const cases = jobs.map((j) => `    ${j.job}) # ${j.model.replace(/[\r\n]/g, ' ')}, shard ${j.shard}\n      ${j.argv.map(shellQuote).join(' ')} ;;`).join('\n');
-  return `#!/usr/bin/env bash
-# Written by aptpace plan. Runs every (model, shard) job of the plan in turn, or one job:
-#   bash run.sh        # all ${jobs.length} jobs, one after another
-#   bash run.sh N      # job N only (0-based; jobs.tsv lists them; slurm.sbatch runs one per array task)
-# Run it from the folder the plan's paths are relative to.
-set -euo pipefail
-run_job() {
-  case "$1" in
-${cases}
-    *) echo "run.sh: no job $1 (0..${jobs.length - 1})" >&2; return 2 ;;
-  esac
-}
-if [ "$#" -gt 0 ]; then
-  run_job "$1"
-else
-  for job in $(seq 0 ${jobs.length - 1}); do run_job "$job"; done
-fi
-`;
-}
-
-function slurmScript(jobs: PlanJob[], planDir: string, slurm: SlurmSettings): string {
-  const directive = (flag: string) => `#SBATCH ${flag.replace(/[\r\n]/g, ' ')}`;
-  const resources = [
-    ...(slurm.partition ? [`--partition=${slurm.partition}`] : []),
-    ...(slurm.gres !== 'none' ? [`--gres=${slurm.gres}`] : []),
-    `--cpus-per-task=${slurm.cpus_per_task}`,
-    `--time=${slurm.time}`,
-    ...slurm.directives,
-  ].map(directive).join('\n');
-  // sbatch runs a spooled copy of this file, so $0 does not point into the plan folder: the
-  // plan is found from the submit directory, which is where the plan's paths are relative to.
-  return `#!/usr/bin/env bash
-# Written by aptpace plan: one Slurm array task per (model, shard) job in jobs.tsv.
-# Submit from the folder the plan's paths are relative to:  sbatch path/to/slurm.sbatch
-# Resources come from the reference file's slurm: block; the harness does the GPU work.
-#SBATCH --job-name=aptpace-suite
-#SBATCH --array=0-${jobs.length - 1}
-${resources}
-#SBATCH --output=slurm-%A_%a.out
-set -euo pipefail
-export HF_HUB_OFFLINE=\${HF_HUB_OFFLINE:-1} HF_DATASETS_OFFLINE=\${HF_DATASETS_OFFLINE:-1}
-cd "\${SLURM_SUBMIT_DIR:?submit this with sbatch, or use run.sh}"
-bash ${shellQuote(`${planDir}/run.sh`)} "\${SLURM_ARRAY_TASK_ID:?submit this with sbatch as an array job}"
-`;
+/**
+ * `alias,canonical` rows for `aptpace ingest --mapping`: each job's output folder → the model's
+ * name in the reference file. The harness names a run after `pretrained=` (`org/base-a`, the
+ * same for every revision of one repository); ingest also looks up the folder a run was
+ * written to, so the store keys every run by the name targets.csv uses.
+ */
+function modelNamesCsv(jobs: PlanJob[]): string {
+  const quote = (s: string) => (/[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+  return `alias,canonical\n${jobs.map((j) => `${quote(j.outputPath)},${quote(j.model)}`).join('\n')}\n`;
 }

@@ -68,7 +68,11 @@ export async function ingestLogs(
     if (files.legacyArrays) matchLegacySamples(files, info, sink);
     const folder = path.resolve(files.dir) === path.resolve(files.root) ? undefined : path.basename(files.dir);
     const rawModel = info.modelName ?? folder ?? 'unnamed-model';
-    const model = mapModelName(options.mapping, rawModel, ...(info.modelNameSanitized ? [info.modelNameSanitized] : []), ...(folder ? [folder] : []));
+    // A run plan's model-names.csv keys runs by the job's output folder (`runs/<model>/<shard>`,
+    // from the root's own name down): the harness folder's parent, or the folder itself.
+    const jobFolders = [path.dirname(files.dir), files.dir].map((d) => path.join(path.basename(files.root), path.relative(files.root, d)).split(path.sep).join('/'));
+    const byJobFolder = options.mapping ? jobFolders.map((f) => options.mapping![f]).find((m) => m !== undefined) : undefined;
+    const model = byJobFolder ?? mapModelName(options.mapping, rawModel, ...(info.modelNameSanitized ? [info.modelNameSanitized] : []), ...(folder ? [folder] : []));
     loaded.push({ files, info, rawModel, model });
     const withSamples = [...info.leafTasks.keys()].filter((t) => files.samples.has(t));
     if (withSamples.length === 0 && info.leafTasks.size > 0) {

@@ -17,10 +17,11 @@ export interface MetricChoice extends MetricKey {
 /**
  * Default preference: the headline metric of each output type. `acc` before `acc_norm`
  * because it is the harness's own first metric for multiple_choice and what APTBench-style
- * MCQs report; perplexity-style metrics are never a default (they are not 0–1 per-instance
- * scores and lower is better).
+ * MCQs report; `set_match` and `tool_call_match` are the headline metrics of aptpace's own
+ * multi-select and tool-call tasks (emit/kinds); perplexity-style metrics are never a default
+ * (they are not 0–1 per-instance scores and lower is better).
  */
-export const PREFERRED_METRICS = ['acc', 'exact_match', 'acc_norm', 'acc_mutual_info', 'pass@1', 'pass_at_1'];
+export const PREFERRED_METRICS = ['acc', 'exact_match', 'acc_norm', 'acc_mutual_info', 'pass@1', 'pass_at_1', 'set_match', 'tool_call_match'];
 /**
  * Metrics whose per-sample value is not a per-instance score: `[loglik, n]` pairs
  * (perplexities), `[ref, pred]` passthroughs scored at corpus level (bleu, chrf, ter),

@@ -34,9 +34,14 @@ export interface BarRow {
   value: number;
   low?: number;
   high?: number;
-  /** The checkpoint under test (accent colour). */
+  /** The checkpoint under test, drawn in its verdict's colour (`tone`; red when absent). */
   highlight?: boolean;
+  /** The checkpoint's verdict: green for pass, red for fail, amber for anything unproven or unchecked. */
+  tone?: BarTone;
 }
+
+export type BarTone = 'pass' | 'fail' | 'neutral';
+const TONES: Record<BarTone, string> = { pass: '#59a14f', fail: ACCENT, neutral: '#f28e2b' };
 
 /** A value domain from 0 (or the data's minimum when negative) to at least `floorMax`. */
 function domainFor(values: number[], floorMax: number): [number, number] {
@@ -54,6 +59,7 @@ export function barChartSpec(name: string, title: string, rows: BarRow[], o: { x
   const withIntervals = rows.some((r) => r.low !== undefined && r.high !== undefined);
   const domain = domainFor(rows.flatMap((r) => [r.value, r.low ?? r.value, r.high ?? r.value, ...(o.threshold !== undefined ? [o.threshold] : [])]), o.maxValue ?? 0);
   const data = rows.map((r, i) => ({ order: i, label: r.label, value: r.value, low: r.low ?? null, high: r.high ?? null, role: r.highlight ? 'checkpoint' : 'reference' }));
+  const checkpointColour = TONES[rows.find((r) => r.highlight)?.tone ?? 'fail'];
   const y = { field: 'label', type: 'nominal', sort: { field: 'order', op: 'min' }, title: null };
   const layers: VlSpec[] = [
     {
@@ -61,7 +67,7 @@ export function barChartSpec(name: string, title: string, rows: BarRow[], o: { x
       encoding: {
         y,
         x: { field: 'value', type: 'quantitative', title: o.xTitle, scale: { domain, nice: false, zero: true } },
-        color: { field: 'role', type: 'nominal', scale: { domain: ['checkpoint', 'reference'], range: [ACCENT, BASE] }, legend: null },
+        color: { field: 'role', type: 'nominal', scale: { domain: ['checkpoint', 'reference'], range: [checkpointColour, BASE] }, legend: null },
         tooltip: [{ field: 'label' }, { field: 'value', format: '.3f' }, ...(withIntervals ? [{ field: 'low', format: '.3f' }, { field: 'high', format: '.3f' }] : [])],
       },
     },
@@ -127,7 +133,8 @@ export function trendChartSpec(name: string, title: string, rows: TrendRow[], o:
   const domain = domainFor([...sorted.flatMap((r) => [r.value, r.low ?? r.value, r.high ?? r.value]), ...refs.map((r) => r.value), ...(o.threshold !== undefined ? [o.threshold] : [])], o.maxValue);
   const yScale = { domain, nice: false, zero: true };
   // Padding keeps the first and last points off the plot's edges.
-  const x = { field: 'x', type: 'quantitative', title: o.xTitle, scale: { zero: false, padding: 16 } };
+  // Steps and tokens are whole numbers: no fractional ticks, and no "2,500.000000" for a single point.
+  const x = { field: 'x', type: 'quantitative', title: o.xTitle, scale: { zero: false, padding: 16 }, axis: { format: ',~f', tickMinStep: 1 } };
   const data = sorted.map((r) => ({ x: r.x, label: r.label, value: r.value, low: r.low ?? null, high: r.high ?? null, role: r.highlight ? 'checkpoint' : 'history' }));
   const layers: VlSpec[] = [];
   if (banded.length > 1) {

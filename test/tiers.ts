@@ -1,0 +1,35 @@
+/**
+ * The slow tier: test files `npm run test:fast` leaves out (the full `npm test` runs them all).
+ * Each spends most of its time in the real harness on many tasks, a browser, the packed
+ * tarball or the whole pipeline; the fast tier keeps the units and the real-harness smoke
+ * tests (test/emit/harness-run, test/logs/harness-live, test/workflow/run-plan).
+ * test/tiers.test.ts checks that every entry names an existing file.
+ */
+export const SLOW_TESTS: readonly string[] = [
+  'test/docs/docs.test.ts',
+  'test/e2e/loop.test.ts',
+  'test/e2e/workflow.test.ts',
+  'test/cli/demo.test.ts',
+  'test/package/pack.test.ts',
+  'test/workflow/slurm.test.ts',
+  'test/workflow/run-plan-live.test.ts',
+  'test/integrity/fuzz.test.ts',
+  'test/emit/harness-load.test.ts',
+  'test/workflow/proxy-suite.test.ts',
+  'test/workflow/proxy-suite-pace.test.ts',
+  'test/logs/suite-shards-live.test.ts',
+  'test/emit/cjk-scoring.test.ts',
+  'test/emit/ctf-suite.test.ts',
+  'test/emit/new-kinds.test.ts',
+  'test/emit/zh-build-harness.test.ts',
+  'test/emit/harness-install.test.ts',
+  'test/emit/harness-compat.test.ts',
+  'test/emit/harness-checkout.test.ts',
+  'test/emit/harness-samples.test.ts',
+  'test/emit/pipeline.test.ts',
+  'test/questions/new-kinds-real.test.ts',
+  'test/questions/long-context.test.ts',
+  'test/pace/leak.test.ts',
+  'test/review/browser.test.ts',
+  'test/review/chromium.test.ts',
+];
