@@ -72,7 +72,7 @@ const fit: CommandSpec = {
       if (!model) return { findings, text: 'nothing fitted' };
       const { samples, nonNumeric } = proxySamples(model.proxy);
       if (nonNumeric.count) findings.push(make('pace-samples-non-numeric', {}, { count: nonNumeric.count, tasks: nonNumeric.tasks.join(', ') }));
-      const out = new OutputFolder(ctx.vfs, opts.out as string, { force: Boolean(opts.force) });
+      const out = new OutputFolder(ctx.vfs, opts.out as string, { force: Boolean(opts.force), set: 'fit' });
       const files: Record<string, string> = {
         'model.json': `${stableStringify(model, 1)}\n`,
         'samples.json': `${stableStringify(samples, 1)}\n`,

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import type { Option } from 'commander';
 import { UsageError, type CommandContext, type CommandSpec } from '../command.js';
 import type { Vfs } from '../../core/kernel/vfs.js';
+import { writeOutputFile } from '../../core/kernel/output.js';
 import { findingFactory } from '../../core/kernel/findings.js';
 import { workflowFindings } from '../../core/workflow/findings.js';
 import { ConfigError, parseRunConfig, stageArgv, STAGE_ORDER, type FlagInfo, type Stage, type StageConfig } from '../../core/workflow/run-config.js';
@@ -128,7 +129,7 @@ const run: CommandSpec = {
       const after = typeof out === 'string' ? await fingerprint(ctx.vfs, path.resolve(base, out)) : undefined;
       if (after !== undefined) state[stage.stage] = { inputs, outputs: after };
     }
-    if (!opts.dryRun) await ctx.vfs.writeFileAtomic(statePath, `${JSON.stringify(state, null, 2)}\n`);
+    if (!opts.dryRun) await writeOutputFile(ctx.vfs, statePath, `${JSON.stringify(state, null, 2)}\n`, true);
     const text = report.map((r) => `${r.stage.padEnd(9)} ${r.status}${r.exitCode ? ` (exit ${r.exitCode})` : ''}`).join('\n');
     const failed = report.find((r) => r.exitCode);
     const findings = failed ? [make('run-stage-failed', { file: opts.config as string, field: failed.stage }, { stage: failed.stage, exitCode: failed.exitCode })] : [];

@@ -82,7 +82,7 @@ export async function saveStore(vfs: Vfs, dir: string, store: { matrix: ScoreMat
   if (matrix.values.length !== cells || matrix.observed.length !== cells) {
     throw new Error(`internal: matrix arrays hold ${matrix.values.length}/${matrix.observed.length} cells, shape needs ${cells}`);
   }
-  const out = new OutputFolder(vfs, dir, { force: options.force });
+  const out = new OutputFolder(vfs, dir, { force: options.force, set: 'ingest' });
   for (const name of Object.values(STORE_FILES)) await out.check(name);
 
   // Placeholders are zeroed so that the file (and its hash) does not depend on stale values.
