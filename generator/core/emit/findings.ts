@@ -188,6 +188,14 @@ export const emitFindings = {
     title: 'File not written by aptpace kept in the suite folder',
     message: (a) => `${a.target} is not part of the suite; it was kept${a.yaml ? ' and the harness will also index it' : ''}`,
   },
+  'suite-set-torn': {
+    severity: 'error',
+    title: 'Suite folder is torn or mixed',
+    message: (a) =>
+      a.reason === 'writing'
+        ? `${a.target} was being rewritten when its emit stopped; its files do not belong together. Rerun aptpace emit before using it`
+        : `${a.target}: ${a.file} ${a.reason === 'missing' ? 'is missing' : 'differs from the content'} the suite's manifest recorded; the suite is mixed or edited. Rerun aptpace emit`,
+  },
 } satisfies FindingCatalog;
 
 export type EmitFindingCode = keyof typeof emitFindings;

@@ -245,7 +245,7 @@ export async function readManifest(vfs: Vfs, file: string): Promise<Map<string, 
   return manifestHashes(await readManifestFile(vfs, file));
 }
 
-async function readManifestFile(vfs: Vfs, file: string): Promise<Partial<SuiteManifest> | undefined> {
+export async function readManifestFile(vfs: Vfs, file: string): Promise<Partial<SuiteManifest> | undefined> {
   try {
     const st = await vfs.lstat(file);
     // Never open a FIFO or follow a link someone put at our manifest's name.
