@@ -53,6 +53,19 @@ async function fingerprint(vfs: Vfs, target: string, seen = new Set<string>()): 
   return hash.digest('hex');
 }
 
+/**
+ * An input as the command will read it: a path, or (when no such path exists and it holds glob
+ * characters) the files the glob matches, each name with its content fingerprint, so a file
+ * added, removed or changed behind `data/*.jsonl` makes the stage stale.
+ */
+async function fingerprintInput(vfs: Vfs, base: string, input: string): Promise<string | undefined> {
+  const direct = await fingerprint(vfs, path.resolve(base, input));
+  if (direct !== undefined || !/[*?[\]{}]/.test(input)) return direct;
+  const hash = createHash('sha256').update('glob\n');
+  for (const file of await vfs.glob([input], { cwd: base, absolute: true })) hash.update(`${path.relative(base, file)}\0${(await fingerprint(vfs, file)) ?? ''}\n`);
+  return hash.digest('hex');
+}
+
 interface StageState {
   inputs: string;
   outputs: string;
@@ -101,7 +114,7 @@ const run: CommandSpec = {
       const out = stage.flags.find((f) => f.name === 'out')?.value;
       const inputPaths = [...stage.inputs, ...stage.flags.filter((f) => f.name !== 'out' && typeof f.value === 'string').map((f) => f.value as string)];
       const inputHash = createHash('sha256').update(JSON.stringify(argv));
-      for (const p of inputPaths) inputHash.update(`${p}\0${(await fingerprint(ctx.vfs, path.resolve(base, p))) ?? ''}\n`);
+      for (const p of inputPaths) inputHash.update(`${p}\0${(await fingerprintInput(ctx.vfs, base, p)) ?? ''}\n`);
       const inputs = inputHash.digest('hex');
       const outputs = typeof out === 'string' ? await fingerprint(ctx.vfs, path.resolve(base, out)) : undefined;
       const prior = state[stage.stage];
