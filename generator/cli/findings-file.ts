@@ -9,8 +9,8 @@ const RECOGNISE_BYTES = 64 << 20;
 
 /**
  * Decides, before the command runs, whether `--findings-file` may be written: never onto one of
- * the command's inputs (a positional argument, a file below an input folder, or any path another
- * option names), even with --force; an existing file only with --force or when it is a findings
+ * the command's inputs (a positional argument or any path another option names), even with
+ * --force; an existing file only with --force or when it is a findings
  * file (JSON Lines of findings, or empty) an earlier run wrote. Throws OutputError otherwise.
  */
 export async function prepareFindingsFile(vfs: Vfs, cwd: string, file: string, args: readonly string[], opts: Record<string, unknown>): Promise<string> {
@@ -19,7 +19,7 @@ export async function prepareFindingsFile(vfs: Vfs, cwd: string, file: string, a
   const named = Object.entries(opts)
     .filter(([key]) => key !== 'findingsFile')
     .flatMap(([, v]) => (typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []));
-  await refuseInputAsOutput(vfs, target, named.map((v) => path.resolve(cwd, v)), { folders: false });
+  await refuseInputAsOutput(vfs, target, named.map((v) => path.resolve(cwd, v)));
   const real = await namedOutputTarget(vfs, target);
   const existing = await vfs.lstat(real);
   if (existing && !opts.force && !(existing.isFile && existing.size <= RECOGNISE_BYTES && isFindingsText(await vfs.readText(real)))) throw new OutputError('output-exists', file);

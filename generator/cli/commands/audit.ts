@@ -131,13 +131,28 @@ export function renderTable(report: AuditReport): string {
 
 /**
  * Question files named on the command line: plain paths are kept as typed (so a missing one
- * is reported by the reader), patterns with glob characters are expanded, sorted.
+ * is reported by the reader), patterns with glob characters are expanded, sorted. A match that
+ * is not a regular file (a FIFO, a socket) is kept so the reader reports it; folders are not
+ * files; a file reached twice (through a link such as `up -> ..`) is read once.
  */
 export async function expandInputs(vfs: Vfs, patterns: string[], cwd: string): Promise<string[]> {
   const out: string[] = [];
+  const seen = new Set<string>();
+  const once = async (file: string) => {
+    const real = await vfs.realpath(file).catch(() => file);
+    if (seen.has(real)) return;
+    seen.add(real);
+    out.push(file);
+  };
   for (const p of patterns) {
-    if (/[*?[\]{}]/.test(p)) out.push(...(await vfs.glob([p], { cwd, absolute: true })));
-    else out.push(p);
+    if (!/[*?[\]{}]/.test(p)) {
+      await once(p);
+      continue;
+    }
+    for (const match of await vfs.glob([p], { cwd, absolute: true, onlyFiles: false })) {
+      if ((await vfs.stat(match).catch(() => undefined))?.isDirectory) continue;
+      await once(match);
+    }
   }
-  return [...new Set(out)];
+  return out;
 }

@@ -97,17 +97,14 @@ export async function namedOutputTarget(vfs: Vfs, file: string): Promise<string>
 }
 
 /**
- * Refuses an output that is one of the command's inputs (the same real path, or a file below
- * an input folder that already exists there): reading and then replacing it would lose it.
- * Throws OutputError('output-is-input') before anything is read or written.
+ * Refuses an output that is one of the command's inputs (the same real path, however it is
+ * spelled or linked): reading and then replacing it would lose it. Throws
+ * OutputError('output-is-input') before anything is read or written. (A previous output inside
+ * an input folder is the readers' business: they leave it out of the read.)
  */
-export async function refuseInputAsOutput(vfs: Vfs, output: string, inputs: readonly string[], options: { folders?: boolean } = {}): Promise<void> {
+export async function refuseInputAsOutput(vfs: Vfs, output: string, inputs: readonly string[]): Promise<void> {
   const real = await realPathOf(vfs, output);
-  const exists = Boolean(await vfs.lstat(real).catch(() => undefined));
   for (const input of inputs) {
-    if (!input) continue;
-    const realInput = await realPathOf(vfs, input);
-    if (realInput === real) throw new OutputError('output-is-input', output);
-    if (options.folders !== false && exists && inside(realInput, real) && (await vfs.stat(realInput).catch(() => undefined))?.isDirectory) throw new OutputError('output-is-input', output);
+    if (input && (await realPathOf(vfs, input)) === real) throw new OutputError('output-is-input', output);
   }
 }

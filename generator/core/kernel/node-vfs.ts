@@ -264,7 +264,7 @@ export const nodeVfs: Vfs = {
     }
   },
   async glob(patterns, options = {}) {
-    const found = await fg(patterns, { cwd: options.cwd, absolute: options.absolute ?? false, dot: false, onlyFiles: true });
+    const found = await fg(patterns, { cwd: options.cwd, absolute: options.absolute ?? false, dot: false, onlyFiles: options.onlyFiles ?? true });
     return found.sort();
   },
   writeFileAtomic,

@@ -56,8 +56,8 @@ export interface Vfs {
   lock(lockFile: string, label: string): Promise<() => Promise<void>>;
   /** Immediate children names of a directory (sorted). */
   list(dir: string): Promise<string[]>;
-  /** fast-glob style patterns, results sorted for determinism. */
-  glob(patterns: string[], options?: { cwd?: string; absolute?: boolean }): Promise<string[]>;
+  /** fast-glob style patterns, results sorted for determinism; `onlyFiles: false` also returns folders, FIFOs and sockets. */
+  glob(patterns: string[], options?: { cwd?: string; absolute?: boolean; onlyFiles?: boolean }): Promise<string[]>;
   writeFileAtomic(path: string, data: string | Uint8Array): Promise<void>;
   /** Streaming counterpart of writeFileAtomic for outputs too large to build in memory. */
   openAtomicWriter(path: string, options?: AtomicWriterOptions): Promise<AtomicWriter>;
