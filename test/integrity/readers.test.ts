@@ -3,7 +3,7 @@
  * still read (and written); a FIFO matched by a glob is a finding, not a hang or a silent skip;
  * a file reachable twice through `up -> ..` is read once.
  */
-import { copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { Command } from 'commander';
@@ -124,5 +124,53 @@ describe('globs over odd trees', () => {
     const res = await cli('audit', path.join(d, '**', '*.jsonl'), '--json');
     expect(res.json.data.tally.read).toBe(once.json.data.tally.read);
     expect(res.json.findings.map((f: any) => f.code)).not.toContain('question-duplicate-id');
+  });
+});
+
+describe('huge flat and deep inputs are handled iteratively, findings and tallies kept', () => {
+  it('a 200,000-row PACE CSV is read row by row (no stack overflow, no input-too-deep)', async () => {
+    const { parseCsv } = await import('../../generator/core/logs/csv.js');
+    const rows = ['id,score,metric_name', ...Array.from({ length: 200_000 }, (_, i) => `i${i},${(i % 100) / 100},acc`)].join('\n');
+    expect(parseCsv(rows, ',').rows.length).toBe(200_001);
+    const src = path.join(dir, 'pace-src', 'bench', 'sub');
+    mkdirSync(src, { recursive: true });
+    writeFileSync(path.join(src, 'ModelA.csv'), rows);
+    const res = await cli('fit', '--sources', path.join(dir, 'pace-src'), '--out', path.join(dir, 'pace-fit'), '--json');
+    expect(res.code).toBe(1);
+    expect(res.json.findings.map((f: any) => f.code)).not.toContain('input-too-deep');
+  });
+
+  it('a 300,000-element array passes the JSON checks', async () => {
+    const { parseJson } = await import('../../generator/core/kernel/json.js');
+    const text = `[${Array.from({ length: 300_000 }, () => '"\\ud83d\\ude00"').join(',')}]`;
+    expect((parseJson(text) as unknown[]).length).toBe(300_000);
+  });
+
+  it('a 5,000-deep acc array in harness samples is a finding about that record, the rest is ingested', async () => {
+    const logs = path.join(dir, 'deep-logs');
+    cpSync(fixtures('logs', 'harness-output'), logs, { recursive: true });
+    const model = path.join(logs, 'out', 'model-b');
+    const file = path.join(model, readdirSync(model).find((f) => /^samples_aptd_mc_2026/.test(f))!);
+    const lines = readFileSync(file, 'utf8').split('\n');
+    lines[0] = lines[0]!.replace(/"acc": *[^,}]+/, `"acc": ${'['.repeat(5000)}1${']'.repeat(5000)}`);
+    writeFileSync(file, lines.join('\n'));
+    const res = await cli('ingest', logs, '--out', path.join(dir, 'deep-store'), '--json');
+    expect(res.code).toBe(1);
+    const codes = res.json.findings.map((f: any) => f.code);
+    expect(codes).not.toContain('input-too-deep');
+    expect(codes).toContain('samples-bad-value');
+    expect(res.json.data.tallies.samples.rejected).toBe(1);
+    expect(res.json.data.tallies.samples.accepted).toBeGreaterThan(0);
+  });
+
+  it('the question reader keeps bounded findings for a file of bad lines, and counts every line', async () => {
+    const file = path.join(dir, 'bad-lines.jsonl');
+    writeFileSync(file, `${Array.from({ length: 20_000 }, (_, i) => `{"broken": ${i}`).join('\n')}\n`);
+    const { readQuestions, FINDINGS_PER_FILE_CODE } = await import('../../generator/core/questions/read-questions.js');
+    const read = await readQuestions(nodeVfs, [file]);
+    expect(read.tally.read).toBe(20_000);
+    expect(read.tally.rejected).toBe(20_000);
+    expect(read.findings.filter((f) => f.code === 'question-invalid-json').length).toBe(FINDINGS_PER_FILE_CODE);
+    expect(read.findings.filter((f) => f.code === 'question-findings-folded').map((f) => f.args)).toEqual([{ code: 'question-invalid-json', count: 20_000 - FINDINGS_PER_FILE_CODE }]);
   });
 });
