@@ -165,3 +165,27 @@ describe('consumers refuse a torn or mixed suite', () => {
     expect(load(proxy).stderr).toContain('aptpace fit stopped');
   });
 });
+
+describe('an emit that fails half way says so', () => {
+  it('a full disk during an in-place update reports a half-written suite, not "nothing was written"', async () => {
+    const { emitSuite } = await import('../../generator/core/emit/suite.js');
+    const { readQuestions } = await import('../../generator/core/questions/read-questions.js');
+    const { renderFinding } = await import('../../generator/core/kernel/render.js');
+    const { questions } = await readQuestions(nodeVfs, [path.join(repoRoot, 'fixtures', 'questions', 'balanced-plan.jsonl')]);
+    const out = path.join(dir, 'full-disk', 'suite');
+    expect((await emitSuite(nodeVfs, questions, { suite: 'aptpace_full', outDir: out })).findings.filter((f) => f.severity === 'error')).toEqual([]);
+    let writes = 0;
+    const full: Vfs = {
+      ...nodeVfs,
+      async writeFileAtomic(target, data) {
+        if (writes++ < 2) return nodeVfs.writeFileAtomic(target, data);
+        throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC', path: target });
+      },
+    };
+    const failed = await emitSuite(full, questions.slice(0, 10), { suite: 'aptpace_full', outDir: out });
+    const unwritable = failed.findings.find((f) => f.code === 'emit-target-unwritable')!;
+    expect(unwritable.args.partial).toBe(true);
+    expect(renderFinding(unwritable)).not.toContain('nothing was written');
+    expect(renderFinding(unwritable)).toContain('Rerun aptpace emit');
+  });
+});

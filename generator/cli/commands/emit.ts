@@ -89,7 +89,7 @@ const emit: CommandSpec = {
 export default emit;
 
 function renderResult(r: EmitResult): string {
-  if (r.files.length === 0) return 'nothing written';
+  if (r.files.length === 0) return r.findings.some((f) => f.code === 'emit-target-unwritable' && f.args.partial) ? 'the suite is half written (see the error above); rerun emit to repair it' : 'nothing written';
   const lines = [`wrote ${r.files.length} file(s) to ${r.suiteDir}`];
   lines.push(...formatTable(r.tasks.map((t) => [t.task, t.kind, `${t.docs} docs`, `${t.fewshot}-shot`]), { indent: '  ', align: ['left', 'left', 'right', 'left'] }));
   lines.push('run it with ($MODEL = the model to evaluate):', `  ${r.lmEvalCommand}`);

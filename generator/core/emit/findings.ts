@@ -148,7 +148,10 @@ export const emitFindings = {
   'emit-target-unwritable': {
     severity: 'error',
     title: 'Target cannot be written',
-    message: (a) => `cannot write the suite to ${a.target}: ${a.reason}; nothing was written`,
+    message: (a) =>
+      a.partial
+        ? `cannot write the suite to ${a.target}: ${a.reason}; some files were already replaced, and the manifest marks the suite as being written (its consumers refuse it). Rerun aptpace emit to repair it`
+        : `cannot write the suite to ${a.target}: ${a.reason}; nothing was written`,
   },
   'emit-target-not-directory': {
     severity: 'error',

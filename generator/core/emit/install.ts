@@ -115,7 +115,7 @@ export async function writeSuiteFolder(vfs: Vfs, target: string, files: Map<stri
     // 2. The last write completes the set.
     await folder.write(MANIFEST_FILE, manifestOf());
   } catch (err) {
-    findings.push(make('emit-target-unwritable', { file: target }, { target, reason: `${describeFsError(err)}; the manifest marks the suite as incomplete, rerun emit to repair it` }));
+    findings.push(make('emit-target-unwritable', { file: target }, { target, reason: describeFsError(err), partial: true }));
     return { written: [], findings };
   } finally {
     await release?.();
