@@ -189,3 +189,18 @@ describe('an emit that fails half way says so', () => {
     expect(renderFinding(unwritable)).toContain('Rerun aptpace emit');
   });
 });
+
+describe('a score store read back', () => {
+  it('every file matching its hash, but the set never marked complete, is refused', async () => {
+    const { saveStore, tryLoadStore } = await import('../../generator/core/logs/store.js');
+    const { syntheticPace } = await import('../../generator/core/pace/synthetic.js');
+    const s = path.join(dir, 'store-unfinished');
+    await saveStore(nodeVfs, s, syntheticPace({ models: 6, instances: 30, dims: 2, targets: 1, targetInstances: 10, seed: 'sets' }));
+    expect((await tryLoadStore(nodeVfs, s)).store).toBeDefined();
+    const manifest = path.join(s, outputSetFile('ingest'));
+    writeFileSync(manifest, readFileSync(manifest, 'utf8').replace('"complete"', '"writing"'));
+    const loaded = await tryLoadStore(nodeVfs, s);
+    expect(loaded.store).toBeUndefined();
+    expect(loaded.findings.map((f) => f.code)).toEqual(['output-set-torn']);
+  });
+});

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { Finding } from '../kernel/findings.js';
-import { OutputFolder } from '../kernel/output.js';
+import { OutputFolder, verifyOutputSet } from '../kernel/output.js';
 import { sha256, stableStringify } from '../kernel/stable-json.js';
 import type { Vfs } from '../kernel/vfs.js';
 import { logsFinding } from './findings.js';
@@ -167,6 +167,9 @@ export async function tryLoadStore(vfs: Vfs, dir: string): Promise<{ store?: Sco
     findings.push(logsFinding('store-bad-mask', { file: path.join(dir, STORE_FILES.observed) }, { count: bad }));
     return { findings };
   }
+  // Each file may match its hash and the set still be torn: a writer killed before it marked the set complete.
+  const torn = await verifyOutputSet(vfs, dir, 'ingest', [STORE_FILES.manifest]);
+  if (torn.length) return { findings: [...findings, ...torn] };
   const matrix: ScoreMatrix = {
     models: manifest.models,
     instances: manifest.instances,
