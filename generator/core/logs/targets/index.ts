@@ -305,6 +305,10 @@ export async function readTargets(
         const scale: TargetScale = min >= 0 && max <= 1 ? 'fraction' : min >= 0 && max <= 100 ? 'percent' : 'raw';
         scales.set(t, scale);
         sink.add('target-scale-inferred', { file }, { target: t, min, max, scale });
+        // 0.45 beside 62 is a fraction beside a percentage far more often than 0.45%: not guessed.
+        const fractions = vs.filter((v) => v > 0 && v <= 1 && !Number.isInteger(v)).length;
+        const percents = vs.filter((v) => v > 1).length;
+        if (scale === 'percent' && fractions > 0 && percents > 0) sink.add('target-scale-ambiguous', { file }, { target: t, fractions, percents, scale });
       }
     }
     for (const f of found) addAggregate(f.m, f.t, { value: f.v, scale: scales.get(f.t)!, file }, f.where);
