@@ -30,7 +30,7 @@ export const kernelFindings = {
   'output-locked': {
     severity: 'error',
     title: 'Output folder is being written',
-    message: (a) => `refusing to write ${a.target}: another aptpace process is writing there; wait for it to finish`,
+    message: (a) => `refusing to write ${a.target}: another aptpace process is writing there; wait for it to finish, or delete its .aptpace.lock if no aptpace process is running`,
   },
   'demo-step-failed': {
     severity: 'error',
