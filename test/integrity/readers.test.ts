@@ -174,3 +174,18 @@ describe('huge flat and deep inputs are handled iteratively, findings and tallie
     expect(read.findings.filter((f) => f.code === 'question-findings-folded').map((f) => f.args)).toEqual([{ code: 'question-invalid-json', count: 20_000 - FINDINGS_PER_FILE_CODE }]);
   });
 });
+
+describe('emit and review take folders and globs the same way', () => {
+  it('a folder with a FIFO and an `up -> ..` link: the FIFO is a finding, each file is read once', async () => {
+    const d = path.join(dir, 'emit-tree');
+    mkdirSync(path.join(d, 'sub'), { recursive: true });
+    copyFileSync(path.join(qdir, 'a.jsonl'), path.join(d, 'sub', 'a.jsonl'));
+    symlinkSync('..', path.join(d, 'sub', 'up'));
+    expect(spawnSync('mkfifo', [path.join(d, 'pipe.jsonl')]).status).toBe(0);
+    const res = await cli('emit', d, '--out', path.join(dir, 'emit-tree-suite'), '--suite', 'aptpace_tree', '--keep-going', '--json');
+    expect(res.json.findings.filter((f: any) => f.code === 'question-missing-file').map((f: any) => path.basename(f.path.file))).toEqual(['pipe.jsonl']);
+    expect(res.json.findings.map((f: any) => f.code)).not.toContain('question-duplicate-id');
+    const once = await cli('audit', path.join(d, 'sub', 'a.jsonl'), '--json');
+    expect(res.json.data.tally.accepted).toBe(once.json.data.tally.accepted);
+  });
+});

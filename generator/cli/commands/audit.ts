@@ -7,7 +7,7 @@ import { fsFindings } from '../../core/kernel/fs-findings.js';
 import { renderTally } from '../../core/kernel/render.js';
 import { readQuestions } from '../../core/questions/read-questions.js';
 import { auditQuestions, DEFAULT_MAX_SHORTCUT_GAIN, type AuditReport, type TaskAudit } from '../../core/questions/audit/index.js';
-import type { Vfs } from '../../core/kernel/vfs.js';
+import { expandQuestionInputs } from '../question-inputs.js';
 
 const audit: CommandSpec = {
   name: 'audit',
@@ -129,30 +129,5 @@ export function renderTable(report: AuditReport): string {
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
-/**
- * Question files named on the command line: plain paths are kept as typed (so a missing one
- * is reported by the reader), patterns with glob characters are expanded, sorted. A match that
- * is not a regular file (a FIFO, a socket) is kept so the reader reports it; folders are not
- * files; a file reached twice (through a link such as `up -> ..`) is read once.
- */
-export async function expandInputs(vfs: Vfs, patterns: string[], cwd: string): Promise<string[]> {
-  const out: string[] = [];
-  const seen = new Set<string>();
-  const once = async (file: string) => {
-    const real = await vfs.realpath(file).catch(() => file);
-    if (seen.has(real)) return;
-    seen.add(real);
-    out.push(file);
-  };
-  for (const p of patterns) {
-    if (!/[*?[\]{}]/.test(p)) {
-      await once(p);
-      continue;
-    }
-    for (const match of await vfs.glob([p], { cwd, absolute: true, onlyFiles: false })) {
-      if ((await vfs.stat(match).catch(() => undefined))?.isDirectory) continue;
-      await once(match);
-    }
-  }
-  return out;
-}
+/** The question inputs of audit and review (shared with emit). */
+export const expandInputs = expandQuestionInputs;
