@@ -189,3 +189,17 @@ describe('emit and review take folders and globs the same way', () => {
     expect(res.json.data.tally.accepted).toBe(once.json.data.tally.accepted);
   });
 });
+
+describe('tallies never reject more than they read', () => {
+  it('an empty samples file is read 1, rejected 1', async () => {
+    const { readSampleFile } = await import('../../generator/core/logs/harness/samples.js');
+    const { FindingSink } = await import('../../generator/core/logs/sink.js');
+    const file = path.join(dir, 'samples_empty_2026-01-01T00-00-00.jsonl');
+    writeFileSync(file, '');
+    const sink = new FindingSink();
+    const tally = { read: 0, accepted: 0, rejected: 0, skipped: {} };
+    await readSampleFile(nodeVfs, file, { metric: 'acc', filter: 'none', filterOrder: ['none'], jsonArray: false }, sink, tally);
+    expect(sink.close().map((f) => f.code)).toEqual(['samples-empty']);
+    expect(tally).toMatchObject({ read: 1, accepted: 0, rejected: 1 });
+  });
+});
