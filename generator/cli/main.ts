@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import * as path from 'node:path';
 import { Command, CommanderError, Help, type Option } from 'commander';
 import { commandRegistry } from './registry.js';
 import { UsageError, type CommandContext } from './command.js';

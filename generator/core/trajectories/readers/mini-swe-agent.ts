@@ -4,7 +4,7 @@
  * (or its `tool_calls`); the observation is the next user/tool message with `<returncode>`.
  */
 import { trajFinding } from '../findings.js';
-import { extractGoal, isRecord, num, repoFromInstanceId, str, typeName } from '../text.js';
+import { extractGoal, isRecord, repoFromInstanceId, typeName } from '../text.js';
 import { fieldsOf } from './fields.js';
 import { at, buildTrajectory, parseToolArguments, type FormatReader, type StepDraft } from './reader.js';
 

@@ -5,7 +5,7 @@
  * `info.exit_status: submitted` is recorded, never taken as success.
  */
 import { trajFinding } from '../findings.js';
-import { extractGoal, isRecord, num, repoFromInstanceId, str, typeName } from '../text.js';
+import { extractGoal, isRecord, repoFromInstanceId, str, typeName } from '../text.js';
 import type { ToolSpec } from '../types.js';
 import { fieldsOf } from './fields.js';
 import { at, buildTrajectory, parseToolArguments, type FormatReader, type RecordContext, type StepDraft } from './reader.js';
