@@ -4,8 +4,8 @@ Do not edit: `aptpace emit` regenerates this file and refuses to overwrite a cha
 The harness resolves `!function utils.<name>` against this file, which sits beside the YAML.
 """
 
+import hashlib
 import json
-import logging
 import re
 import unicodedata
 from pathlib import Path
@@ -15,27 +15,45 @@ import datasets
 HERE = Path(__file__).resolve().parent
 
 
-class _SuiteLoaderNotice(logging.Filter):
-    """Drops lm-eval's per-task notice that a `custom_dataset` loader takes `--metadata` kwargs.
+def _sha256(path):
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
-    The harness logs it once for every task with a custom loader; this suite's `load` takes
-    none, so for the tasks whose YAML sits beside this file the notice is noise. Every other
-    task's notice, and every other warning, passes.
+
+def _refuse_torn_set():
+    """Refuses a suite whose writer stopped half way or whose files were mixed.
+
+    `aptpace emit` marks its manifest `writing` until the last file is in and lists every file's
+    sha256; a proxy suite inside a fit folder is covered by that folder's `.aptpace-set.fit.json`.
+    Scoring a mix of two writes would print numbers for neither, so it is an error instead.
     """
-
-    marker = str(HERE)
-
-    def filter(self, record):
-        message = record.getMessage()
-        task, _, rest = message.partition(": ")
-        if not rest.startswith("Custom kwargs can be passed to `--metadata`"):
-            return True
-        return not (HERE / f"{task}.yaml").is_file()
-
-
-_task_logger = logging.getLogger("lm_eval.api.task")
-if not any(getattr(f, "marker", None) == _SuiteLoaderNotice.marker for f in _task_logger.filters):
-    _task_logger.addFilter(_SuiteLoaderNotice())
+    manifest_path = HERE / "aptpace-manifest.json"
+    try:
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return
+    if manifest.get("state") == "writing":
+        raise ValueError(f"{HERE} was being rewritten when aptpace emit stopped; rerun aptpace emit")
+    for entry in manifest.get("files") or []:
+        path = HERE / entry["path"]
+        if not path.is_file() or _sha256(path) != entry["sha256"]:
+            raise ValueError(f"{path} differs from the suite manifest (a mixed or edited suite); rerun aptpace emit")
+    fit_set = HERE.parent / ".aptpace-set.fit.json"
+    if "proxy_of" not in manifest or not fit_set.is_file():
+        return
+    recorded = json.loads(fit_set.read_text(encoding="utf-8"))
+    if recorded.get("state") != "complete":
+        raise ValueError(f"{HERE.parent} was being rewritten when aptpace fit stopped; rerun aptpace fit --suite")
+    prefix = f"{HERE.name}/"
+    for relative, entry in sorted((recorded.get("files") or {}).items()):
+        if not relative.startswith(prefix):
+            continue
+        path = HERE.parent / relative
+        if not path.is_file() or _sha256(path) != entry["sha256"]:
+            raise ValueError(f"{path} is not the file aptpace fit wrote (a mixed proxy suite); rerun aptpace fit --suite")
 
 
 def load(data_files=None, **_ignored):
@@ -47,6 +65,7 @@ def load(data_files=None, **_ignored):
     """
     if not data_files:
         raise ValueError("dataset_kwargs.data_files is required")
+    _refuse_torn_set()
     splits = {}
     for split, relative in sorted(data_files.items()):
         path = (HERE / relative).resolve()

@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import * as path from 'node:path';
 import { Command, CommanderError, Help, type Option } from 'commander';
 import { commandRegistry } from './registry.js';
 import { UsageError, type CommandContext } from './command.js';
@@ -11,6 +10,7 @@ import { fsProblem } from '../core/kernel/walk.js';
 import { fsFindings } from '../core/kernel/fs-findings.js';
 import { nodeVfs } from '../core/kernel/node-vfs.js';
 import { OutputError } from '../core/kernel/output.js';
+import { prepareFindingsFile, writeFindingsFile } from './findings-file.js';
 import { finding } from '../core/kernel/findings.js';
 import { kernelFindings } from '../core/catalog.js';
 import { packageVersion } from './version.js';
@@ -54,7 +54,7 @@ export async function runCli(givenArgv: string[], io: Io = defaultIo): Promise<n
     .option('--json', 'machine-readable output on stdout (every finding, unbounded)')
     .option('-q, --quiet', 'no progress lines; print only error findings')
     .option('-v, --verbose', 'print every finding (by default at most 10 of each code, then a count)')
-    .option('--findings-file <file>', 'also write every finding as JSON Lines to this file')
+    .option('--findings-file <file>', 'also write every finding as JSON Lines to this file (never an input; an existing file other than an earlier findings file only with --force)')
     .configureHelp(helpConfiguration)
     .showHelpAfterError('(run with --help for usage and examples)')
     .exitOverride()
@@ -89,13 +89,12 @@ export async function runCli(givenArgv: string[], io: Io = defaultIo): Promise<n
             return probe.options;
           },
         };
+        // Refused before any work: a findings file must not replace an input or a file that is not ours.
+        const findingsFile = opts.findingsFile ? await prepareFindingsFile(nodeVfs, ctx.cwd, opts.findingsFile as string, command.args, opts) : undefined;
         const result = await spec.run(command.args, opts, ctx);
         const verbosity: Verbosity = opts.quiet ? 0 : opts.verbose ? 2 : 1;
         printFindings(result.findings, (line) => io.stderr(`${line}\n`), { verbosity, color: Boolean(io.color) && !ctx.json });
-        if (opts.findingsFile) {
-          const lines = result.findings.map((f) => JSON.stringify(f)).join('\n');
-          await nodeVfs.writeFileAtomic(path.resolve(ctx.cwd, opts.findingsFile as string), lines ? `${lines}\n` : '');
-        }
+        if (findingsFile) await writeFindingsFile(nodeVfs, findingsFile, result.findings);
         if (ctx.json) io.stdout(`${JSON.stringify({ command: entry.name, findings: result.findings, data: result.data ?? null }, null, 2)}\n`);
         else {
           const text = opts.quiet && result.quietText !== undefined ? result.quietText : result.text;

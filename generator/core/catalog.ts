@@ -22,6 +22,16 @@ export const kernelFindings = {
     title: 'Write outside the output folder',
     message: (a) => `refusing to write ${a.target}: it is outside the output folder`,
   },
+  'output-is-input': {
+    severity: 'error',
+    title: 'Output is an input',
+    message: (a) => `refusing to write ${a.target}: it is also an input of this command, and writing it would lose what is read from it`,
+  },
+  'output-locked': {
+    severity: 'error',
+    title: 'Output folder is being written',
+    message: (a) => `refusing to write ${a.target}: another aptpace process is writing there; wait for it to finish, or delete its .aptpace.lock if no aptpace process is running`,
+  },
   'demo-step-failed': {
     severity: 'error',
     title: 'Demo step failed',

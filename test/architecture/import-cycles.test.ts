@@ -72,4 +72,12 @@ describe('module structure', () => {
       });
     expect(offenders).toEqual([]);
   });
+
+  it('every write goes through the one containment check (output.ts): nothing else calls the Vfs write primitives', () => {
+    const kernelIo = new Set(['generator/core/kernel/output.ts', 'generator/core/kernel/vfs.ts', 'generator/core/kernel/node-vfs.ts', 'generator/core/kernel/memory-vfs.ts']);
+    const offenders = files
+      .filter((f) => !kernelIo.has(f))
+      .filter((f) => /\.(writeFileAtomic|openAtomicWriter)\(|\bwriteLinesAtomic\(/.test(readFileSync(path.join(repoRoot, f), 'utf8')));
+    expect(offenders).toEqual([]);
+  });
 });

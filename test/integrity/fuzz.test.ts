@@ -6,12 +6,12 @@
  * accepted that was not read; rejections fail the run) and write nothing outside its output.
  * The CLI runs in-process, so a few hundred invocations stay cheap on two cores.
  */
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
-import { fixtures } from '../helpers/env.js';
+import { fixtures, repoRoot } from '../helpers/env.js';
 import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
 import { saveStore } from '../../generator/core/logs/store.js';
 import { syntheticPace } from '../../generator/core/pace/synthetic.js';
@@ -22,7 +22,7 @@ const outputs = path.join(root, 'outputs');
 const store = path.join(root, 'store');
 const fit = path.join(root, 'fit');
 const fast = ['--budget', '20', '--bootstrap', '0', '--nc-h', '2', '--nc-d', '2'];
-const tried = { inputs: 0, invocations: 0, crashes: 0, silentLosses: 0 };
+const tried = { inputs: 0, invocations: 0, crashes: 0, silentLosses: 0, escapes: 0, foreignOverwrites: 0, tornAccepted: 0, concurrentMixed: 0 };
 
 /** mulberry32: the same mutations on every machine. */
 function rng(seed: number) {
@@ -129,6 +129,7 @@ async function run(argv: string[], out?: string, alsoOut?: string) {
     if (out && (p === out || p.startsWith(`${out}${path.sep}`))) continue;
     if (alsoOut && p === alsoOut) continue;
     if (out && p.startsWith(`${path.dirname(out)}${path.sep}.${path.basename(out)}`)) continue; // staging beside a new folder, renamed in
+    tried.escapes++;
     throw new Error(`${where}: wrote ${p} outside its output ${out ?? '(none)'}`);
   }
   return r;
@@ -286,10 +287,138 @@ describe('fuzz: every command on generated bad inputs', () => {
     }
   });
 
+  it('integrity classes: links inside outputs, foreign overwrites, torn sets read back, concurrent writers, huge flat and deep inputs', async () => {
+    const dir = path.join(inputs, 'integrity');
+    mkdirSync(dir, { recursive: true });
+    const victim = path.join(dir, 'victim');
+    mkdirSync(victim);
+    const model = path.join(fit, 'model.json');
+    const questions = fixtures('questions', 'balanced-plan.jsonl');
+    const refs = ['a', 'b', 'c', 'd'].map((n, i) => `  - {name: ref-${n}, model: dummy, model_args: pretrained=ref-${n}, scores: {swe-bench: 0.${i + 2}}}`);
+    const reference = path.join(dir, 'reference.yaml');
+    writeFileSync(reference, `format: aptpace-reference/1\nsuite: {path: ${path.join(repoRoot, 'dist-tasks', 'aptpace_fixtures')}}\nreferences:\n${refs.join('\n')}\n`);
+    // Each suite in its own parent: sibling suites registering the same task names are refused.
+    const suite = path.join(nextOut(), 'suite');
+    await run(['emit', questions, '--out', suite, '--suite', 'aptpace_fzi'], suite);
+
+    // 1. A link inside an output, to a folder outside it, at every subfolder a command writes.
+    const linked: Array<[string, (o: string) => string[]]> = [
+      ['charts', (o) => ['check', '--model-file', model, '--model', 'model-0009', '--store', store, '--out', o, '--allow-unproven']],
+      ['charts', (o) => ['report', '--store', store, '--model-file', model, '--out', o]],
+      ['shards', (o) => ['plan', '--reference', reference, '--shards', '2', '--out', o]],
+      ['proxy-suite', (o) => ['fit', '--store', store, '--suite', suite, '--out', o, ...fast]],
+    ];
+    for (const [sub, argv] of linked) {
+      for (const nested of ['', 'deeper']) {
+        const o = nextOut();
+        mkdirSync(o);
+        const target = nested ? path.join(victim, nested) : victim;
+        mkdirSync(target, { recursive: true });
+        symlinkSync(target, path.join(o, sub));
+        await run([...argv(o), '--force'], o);
+        tried.inputs++;
+      }
+    }
+    const emitted = path.join(nextOut(), 'suite');
+    await run(['emit', questions, '--out', emitted, '--suite', 'aptpace_fzl'], emitted);
+    rmSync(path.join(emitted, 'data'), { recursive: true });
+    symlinkSync(victim, path.join(emitted, 'data'));
+    await run(['emit', questions, '--out', emitted, '--suite', 'aptpace_fzl', '--force'], emitted);
+    tried.inputs++;
+
+    // 2. Foreign files: never replaced without --force, inputs never even with it.
+    const foreign = path.join(dir, 'notes.txt');
+    writeFileSync(foreign, 'my notes\n');
+    const input = path.join(dir, 'q.jsonl');
+    copyFileSync(questions, input);
+    for (const [file, extra] of [[foreign, []], [input, ['--force']]] as const) {
+      const before = readFileSync(file, 'utf8');
+      for (const argv of [
+        ['audit', input, '--findings-file', file],
+        ['normalize', fixtures('trajectories', 'good', 'chat-messages.jsonl'), '--out', file === input ? input : nextOut('.jsonl'), '--findings-file', file],
+        ['review', input, '--out', nextOut(), '--findings-file', file],
+      ]) {
+        await run([...argv, ...extra]);
+        if (readFileSync(file, 'utf8') !== before) tried.foreignOverwrites++;
+        tried.inputs++;
+      }
+    }
+    const self = path.join(dir, 'self.jsonl');
+    copyFileSync(fixtures('trajectories', 'good', 'chat-messages.jsonl'), self);
+    const selfBefore = readFileSync(self, 'utf8');
+    await run(['normalize', self, '--out', self, '--force']);
+    await run(['build', self, '--out', self, '--force']);
+    if (readFileSync(self, 'utf8') !== selfBefore) tried.foreignOverwrites++;
+
+    // 3. Torn sets read back: a fit marked writing, a suite marked writing or with a swapped file.
+    const tornFit = nextOut();
+    cpSync(fit, tornFit, { recursive: true });
+    const setFile = path.join(tornFit, '.aptpace-set.fit.json');
+    writeFileSync(setFile, readFileSync(setFile, 'utf8').replace('"complete"', '"writing"'));
+    const checked = await run(['check', '--model-file', path.join(tornFit, 'model.json'), '--model', 'model-0009', '--store', store, '--out', nextOut(), '--allow-unproven'], outputs);
+    if (checked.code === 0 || !checked.json?.findings.some((f: any) => f.code === 'output-set-torn')) tried.tornAccepted++;
+    for (const damage of ['writing', 'swap']) {
+      const torn = path.join(nextOut(), 'suite');
+      mkdirSync(path.dirname(torn));
+      cpSync(suite, torn, { recursive: true });
+      const manifest = path.join(torn, 'aptpace-manifest.json');
+      if (damage === 'writing') writeFileSync(manifest, readFileSync(manifest, 'utf8').replace('"format"', '"state": "writing", "format"'));
+      else writeFileSync(path.join(torn, 'README.md'), 'another emit\n');
+      const ref = path.join(dir, `ref-${damage}.yaml`);
+      writeFileSync(ref, readFileSync(reference, 'utf8').replace(/path: .*\}/, `path: ${torn}}`));
+      const planned = await run(['plan', '--reference', ref, '--out', nextOut()], outputs);
+      if (planned.code === 0 || !planned.json?.findings.some((f: any) => f.code === 'suite-set-torn')) tried.tornAccepted++;
+      const proxied = await run(['fit', '--store', store, '--suite', torn, '--out', nextOut(), ...fast], outputs);
+      if (proxied.code === 0) tried.tornAccepted++;
+      tried.inputs += 2;
+    }
+
+    // 4. Concurrent writers into one folder: never a mixed set, never another's temp file removed.
+    const { OutputFolder, verifyOutputSet } = await import('../../generator/core/kernel/output.js');
+    for (let i = 0; i < 20; i++) {
+      const o = nextOut();
+      const writers = [0, 1, 2].map((w) => new OutputFolder(nodeVfs, o, { force: true, set: 'ingest' }).writeSet({ 'a.bin': `${w}\n`, 'b.bin': `${w}\n`, 'c.bin': `${w}\n` }));
+      const settled = await Promise.allSettled(writers);
+      const ok = settled.filter((s) => s.status === 'fulfilled').length;
+      const refused = settled.filter((s) => s.status === 'rejected' && (s.reason as { code?: string }).code === 'output-locked').length;
+      const files = ['a.bin', 'b.bin', 'c.bin'].map((f) => readFileSync(path.join(o, f), 'utf8'));
+      if (ok < 1 || ok + refused !== 3 || new Set(files).size !== 1 || (await verifyOutputSet(nodeVfs, o, 'ingest')).length) tried.concurrentMixed++;
+      if (readdirSync(o).some((n) => n.endsWith('.tmp') || n === '.aptpace.lock')) tried.concurrentMixed++;
+      tried.inputs++;
+    }
+
+    // 5. Huge flat and deep inputs.
+    const flat = path.join(dir, 'flat.jsonl');
+    writeFileSync(flat, `${Array.from({ length: 30_000 }, (_, i) => `{"id": ${i}`).join('\n')}\n`);
+    await run(['audit', flat]);
+    const bigCsv = path.join(dir, 'big.csv');
+    writeFileSync(bigCsv, ['model,id,score', ...Array.from({ length: 150_000 }, (_, i) => `m${i % 3},i${i},${(i % 10) / 10}`)].join('\n'));
+    const o = nextOut();
+    await run(['ingest', '--tables', bigCsv, '--out', o], o);
+    const deepLogs = path.join(dir, 'deep-logs');
+    cpSync(fixtures('logs', 'harness-output'), deepLogs, { recursive: true });
+    for (const f of readdirSync(deepLogs, { recursive: true }) as string[]) {
+      if (!/samples_.*\.jsonl$/.test(f)) continue;
+      const file = path.join(deepLogs, f);
+      writeFileSync(file, readFileSync(file, 'utf8').replace(/"acc": *[^,}]+/, `"acc": ${'['.repeat(5000)}1${']'.repeat(5000)}`));
+    }
+    const d = nextOut();
+    const deep = await run(['ingest', deepLogs, '--out', d], d);
+    if (deep.json?.findings.some((f: any) => f.code === 'input-too-deep')) tried.silentLosses++;
+    tried.inputs += 3;
+    expect(readdirSync(victim, { recursive: true }).filter((n) => !['deeper'].includes(String(n)))).toEqual([]);
+  });
+
   it('reports the counts', () => {
-    console.log(`fuzz: ${tried.inputs} generated inputs, ${tried.invocations} invocations, ${tried.crashes} crashes, ${tried.silentLosses} silent losses`);
+    console.log(
+      `fuzz: ${tried.inputs} generated inputs, ${tried.invocations} invocations, ${tried.crashes} crashes, ${tried.silentLosses} silent losses, ${tried.escapes} escapes, ${tried.foreignOverwrites} foreign overwrites, ${tried.tornAccepted} torn sets accepted, ${tried.concurrentMixed} mixed concurrent writes`,
+    );
     expect(tried.inputs).toBeGreaterThan(2000);
     expect(tried.crashes).toBe(0);
     expect(tried.silentLosses).toBe(0);
+    expect(tried.escapes).toBe(0);
+    expect(tried.foreignOverwrites).toBe(0);
+    expect(tried.tornAccepted).toBe(0);
+    expect(tried.concurrentMixed).toBe(0);
   });
 });

@@ -54,7 +54,7 @@ describe('fit folder', () => {
     const text = readFileSync(model, 'utf8').replace('"budget"', '"budget" ');
     await expect(killed.writeSet({ 'model.json': text, 'samples.json': '{}\n', 'proxy-set.json': '{}\n', 'skill-map.json': '{}\n' })).rejects.toThrow('killed');
     expect(leftovers(fit)).toEqual(['.samples.json.0123456789ab.tmp']);
-    expect((await verifyOutputSet(nodeVfs, fit)).map((f) => f.code)).toEqual(['output-set-torn']);
+    expect((await verifyOutputSet(nodeVfs, fit, 'fit')).map((f) => f.code)).toEqual(['output-set-torn']);
     const refused = await cli(...checkArgs, '--out', path.join(dir, 'chk1'), '--json');
     expect(refused.code).toBe(1);
     expect(refused.json.findings.map((f: { code: string }) => f.code)).toContain('output-set-torn');
@@ -68,7 +68,7 @@ describe('fit folder', () => {
     const fit = path.join(dir, 'fit-edit');
     expect((await cli('fit', '--store', store, '--out', fit, ...fast)).code).toBe(0);
     writeFileSync(path.join(fit, 'samples.json'), '{"edited": true}\n');
-    const found = await verifyOutputSet(nodeVfs, fit);
+    const found = await verifyOutputSet(nodeVfs, fit, 'fit');
     expect(found.map((f) => [f.code, f.path.file])).toEqual([['output-set-torn', path.join(fit, 'samples.json')]]);
   });
 });
@@ -96,10 +96,10 @@ describe('check and evaluate report folders', () => {
     expect((await cli('fit', '--store', store, '--out', fit, ...fast)).code).toBe(0);
     const out = path.join(dir, 'chk-set');
     expect((await cli('check', '--model-file', path.join(fit, 'model.json'), '--model', syn.matrix.models[0]!.name, '--store', store, '--out', out, '--allow-unproven')).code).toBe(0);
-    expect(existsSync(path.join(out, '.aptpace-set.json'))).toBe(true);
-    expect(await verifyOutputSet(nodeVfs, out)).toEqual([]);
+    expect(existsSync(path.join(out, '.aptpace-set.check.json'))).toBe(true);
+    expect(await verifyOutputSet(nodeVfs, out, 'check')).toEqual([]);
     writeFileSync(path.join(out, 'summary.md'), 'other run\n');
-    expect((await verifyOutputSet(nodeVfs, out)).map((f) => f.code)).toEqual(['output-set-torn']);
+    expect((await verifyOutputSet(nodeVfs, out, 'check')).map((f) => f.code)).toEqual(['output-set-torn']);
   });
 });
 

@@ -82,7 +82,7 @@ describe('OutputFolder', () => {
   it('confines writes and refuses to clobber without force', async () => {
     const vfs = new MemoryVfs({ '/out/a.txt': 'user file' });
     const out = new OutputFolder(vfs, '/out');
-    expect(() => out.resolve('../etc/passwd')).toThrow(OutputError);
+    await expect(out.resolve('../etc/passwd')).rejects.toThrow(OutputError);
     await expect(out.write('a.txt', 'x')).rejects.toMatchObject({ code: 'output-exists' });
     await out.write('b/c.txt', 'ok');
     expect(await vfs.readText('/out/b/c.txt')).toBe('ok');

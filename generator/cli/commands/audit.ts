@@ -7,7 +7,7 @@ import { fsFindings } from '../../core/kernel/fs-findings.js';
 import { renderTally } from '../../core/kernel/render.js';
 import { readQuestions } from '../../core/questions/read-questions.js';
 import { auditQuestions, DEFAULT_MAX_SHORTCUT_GAIN, type AuditReport, type TaskAudit } from '../../core/questions/audit/index.js';
-import type { Vfs } from '../../core/kernel/vfs.js';
+import { expandQuestionInputs } from '../question-inputs.js';
 
 const audit: CommandSpec = {
   name: 'audit',
@@ -151,15 +151,5 @@ export function renderTable(report: AuditReport): string {
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
-/**
- * Question files named on the command line: plain paths are kept as typed (so a missing one
- * is reported by the reader), patterns with glob characters are expanded, sorted.
- */
-export async function expandInputs(vfs: Vfs, patterns: string[], cwd: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const p of patterns) {
-    if (/[*?[\]{}]/.test(p)) out.push(...(await vfs.glob([p], { cwd, absolute: true })));
-    else out.push(p);
-  }
-  return [...new Set(out)];
-}
+/** The question inputs of audit and review (shared with emit). */
+export const expandInputs = expandQuestionInputs;

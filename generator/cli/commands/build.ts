@@ -5,8 +5,8 @@ import { UsageError, type CommandSpec } from '../command.js';
 import type { Finding } from '../../core/kernel/findings.js';
 import { finding, findingFactory } from '../../core/kernel/findings.js';
 import { kernelFindings } from '../../core/catalog.js';
-import { removeOwnTemporaries } from '../../core/kernel/output.js';
-import { writeLinesAtomic } from '../../core/kernel/vfs.js';
+import { openOutputFile, writeOutputLines } from '../../core/kernel/output.js';
+import { refuseInputAsOutput } from '../../core/kernel/confine.js';
 import { stableStringify } from '../../core/kernel/stable-json.js';
 import { BUILD_DEFAULTS, type BuildOptions, buildQuestions, countByKind, lengthBucketsByKind } from '../../core/questions/build.js';
 import { questionFindings } from '../../core/questions/findings.js';
@@ -86,6 +86,8 @@ const build: CommandSpec = {
   async run(args, opts, ctx) {
     const out = path.resolve(ctx.cwd, String(opts.out));
     if (!/\.jsonl$/i.test(out)) throw new UsageError(`--out must name a .jsonl file, got ${opts.out}`);
+    // Even with --force, --out never replaces a trajectory file the build reads.
+    await refuseInputAsOutput(ctx.vfs, out, args.map((a) => path.resolve(ctx.cwd, a)));
     const kinds = opts.kinds ? String(opts.kinds).split(',').map((k) => k.trim()).filter(Boolean) : undefined;
     for (const k of kinds ?? []) if (!isQuestionKind(k)) throw new UsageError(`unknown kind ${k}; expected some of ${QUESTION_KINDS.join(', ')}`);
     if (!isTokenizerName(String(opts.tokenizer))) throw new UsageError(`unknown --tokenizer ${opts.tokenizer}; expected ${TOKENIZERS.join(', ')}`);
@@ -159,8 +161,7 @@ const build: CommandSpec = {
     };
     let built: Awaited<ReturnType<typeof buildQuestions>>;
     if (streaming) {
-      await removeOwnTemporaries(ctx.vfs, path.dirname(out), [path.basename(out)]);
-      const writer = await ctx.vfs.openAtomicWriter(out, { force: Boolean(opts.force) });
+      const writer = await openOutputFile(ctx.vfs, out, { force: Boolean(opts.force) });
       try {
         const onQuestions = async (batch: Question[]) => {
           auditBatch(batch, kept.length);
@@ -185,8 +186,7 @@ const build: CommandSpec = {
       const approved = filterApproved(built.questions, review.statuses);
       if (approved.length < built.questions.length) findings.push(make('build-review-unapproved', { file: String(opts.requireReview) }, { count: built.questions.length - approved.length, file: String(opts.requireReview) }));
       auditBatch(approved, 0);
-      await removeOwnTemporaries(ctx.vfs, path.dirname(out), [path.basename(out)]);
-      await writeLinesAtomic(ctx.vfs, out, (function* () {
+      await writeOutputLines(ctx.vfs, out, (function* () {
         for (const q of approved) yield stableStringify(q);
       })(), { force: Boolean(opts.force) });
       for (const q of approved) kept.push({ kind: q.kind, length_bucket: q.length_bucket });

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { UsageError, type CommandSpec } from '../command.js';
 import { checkpointInputOptions } from '../options.js';
 import { findingFactory, type Finding } from '../../core/kernel/findings.js';
-import { OutputFolder } from '../../core/kernel/output.js';
+import { OutputFolder, writeOutputFile } from '../../core/kernel/output.js';
 import { sha256, stableStringify } from '../../core/kernel/stable-json.js';
 import { renderTally } from '../../core/kernel/render.js';
 import type { HistoryEntry } from '../../core/report/history.js';
@@ -57,7 +57,7 @@ const check: CommandSpec = {
     const source = checkpointSourceFromOptions(opts);
     if (typeof source === 'string') throw new UsageError(source);
     const force = Boolean(opts.force);
-    const out = new OutputFolder(ctx.vfs, opts.out as string, { force });
+    const out = new OutputFolder(ctx.vfs, opts.out as string, { force, set: 'check' });
     const historyFile = opts.history ? path.resolve(opts.history as string) : null;
     if (historyFile && REPORT_FILES.some((f) => path.resolve(out.root, f) === historyFile)) throw new UsageError(`--history must not be one of the report files (${REPORT_FILES.join(', ')})`);
     // Refuse before any work, so a wrong --out costs nothing and nothing is half-written.
@@ -119,9 +119,8 @@ const check: CommandSpec = {
     const json = `${stableStringify(result, 2)}\n`;
     await out.writeSet({ 'result.json': json, 'summary.md': report.markdown, 'report.html': report.html, ...report.files });
     if (historyFile && writeHistory) {
-      // The history is check's own file: rewritten (atomically) without --force, confined to its folder.
-      const folder = new OutputFolder(ctx.vfs, path.dirname(historyFile), { owned: (rel) => rel === path.basename(historyFile) });
-      await folder.write(path.basename(historyFile), history.serializeHistory(entries));
+      // The history is check's own file: rewritten (atomically) without --force; a link at its name is followed.
+      await writeOutputFile(ctx.vfs, historyFile, history.serializeHistory(entries), true);
     }
 
     const lines = result.targets.map((t) => {

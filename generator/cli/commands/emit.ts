@@ -1,4 +1,3 @@
-import * as path from 'node:path';
 import type { Command } from 'commander';
 import { listOption } from '../options.js';
 import { formatTable } from '../table.js';
@@ -6,7 +5,7 @@ import { UsageError, type CommandSpec } from '../command.js';
 import { finding, type Finding } from '../../core/kernel/findings.js';
 import { kernelFindings } from '../../core/catalog.js';
 import { renderTally } from '../../core/kernel/render.js';
-import type { Vfs } from '../../core/kernel/vfs.js';
+import { expandQuestionInputs as expandInputs } from '../question-inputs.js';
 import { readQuestions } from '../../core/questions/read-questions.js';
 import { isValidHarnessName } from '../../core/emit/names.js';
 import { emitSuite, installIntoHarness, type EmitOptions, type EmitResult } from '../../core/emit/suite.js';
@@ -99,20 +98,9 @@ const emit: CommandSpec = {
 export default emit;
 
 function renderResult(r: EmitResult): string {
-  if (r.files.length === 0) return 'nothing written';
+  if (r.files.length === 0) return r.findings.some((f) => f.code === 'emit-target-unwritable' && f.args.partial) ? 'the suite is half written (see the error above); rerun emit to repair it' : 'nothing written';
   const lines = [`wrote ${r.files.length} file(s) to ${r.suiteDir}`];
   lines.push(...formatTable(r.tasks.map((t) => [t.task, t.kind, `${t.docs} docs`, `${t.fewshot}-shot`]), { indent: '  ', align: ['left', 'left', 'right', 'left'] }));
   lines.push('run it with ($MODEL = the model to evaluate):', `  ${r.lmEvalCommand}`);
   return lines.join('\n');
-}
-
-/** Files as given, globs expanded, folders read as every `*.jsonl` below them (sorted). */
-async function expandInputs(vfs: Vfs, patterns: string[], cwd: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const p of patterns) {
-    if (/[*?[\]{}]/.test(p)) out.push(...(await vfs.glob([p], { cwd, absolute: true })));
-    else if ((await vfs.stat(p).catch(() => undefined))?.isDirectory) out.push(...(await vfs.glob(['**/*.jsonl'], { cwd: path.resolve(cwd, p), absolute: true })));
-    else out.push(p);
-  }
-  return [...new Set(out)];
 }

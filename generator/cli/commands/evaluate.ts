@@ -49,7 +49,7 @@ const evaluate: CommandSpec = {
       if (maxFolds !== undefined && !(Number.isInteger(maxFolds) && maxFolds > 0)) throw new settings.SettingsError('--max-folds must be a positive integer');
       const grid = opts.nested === false ? null : await settings.gridFrom(ctx.vfs, opts.grid);
       // Refuse an existing --out before the LOOCV, which can take minutes.
-      const out = opts.out ? new OutputFolder(ctx.vfs, opts.out as string, { force: Boolean(opts.force) }) : undefined;
+      const out = opts.out ? new OutputFolder(ctx.vfs, opts.out as string, { force: Boolean(opts.force), set: 'evaluate' }) : undefined;
       for (const name of ['loocv.json', 'loocv.md']) await out?.check(name);
       const inputs = await settings.applyExclusions(await loadPaceInputs(ctx.vfs, spec), opts);
       if (inputs.excluded) ctx.progress(`--exclude-benchmark: ${inputs.excluded} source instances left out`);

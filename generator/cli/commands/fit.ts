@@ -72,7 +72,7 @@ const fit: CommandSpec = {
       if (!model) return { findings, text: 'nothing fitted' };
       const { samples, nonNumeric } = proxySamples(model.proxy);
       if (nonNumeric.count) findings.push(make('pace-samples-non-numeric', {}, { count: nonNumeric.count, tasks: nonNumeric.tasks.join(', ') }));
-      const out = new OutputFolder(ctx.vfs, opts.out as string, { force: Boolean(opts.force) });
+      const out = new OutputFolder(ctx.vfs, opts.out as string, { force: Boolean(opts.force), set: 'fit' });
       const files: Record<string, string> = {
         'model.json': `${stableStringify(model, 1)}\n`,
         // Only a complete --samples object: one that silently leaves proxies out (or an empty one,
@@ -119,6 +119,9 @@ async function proxySuiteFiles(ctx: CommandContext, suiteDir: string, model: Pac
   const root = path.resolve(ctx.cwd, suiteDir);
   const st = await ctx.vfs.stat(root);
   if (!st?.isDirectory) throw new UsageError(`--suite ${suiteDir}: not a folder (pass the folder aptpace emit wrote)`);
+  // A torn or mixed suite is refused: its proxy copy would mix two emits.
+  const torn = await (await import('../../core/emit/suite-state.js')).verifySuiteFolder(ctx.vfs, root, suiteDir);
+  if (torn.length) return { files: new Map<string, string>(), findings: torn, summary: '' };
   // The kernel walker: loops and dangling links are findings, hidden files (our set marks) skipped.
   const { walkTree } = await import('../../core/kernel/walk.js');
   const walked = await walkTree(ctx.vfs, root, { filter: (f) => !f.includes(`${path.sep}__pycache__${path.sep}`) });

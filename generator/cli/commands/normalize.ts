@@ -4,7 +4,8 @@ import type { ProgressCallback } from '../../core/kernel/progress.js';
 import { withProgress } from '../progress.js';
 import { UsageError, type CommandSpec } from '../command.js';
 import type { Finding } from '../../core/kernel/findings.js';
-import { writeLinesAtomic } from '../../core/kernel/vfs.js';
+import { writeOutputLines } from '../../core/kernel/output.js';
+import { refuseInputAsOutput } from '../../core/kernel/confine.js';
 import { trajectoryJson } from '../../core/trajectories/canonical-json.js';
 import { streamTrajectories, tallyOf, type FileSummary } from '../../core/trajectories/read.js';
 import { totalsOf } from '../../core/trajectories/summary.js';
@@ -25,6 +26,8 @@ const normalize: CommandSpec = {
     // Rerunning into a folder that is also an input must not read the previous output back in.
     const options = { ...readOptionsFrom(opts), exclude: [out] };
     if (!/\.jsonl$/i.test(out)) throw new UsageError(`--out must name a .jsonl file, got ${opts.out}`);
+    // Even with --force, --out never replaces an input: it would be excluded from the read and emptied.
+    await refuseInputAsOutput(ctx.vfs, out, args.map((a) => path.resolve(ctx.cwd, a)));
     const findings: Finding[] = [];
     const files: FileSummary[] = [];
     let written = 0;
@@ -45,7 +48,7 @@ const normalize: CommandSpec = {
       }
     }
     // Atomic and streamed: an existing --out is refused (before any input is read) unless --force.
-    await withProgress(ctx, 'normalize', (onProgress) => writeLinesAtomic(ctx.vfs, out, lines(onProgress), { force: Boolean(opts.force) }));
+    await withProgress(ctx, 'normalize', (onProgress) => writeOutputLines(ctx.vfs, out, lines(onProgress), { force: Boolean(opts.force) }));
     const tally = tallyOf(files, findings);
     ctx.progress(`wrote ${written} trajectories to ${opts.out}${dropped ? ` (${dropped} without proven success left out)` : ''}`);
     return {

@@ -68,12 +68,12 @@ const plan: CommandSpec = {
     const built = buildRunPlan({ models, suite: suiteRead.suite, shards, runsDir: opts.runs, planDir: opts.out, harness: reference.harness, slurm: reference.slurm });
     findings.push(...built.findings);
     if (!built.plan) return { findings, text: summary };
-    const out = new OutputFolder(ctx.vfs, path.resolve(ctx.cwd, opts.out as string), { force: Boolean(opts.force) });
+    const out = new OutputFolder(ctx.vfs, path.resolve(ctx.cwd, opts.out as string), { force: Boolean(opts.force), set: 'plan' });
     // The references' agentic scores, for `aptpace ingest --targets plans/targets.csv`.
     const files: Record<string, string> = { ...built.plan.files, 'targets.csv': targetsCsv(reference) };
     const names = Object.keys(files).sort();
-    for (const name of names) await out.check(name);
-    for (const name of names) await out.write(name, files[name]!);
+    // One set: a run killed half way leaves a plan its consumers refuse, never a new run.sh beside an old slurm.sbatch.
+    await out.writeSet(Object.fromEntries(names.map((name) => [name, files[name]!])));
     const documents = suiteRead.suite.tasks.reduce((n, t) => n + t.documents, 0);
     return {
       findings,

@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
+import * as path from 'node:path';
 import { UsageError, type CommandSpec } from '../command.js';
 import { checkpointInputOptions } from '../options.js';
 import { findingFactory, type Finding } from '../../core/kernel/findings.js';
 import { writeOutputFile } from '../../core/kernel/output.js';
 import { stableStringify } from '../../core/kernel/stable-json.js';
+import { refuseInputAsOutput } from '../../core/kernel/confine.js';
 import { renderTally } from '../../core/kernel/render.js';
 
 
@@ -54,6 +56,7 @@ const predict: CommandSpec = {
     findings.push(...verdict.findings);
     const thresholdFailed = verdict.thresholdFailed;
     const data = { model: opts.model, modelFile: { matrixSha256: model.data.matrixSha256, versions: model.versions }, forecasts, thresholds };
+    if (opts.out) await refuseInputAsOutput(ctx.vfs, path.resolve(ctx.cwd, opts.out as string), [opts.modelFile, opts.store, opts.mapping, ...((opts.logs as string[] | undefined) ?? []), ...((opts.sources as string[] | undefined) ?? [])].filter((p): p is string => typeof p === 'string').map((p) => path.resolve(ctx.cwd, p)));
     if (opts.out) await writeOutputFile(ctx.vfs, opts.out as string, `${stableStringify(data, 1)}\n`, Boolean(opts.force));
     const lines = forecasts.map((f) => {
       const unit = f.scale === 'percent' ? '%' : '';

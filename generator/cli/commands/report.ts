@@ -28,7 +28,7 @@ Examples:
     const { readHistory } = await import('../../core/report/history.js');
     const { buildSeries } = await import('../../core/report/series.js');
     const { renderSeriesReport } = await import('../../core/report/series-report.js');
-    const out = new OutputFolder(ctx.vfs, opts.out as string, { force: Boolean(opts.force) });
+    const out = new OutputFolder(ctx.vfs, opts.out as string, { force: Boolean(opts.force), set: 'report' });
     for (const f of ['report.html', 'summary.md', 'series.json']) await out.check(f);
 
     const read = await readModelFile(ctx.vfs, opts.modelFile as string);

@@ -3,7 +3,7 @@ import { UsageError, type CommandSpec, type CommandContext, type CommandResult }
 import { finding, findingFactory, type Finding } from '../../core/kernel/findings.js';
 import { kernelFindings } from '../../core/catalog.js';
 import { renderTally } from '../../core/kernel/render.js';
-import { OutputFolder } from '../../core/kernel/output.js';
+import { OutputFolder, writeOutputFile } from '../../core/kernel/output.js';
 import { readQuestions } from '../../core/questions/read-questions.js';
 import { auditQuestions } from '../../core/questions/audit/index.js';
 import type { Question } from '../../core/questions/types.js';
@@ -79,8 +79,9 @@ async function writePage(
   // Regenerating our own page is routine; any other file at that path is the user's.
   let ours = false;
   const folder = new OutputFolder(ctx.vfs, outDir, { force, owned: (rel) => ours && rel === PAGE });
-  const existing = await ctx.vfs.stat(folder.resolve(PAGE));
-  ours = existing?.isFile === true && (await ctx.vfs.readText(folder.resolve(PAGE))).includes(REVIEW_PAGE_MARKER);
+  const page = await folder.resolve(PAGE);
+  const existing = await ctx.vfs.stat(page);
+  ours = existing?.isFile === true && (await ctx.vfs.readText(page)).includes(REVIEW_PAGE_MARKER);
   const html = renderReviewPage(questions, statuses, { findings: audit.findings, statusFile, maxPromptChars });
   const written = await folder.write(PAGE, html);
 
@@ -112,7 +113,8 @@ async function apply(questions: Question[], readFindings: Finding[], decisionsFi
   }
   const missingDecisions = decisions.findings.some((f) => f.code === 'review-status-missing');
   if (missingDecisions) return { findings, data: { statusFile, written: false, coverage }, text: `${statusFile} not updated` };
-  await ctx.vfs.writeFileAtomic(statusFile, serializeStatus(merged.statuses));
+  // The status file is review's own: rewritten without --force; a link at its name is followed.
+  await writeOutputFile(ctx.vfs, statusFile, serializeStatus(merged.statuses), true);
   return {
     findings,
     data: { statusFile, written: true, changed: merged.changed, unchanged: merged.unchanged, unknown: merged.unknown, decisions: decisions.tally, coverage },

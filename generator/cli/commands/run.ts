@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import type { Option } from 'commander';
 import { UsageError, type CommandContext, type CommandSpec } from '../command.js';
 import type { Vfs } from '../../core/kernel/vfs.js';
+import { writeOutputFile } from '../../core/kernel/output.js';
 import { findingFactory } from '../../core/kernel/findings.js';
 import { workflowFindings } from '../../core/workflow/findings.js';
 import { ConfigError, parseRunConfig, stageArgv, STAGE_ORDER, type FlagInfo, type Stage, type StageConfig } from '../../core/workflow/run-config.js';
@@ -49,6 +50,19 @@ async function fingerprint(vfs: Vfs, target: string, seen = new Set<string>()): 
     if (name === '.aptpace-run') continue;
     hash.update(`${name}\0${(await fingerprint(vfs, path.join(target, name), seen)) ?? ''}\n`);
   }
+  return hash.digest('hex');
+}
+
+/**
+ * An input as the command will read it: a path, or (when no such path exists and it holds glob
+ * characters) the files the glob matches, each name with its content fingerprint, so a file
+ * added, removed or changed behind `data/*.jsonl` makes the stage stale.
+ */
+async function fingerprintInput(vfs: Vfs, base: string, input: string): Promise<string | undefined> {
+  const direct = await fingerprint(vfs, path.resolve(base, input));
+  if (direct !== undefined || !/[*?[\]{}]/.test(input)) return direct;
+  const hash = createHash('sha256').update('glob\n');
+  for (const file of await vfs.glob([input], { cwd: base, absolute: true })) hash.update(`${path.relative(base, file)}\0${(await fingerprint(vfs, file)) ?? ''}\n`);
   return hash.digest('hex');
 }
 
@@ -103,7 +117,7 @@ const run: CommandSpec = {
       const out = stage.flags.find((f) => f.name === 'out')?.value;
       const inputPaths = [...stage.inputs, ...stage.flags.filter((f) => f.name !== 'out' && typeof f.value === 'string').map((f) => f.value as string)];
       const inputHash = createHash('sha256').update(JSON.stringify(argv));
-      for (const p of inputPaths) inputHash.update(`${p}\0${(await fingerprint(ctx.vfs, path.resolve(base, p))) ?? ''}\n`);
+      for (const p of inputPaths) inputHash.update(`${p}\0${(await fingerprintInput(ctx.vfs, base, p)) ?? ''}\n`);
       const inputs = inputHash.digest('hex');
       const outputs = typeof out === 'string' ? await fingerprint(ctx.vfs, path.resolve(base, out)) : undefined;
       const prior = state[stage.stage];
@@ -138,7 +152,7 @@ const run: CommandSpec = {
       }
       if (after !== undefined) state[stage.stage] = { inputs, outputs: after, ...(typeof out === 'string' ? { out } : {}) };
     }
-    if (!opts.dryRun) await ctx.vfs.writeFileAtomic(statePath, `${JSON.stringify(state, null, 2)}\n`);
+    if (!opts.dryRun) await writeOutputFile(ctx.vfs, statePath, `${JSON.stringify(state, null, 2)}\n`, true);
     const text = report.map((r) => `${r.stage.padEnd(9)} ${r.status}${r.exitCode ? ` (exit ${r.exitCode})` : ''}`).join('\n');
     const failed = report.find((r) => r.exitCode);
     const findings = failed ? [make('run-stage-failed', { file: opts.config as string, field: failed.stage }, { stage: failed.stage, exitCode: failed.exitCode })] : [];

@@ -158,7 +158,10 @@ export const emitFindings = {
   'emit-target-unwritable': {
     severity: 'error',
     title: 'Target cannot be written',
-    message: (a) => `cannot write the suite to ${a.target}: ${a.reason}; nothing was written`,
+    message: (a) =>
+      a.partial
+        ? `cannot write the suite to ${a.target}: ${a.reason}; some files were already replaced, and the manifest marks the suite as being written (its consumers refuse it). Rerun aptpace emit to repair it`
+        : `cannot write the suite to ${a.target}: ${a.reason}; nothing was written`,
   },
   'emit-target-not-directory': {
     severity: 'error',
@@ -197,6 +200,14 @@ export const emitFindings = {
     severity: 'warning',
     title: 'File not written by aptpace kept in the suite folder',
     message: (a) => `${a.target} is not part of the suite; it was kept${a.yaml ? ' and the harness will also index it' : ''}`,
+  },
+  'suite-set-torn': {
+    severity: 'error',
+    title: 'Suite folder is torn or mixed',
+    message: (a) =>
+      a.reason === 'writing'
+        ? `${a.target} was being rewritten when its emit stopped; its files do not belong together. Rerun aptpace emit before using it`
+        : `${a.target}: ${a.file} ${a.reason === 'missing' ? 'is missing' : 'differs from the content'} the suite's manifest recorded; the suite is mixed or edited. Rerun aptpace emit`,
   },
 } satisfies FindingCatalog;
 

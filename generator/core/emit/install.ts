@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Finding } from '../kernel/findings.js';
 import { findingFactory } from '../kernel/findings.js';
-import { OutputFolder } from '../kernel/output.js';
+import { OutputError, OutputFolder } from '../kernel/output.js';
 import { sha256, stableStringify } from '../kernel/stable-json.js';
 import type { Vfs } from '../kernel/vfs.js';
 import { describeFsError, walkTree } from '../kernel/walk.js';
@@ -95,17 +95,30 @@ export async function writeSuiteFolder(vfs: Vfs, target: string, files: Map<stri
   findings.push(...plan.findings);
   if (findings.some((f) => f.severity === 'error')) return { written: [], findings };
 
+  // Every write and removal is confined to where the folder really is: a linked subfolder
+  // (`data -> ../elsewhere`) is refused before anything changes.
+  const folder = new OutputFolder(vfs, targetDir, { force: true });
+  let release: (() => Promise<void>) | undefined;
+  try {
+    for (const rel of [...encoded.keys(), ...plan.stale, MANIFEST_FILE]) await folder.resolve(rel);
+    release = await folder.lock();
+  } catch (err) {
+    findings.push(make('emit-target-unwritable', { file: target }, { target, reason: err instanceof OutputError ? err.message : describeFsError(err) }));
+    return { written: [], findings };
+  }
   try {
     // 1. The set is marked as being written (old and new hashes both ours) before any file changes.
-    await vfs.writeFileAtomic(path.join(targetDir, MANIFEST_FILE), manifestOf({ state: 'writing', previous: plan.previous }));
-    await removeOwnTemporaries(vfs, targetDir, [...encoded.keys(), ...plan.stale, MANIFEST_FILE]);
-    for (const [rel, bytes] of encoded) await vfs.writeFileAtomic(path.join(targetDir, rel), bytes);
-    for (const rel of plan.stale) await vfs.remove(path.join(targetDir, rel));
+    await folder.write(MANIFEST_FILE, manifestOf({ state: 'writing', previous: plan.previous }));
+    await folder.removeTemporaries([...encoded.keys(), ...plan.stale, MANIFEST_FILE]);
+    for (const [rel, bytes] of encoded) await folder.write(rel, bytes);
+    for (const rel of plan.stale) await folder.remove(rel);
     // 2. The last write completes the set.
-    await vfs.writeFileAtomic(path.join(targetDir, MANIFEST_FILE), manifestOf());
+    await folder.write(MANIFEST_FILE, manifestOf());
   } catch (err) {
-    findings.push(make('emit-target-unwritable', { file: target }, { target, reason: `${describeFsError(err)}; the manifest marks the suite as incomplete, rerun emit to repair it` }));
+    findings.push(make('emit-target-unwritable', { file: target }, { target, reason: describeFsError(err), partial: true }));
     return { written: [], findings };
+  } finally {
+    await release?.();
   }
   return { written: withManifest(written, manifestOf()), findings };
 }
@@ -200,28 +213,6 @@ async function planInPlace(vfs: Vfs, targetDir: string, target: string, encoded:
   return { findings, previous: manifest?.files ?? [], stale: stale.sort() };
 }
 
-/** Temp files our atomic writes leave when killed (`.<name>.<12 hex>.tmp`), only for names we write. */
-async function removeOwnTemporaries(vfs: Vfs, targetDir: string, rels: string[]): Promise<void> {
-  const byDir = new Map<string, Set<string>>();
-  for (const rel of rels) {
-    const dir = path.join(targetDir, path.dirname(rel));
-    if (!byDir.has(dir)) byDir.set(dir, new Set());
-    byDir.get(dir)!.add(path.basename(rel));
-  }
-  for (const [dir, names] of byDir) {
-    let entries: string[];
-    try {
-      entries = await vfs.list(dir);
-    } catch {
-      continue;
-    }
-    for (const entry of entries) {
-      const m = /^\.(.+)\.[0-9a-f]{12}\.tmp$/.exec(entry);
-      if (m && names.has(m[1]!)) await vfs.remove(path.join(dir, entry));
-    }
-  }
-}
-
 /**
  * A process killed before its rename leaves `.<name>.aptpace-staging-*` (or, from older
  * versions, `-old-*`) beside the target; the harness would index the YAML inside them.
@@ -254,7 +245,7 @@ export async function readManifest(vfs: Vfs, file: string): Promise<Map<string, 
   return manifestHashes(await readManifestFile(vfs, file));
 }
 
-async function readManifestFile(vfs: Vfs, file: string): Promise<Partial<SuiteManifest> | undefined> {
+export async function readManifestFile(vfs: Vfs, file: string): Promise<Partial<SuiteManifest> | undefined> {
   try {
     const st = await vfs.lstat(file);
     // Never open a FIFO or follow a link someone put at our manifest's name.

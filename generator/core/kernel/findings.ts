@@ -1,3 +1,5 @@
+import { exceedsDepth } from './json.js';
+
 /**
  * Findings are typed data, rendered to prose in exactly one place (render.ts).
  * Tests assert on `code`, never on the rendered text.
@@ -41,7 +43,25 @@ export function finding(
 ): Finding {
   const kind = catalog[code];
   if (!kind) throw new Error(`internal: unknown finding code ${code}`);
-  return { code, severity: kind.severity, path, args };
+  return { code, severity: kind.severity, path, args: boundedArgs(args) };
+}
+
+/** Deepest nesting an argument keeps; a deeper value (a 5,000-deep `acc`) would overflow every renderer. */
+export const MAX_ARG_DEPTH = 32;
+
+/**
+ * A finding quotes the value it is about; a value nested past MAX_ARG_DEPTH is replaced by a
+ * note saying so, so rendering, `--json` and `--findings-file` never recurse without bound.
+ */
+function boundedArgs(args: Record<string, unknown>): Record<string, unknown> {
+  let out: Record<string, unknown> | undefined;
+  for (const key in args) {
+    const v = args[key];
+    if (typeof v !== 'object' || v === null || !exceedsDepth(v, MAX_ARG_DEPTH)) continue;
+    out ??= { ...args };
+    out[key] = `(a value nested more than ${MAX_ARG_DEPTH} levels deep)`;
+  }
+  return out ?? args;
 }
 
 /** Builds a typed `make(code, path, args)` bound to one catalogue. */

@@ -56,6 +56,11 @@ export const fsFindings = {
     title: 'Input nested too deeply',
     message: (a) => `${a.path} nests values more than ${a.limit} levels deep; refused`,
   },
+  'output-set-foreign': {
+    severity: 'error',
+    title: 'File is not part of its folder\'s set',
+    message: (a) => `${a.path} is not one of the files ${a.set} recorded in ${a.manifest}; another command or a person put it there. Rerun ${a.set}`,
+  },
   'output-set-torn': {
     severity: 'error',
     title: 'Output folder is an incomplete set',

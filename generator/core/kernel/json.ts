@@ -33,7 +33,10 @@ export function hasLoneSurrogate(value: unknown): boolean {
     const v = stack.pop();
     if (typeof v === 'string') {
       if (LONE_SURROGATE.test(v)) return true;
-    } else if (Array.isArray(v)) stack.push(...v);
+    } else if (Array.isArray(v)) {
+      // One by one: spreading a 200,000-element array into push() overflows the stack.
+      for (const item of v) stack.push(item);
+    }
     else if (typeof v === 'object' && v !== null) {
       for (const key in v as Record<string, unknown>) {
         if (LONE_SURROGATE.test(key)) return true;

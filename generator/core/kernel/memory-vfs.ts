@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { OutputError } from './output.js';
+import { OutputError } from './confine.js';
 import type { AtomicWriter, AtomicWriterOptions, FileStat, Vfs } from './vfs.js';
 
 /** An in-memory Vfs for unit tests of pure core code. Paths are POSIX-normalised. */
@@ -36,6 +36,17 @@ export class MemoryVfs implements Vfs {
   }
   async realpath(p: string) {
     return norm(p);
+  }
+  async readlink(p: string): Promise<string> {
+    throw Object.assign(new Error(`EINVAL: ${p} is not a link`), { code: 'EINVAL' });
+  }
+  async lock(file: string, label: string) {
+    const key = norm(file);
+    if (this.files.has(key)) throw new OutputError('output-locked', label);
+    this.files.set(key, toBytes('memory\n'));
+    return async () => {
+      this.files.delete(key);
+    };
   }
   async list(dir: string) {
     const prefix = `${norm(dir)}/`;

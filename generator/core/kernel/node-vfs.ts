@@ -3,7 +3,7 @@ import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import fg from 'fast-glob';
-import { OutputError } from './output.js';
+import { OutputError } from './confine.js';
 import type { AtomicWriter, AtomicWriterOptions, FileStat, Vfs } from './vfs.js';
 
 /** Write to a sibling temp file, then rename: readers never see half a file. */
@@ -151,6 +151,50 @@ export async function openAtomicWriter(target: string, options: AtomicWriterOpti
   };
 }
 
+/** Whether process `pid` still runs on this machine (a lock it left is stale otherwise). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** An exclusive lock file holding the owner's pid; a stale one (owner gone) is taken over once. */
+async function lockFile(file: string, label: string): Promise<() => Promise<void>> {
+  await fsp.mkdir(path.dirname(file), { recursive: true }).catch((err) => {
+    throw withPath(err, path.dirname(file), true);
+  });
+  for (let attempt = 0; ; attempt++) {
+    // Written aside and linked into place: the lock never exists without its owner's pid.
+    const tmp = tempPathFor(file);
+    try {
+      await fsp.writeFile(tmp, `${process.pid}\n`, { flag: 'wx' });
+      try {
+        await fsp.link(tmp, file);
+      } catch (err) {
+        if (!NO_HARD_LINKS.has((err as NodeJS.ErrnoException).code ?? '')) throw err;
+        await fsp.writeFile(file, `${process.pid}\n`, { flag: 'wx' });
+      } finally {
+        await fsp.rm(tmp, { force: true });
+      }
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw withPath(err, file, true);
+      const owner = Number.parseInt(await fsp.readFile(file, 'utf8').catch(() => ''), 10);
+      if (attempt > 0 || (Number.isInteger(owner) && owner > 0 && alive(owner))) throw new OutputError('output-locked', label);
+      await fsp.rm(file, { force: true });
+    }
+  }
+  let held = true;
+  return async () => {
+    if (!held) return;
+    held = false;
+    await fsp.rm(file, { force: true });
+  };
+}
+
 /**
  * Node leaves `path` off some errors (readFile of a folder: EISDIR with no path). Every error
  * leaving the Vfs names the path it was about, so the CLI can turn it into a finding.
@@ -208,6 +252,10 @@ export const nodeVfs: Vfs = {
   async realpath(p) {
     return fsp.realpath(p);
   },
+  async readlink(p) {
+    return fsp.readlink(p);
+  },
+  lock: lockFile,
   async list(dir) {
     try {
       return (await fsp.readdir(dir)).sort();
@@ -216,7 +264,7 @@ export const nodeVfs: Vfs = {
     }
   },
   async glob(patterns, options = {}) {
-    const found = await fg(patterns, { cwd: options.cwd, absolute: options.absolute ?? false, dot: false, onlyFiles: true });
+    const found = await fg(patterns, { cwd: options.cwd, absolute: options.absolute ?? false, dot: false, onlyFiles: options.onlyFiles ?? true });
     return found.sort();
   },
   writeFileAtomic,

@@ -46,10 +46,18 @@ export interface Vfs {
   lstat(path: string): Promise<FileStat | undefined>;
   /** The canonical path with every symbolic link resolved (walkers use it to detect loops). */
   realpath(path: string): Promise<string>;
+  /** The text of a symbolic link (where it points), unresolved. */
+  readlink(path: string): Promise<string>;
+  /**
+   * Creates `lockFile` exclusively and returns its release. Throws OutputError('output-locked',
+   * label) while another live process holds it; a lock left by a process that no longer runs is
+   * taken over.
+   */
+  lock(lockFile: string, label: string): Promise<() => Promise<void>>;
   /** Immediate children names of a directory (sorted). */
   list(dir: string): Promise<string[]>;
-  /** fast-glob style patterns, results sorted for determinism. */
-  glob(patterns: string[], options?: { cwd?: string; absolute?: boolean }): Promise<string[]>;
+  /** fast-glob style patterns, results sorted for determinism; `onlyFiles: false` also returns folders, FIFOs and sockets. */
+  glob(patterns: string[], options?: { cwd?: string; absolute?: boolean; onlyFiles?: boolean }): Promise<string[]>;
   writeFileAtomic(path: string, data: string | Uint8Array): Promise<void>;
   /** Streaming counterpart of writeFileAtomic for outputs too large to build in memory. */
   openAtomicWriter(path: string, options?: AtomicWriterOptions): Promise<AtomicWriter>;

@@ -115,6 +115,12 @@ function problemFor(file: string, err: unknown): Finding {
 }
 
 /** `EACCES (open)` rather than node's message, which repeats the path. */
+/** An error the operating system raised about a path (it carries an errno code), as opposed to a bug. */
+export function isFsError(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return typeof code === 'string' && /^E[A-Z0-9]+$/.test(code);
+}
+
 export function describeFsError(err: unknown): string {
   const e = err as NodeJS.ErrnoException;
   if (e?.code) return `${e.code}${e.syscall ? ` (${e.syscall})` : ''}`;

@@ -7,6 +7,7 @@
  */
 import { sha256, stableStringify } from '../kernel/stable-json.js';
 import type { Vfs } from '../kernel/vfs.js';
+import { OutputFolder } from '../kernel/output.js';
 
 export type LlmApi = 'completions' | 'chat';
 
@@ -149,7 +150,8 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
       if (options.offline) throw new LlmError('cache-miss', `no cached answer for this prompt (model ${options.model}) in ${options.cacheDir} and offline mode is on`);
       const text = await call(prompt, normalised);
       const entry: CacheEntry = { key, request, text };
-      await fs.writeFileAtomic(file, `${stableStringify(entry, 2)}\n`);
+      // Confined to the cache folder like every output; an entry is content-addressed, so replacing it is safe.
+      await new OutputFolder(fs, options.cacheDir, { force: true }).write(`${key.slice(0, 2)}/${key}.json`, `${stableStringify(entry, 2)}\n`);
       return text;
     },
   };

@@ -1,4 +1,5 @@
 import { parse } from 'csv-parse/sync';
+import { appendAll } from '../kernel/arrays.js';
 
 export interface CsvRow {
   /** 1-based line where the record ends (the line for single-line records). */
@@ -51,10 +52,10 @@ export function parseCsv(text: string, delimiter: string): CsvParse {
           return null;
         },
       } as never);
-      rows.push(...got);
+      appendAll(rows, got);
       break;
     } catch (err) {
-      rows.push(...got);
+      appendAll(rows, got);
       // The broken record starts on the first non-blank line after the last good one.
       let bad = got.length ? got[got.length - 1]!.line : start;
       while (bad < lines.length && lines[bad]!.trim() === '') bad++;

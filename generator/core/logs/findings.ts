@@ -175,6 +175,12 @@ export const logsFindings = {
     title: 'Target scale inferred',
     message: (a) => `no scale given for ${a.target}; values in [${a.min}, ${a.max}] read as '${a.scale}'`,
   },
+  'target-scale-ambiguous': {
+    severity: 'warning',
+    title: 'Target values mix fractions and percentages',
+    message: (a) =>
+      `${a.target}: ${a.fractions} value(s) in (0, 1] beside ${a.percents} above 1 and no scale given; read as '${a.scale}' they would mix two scales. Pass --scale fraction or --scale percent (or fix the values)`,
+  },
   'target-aggregate-mismatch': {
     severity: 'info',
     title: 'Published score differs from per-instance mean',

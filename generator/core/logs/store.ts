@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { Finding } from '../kernel/findings.js';
-import { OutputFolder } from '../kernel/output.js';
+import { OutputFolder, verifyOutputSet } from '../kernel/output.js';
 import { sha256, stableStringify } from '../kernel/stable-json.js';
 import type { Vfs } from '../kernel/vfs.js';
 import { logsFinding } from './findings.js';
@@ -82,7 +82,7 @@ export async function saveStore(vfs: Vfs, dir: string, store: { matrix: ScoreMat
   if (matrix.values.length !== cells || matrix.observed.length !== cells) {
     throw new Error(`internal: matrix arrays hold ${matrix.values.length}/${matrix.observed.length} cells, shape needs ${cells}`);
   }
-  const out = new OutputFolder(vfs, dir, { force: options.force });
+  const out = new OutputFolder(vfs, dir, { force: options.force, set: 'ingest' });
   for (const name of Object.values(STORE_FILES)) await out.check(name);
 
   // Placeholders are zeroed so that the file (and its hash) does not depend on stale values.
@@ -167,6 +167,9 @@ export async function tryLoadStore(vfs: Vfs, dir: string): Promise<{ store?: Sco
     findings.push(logsFinding('store-bad-mask', { file: path.join(dir, STORE_FILES.observed) }, { count: bad }));
     return { findings };
   }
+  // Each file may match its hash and the set still be torn: a writer killed before it marked the set complete.
+  const torn = await verifyOutputSet(vfs, dir, 'ingest', [STORE_FILES.manifest]);
+  if (torn.length) return { findings: [...findings, ...torn] };
   const matrix: ScoreMatrix = {
     models: manifest.models,
     instances: manifest.instances,

@@ -10,6 +10,6 @@ import type { FindingSink } from './sink.js';
  */
 export async function walkFiles(vfs: Vfs, root: string, filter: (file: string) => boolean = () => true, sink?: FindingSink): Promise<string[]> {
   const { files, findings } = await walkTree(vfs, root, { filter });
-  sink?.push(...findings);
+  sink?.pushAll(findings);
   return files;
 }

@@ -74,7 +74,7 @@ export async function readModelFile(vfs: Vfs, file: string): Promise<{ model: Pa
     return { finding: make('pace-model-file-invalid', { file }, { reason: `cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` }) };
   }
   // model.json is one file of fit's set: a fit killed half way (or a model.json beside another fit's files) is refused.
-  const torn = await verifyOutputSet(vfs, path.dirname(file));
+  const torn = await verifyOutputSet(vfs, path.dirname(file), 'fit', [path.basename(file)]);
   if (torn.length) return { finding: torn[0]! };
   const parsed = parseModelFile(text);
   if (!parsed.model) return { finding: make('pace-model-file-invalid', { file }, { reason: parsed.reason }) };

@@ -2,6 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { type Finding, type FindingPath, type Tally, emptyTally, findingFactory } from '../kernel/findings.js';
 import { readJsonlValues } from '../kernel/jsonl.js';
+import { describeFsError, isFsError } from '../kernel/walk.js';
 import type { Vfs } from '../kernel/vfs.js';
 import { questionFindings } from './findings.js';
 import { QUESTION_KIND_INFO, isCtfTask, isQuestionKind } from './kinds.js';
@@ -130,12 +131,24 @@ function describe(e: ErrorObject): string {
  * is counted as rejected; the rest of the file is still read. Duplicate ids are rejected
  * (the first occurrence wins) because ids key reviews, logs and score matrices.
  */
+/** Findings of one code kept per file; the rest are counted in one `question-findings-folded`. */
+export const FINDINGS_PER_FILE_CODE = 1000;
+
 export async function readQuestions(vfs: Vfs, files: string[]): Promise<{ questions: Question[]; findings: Finding[]; tally: Tally }> {
   const questions: Question[] = [];
   const findings: Finding[] = [];
   const tally = emptyTally();
   const firstSeen = new Map<string, { file: string; line: number }>();
   const wrongKindLines = new Map<string, number>();
+  // Bounded memory however many lines are bad: past FINDINGS_PER_FILE_CODE of one code in one
+  // file, the rest are counted (and folded into one finding at the end), not kept.
+  const perFileCode = new Map<string, number>();
+  const keep = (f: Finding) => {
+    const key = `${f.path.file ?? ''}\u0000${f.code}`;
+    const seen = (perFileCode.get(key) ?? 0) + 1;
+    perFileCode.set(key, seen);
+    if (seen <= FINDINGS_PER_FILE_CODE) findings.push(f);
+  };
 
   for (const file of files) {
     const stat = await vfs.stat(file).catch(() => undefined);
@@ -143,46 +156,58 @@ export async function readQuestions(vfs: Vfs, files: string[]): Promise<{ questi
       findings.push(make('question-missing-file', { file }, { reason: stat ? 'not a file' : 'no such file' }));
       continue;
     }
-    for await (const ev of readJsonlValues(vfs, file)) {
-      tally.read++;
-      if (ev.kind === 'invalid-utf8' || ev.kind === 'invalid-json') {
-        tally.rejected++;
-        findings.push(ev.kind === 'invalid-utf8' ? make('question-invalid-utf8', { file, line: ev.line }) : make('question-invalid-json', { file, line: ev.line }, { reason: ev.message }));
-        continue;
+    try {
+      for await (const ev of readJsonlValues(vfs, file)) {
+        tally.read++;
+        if (ev.kind === 'invalid-utf8' || ev.kind === 'invalid-json') {
+          tally.rejected++;
+          keep(ev.kind === 'invalid-utf8' ? make('question-invalid-utf8', { file, line: ev.line }) : make('question-invalid-json', { file, line: ev.line }, { reason: ev.message }));
+          continue;
+        }
+        if (!ev.terminated) keep(make('question-unterminated-line', { file, line: ev.line }));
+        const value = ev.value;
+        // A trajectory file given where questions are expected: one finding that says what the
+        // file is and what to run, not one schema error per missing question field per line.
+        const wrongKind = wrongFileKind(value);
+        if (wrongKind) {
+          tally.rejected++;
+          const n = (wrongKindLines.get(file) ?? 0) + 1;
+          wrongKindLines.set(file, n);
+          if (n === 1) findings.push(make('question-file-wrong-kind', { file, line: ev.line }, wrongKind));
+          continue;
+        }
+        const problems = validateQuestion(value, { file, line: ev.line });
+        for (const p of problems) keep(p);
+        if (problems.some((p) => p.severity === 'error')) {
+          tally.rejected++;
+          continue;
+        }
+        const q = value as Question;
+        const first = firstSeen.get(q.id);
+        if (first) {
+          tally.rejected++;
+          keep(
+            make('question-duplicate-id', { file, line: ev.line, field: 'id' }, { id: q.id, firstLine: first.line, firstFile: first.file === file ? undefined : first.file }),
+          );
+          continue;
+        }
+        firstSeen.set(q.id, { file, line: ev.line });
+        tally.accepted++;
+        questions.push(q);
       }
-      if (!ev.terminated) findings.push(make('question-unterminated-line', { file, line: ev.line }));
-      const value = ev.value;
-      // A trajectory file given where questions are expected: one finding that says what the
-      // file is and what to run, not one schema error per missing question field per line.
-      const wrongKind = wrongFileKind(value);
-      if (wrongKind) {
-        tally.rejected++;
-        const n = (wrongKindLines.get(file) ?? 0) + 1;
-        wrongKindLines.set(file, n);
-        if (n === 1) findings.push(make('question-file-wrong-kind', { file, line: ev.line }, wrongKind));
-        continue;
-      }
-      const problems = validateQuestion(value, { file, line: ev.line });
-      findings.push(...problems);
-      if (problems.some((p) => p.severity === 'error')) {
-        tally.rejected++;
-        continue;
-      }
-      const q = value as Question;
-      const first = firstSeen.get(q.id);
-      if (first) {
-        tally.rejected++;
-        findings.push(
-          make('question-duplicate-id', { file, line: ev.line, field: 'id' }, { id: q.id, firstLine: first.line, firstFile: first.file === file ? undefined : first.file }),
-        );
-        continue;
-      }
-      firstSeen.set(q.id, { file, line: ev.line });
-      tally.accepted++;
-      questions.push(q);
+    } catch (err) {
+      // An unreadable file (permissions, an I/O error half way) costs that file, not the run.
+      if (!isFsError(err)) throw err;
+      tally.rejected++;
+      findings.push(make('question-missing-file', { file }, { reason: `cannot be read (${describeFsError(err)})` }));
     }
   }
   for (const f of findings) if (f.code === 'question-file-wrong-kind') f.args.lines = wrongKindLines.get(f.path.file!) ?? 1;
+  for (const [key, seen] of perFileCode) {
+    if (seen <= FINDINGS_PER_FILE_CODE) continue;
+    const [file, code] = key.split('\u0000') as [string, string];
+    findings.push(make('question-findings-folded', { file }, { code, count: seen - FINDINGS_PER_FILE_CODE }));
+  }
   return { questions, findings, tally };
 }
 

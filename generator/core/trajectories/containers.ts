@@ -9,6 +9,7 @@ import { firstInvalidUtf8 } from '../kernel/utf8.js';
 import type { Finding } from '../kernel/findings.js';
 import type { FileStat, Vfs } from '../kernel/vfs.js';
 import { readBoundedLines } from '../kernel/jsonl.js';
+import { describeFsError, isFsError } from '../kernel/walk.js';
 import { trajFinding } from './findings.js';
 import type { Trajectory } from './types.js';
 
@@ -64,6 +65,16 @@ function shortDetail(err: Error): string {
 }
 
 async function* readJsonlStream(vfs: Vfs, reader: RecordSink, maxLineBytes: number): AsyncGenerator<TrajectoryEvent> {
+  try {
+    yield* readJsonlLines(vfs, reader, maxLineBytes);
+  } catch (err) {
+    // A read that fails (permissions, an I/O error half way) costs this file, not the run.
+    if (!isFsError(err)) throw err;
+    yield* reader.reject(trajFinding('traj-file-unreadable', { file: reader.file }, { reason: describeFsError(err) }));
+  }
+}
+
+async function* readJsonlLines(vfs: Vfs, reader: RecordSink, maxLineBytes: number): AsyncGenerator<TrajectoryEvent> {
   let any = false;
   for await (const ev of readBoundedLines(vfs, reader.file, maxLineBytes)) {
     if (ev.kind === 'invalid-utf8') {
@@ -148,7 +159,15 @@ export async function* readFile(vfs: Vfs, reader: RecordSink, maxBytes: number):
     yield* reader.reject(trajFinding('traj-file-unreadable', { file }, { reason: (err as Error).message }));
     return;
   }
-  if (JSONL_EXTENSIONS.test(file) || (size > maxBytes && (await looksLikeJsonl(vfs, file, Math.min(maxBytes, PEEK_BYTES))))) {
+  let jsonl: boolean;
+  try {
+    jsonl = JSONL_EXTENSIONS.test(file) || (size > maxBytes && (await looksLikeJsonl(vfs, file, Math.min(maxBytes, PEEK_BYTES))));
+  } catch (err) {
+    if (!isFsError(err)) throw err;
+    yield* reader.reject(trajFinding('traj-file-unreadable', { file }, { reason: describeFsError(err) }));
+    return;
+  }
+  if (jsonl) {
     yield* readJsonlStream(vfs, reader, maxBytes);
     return;
   }

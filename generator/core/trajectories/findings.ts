@@ -57,6 +57,11 @@ export const trajectoryFindings = {
     title: 'Not the forced format',
     message: (a) => `--format ${a.format} was given but this record does not look like ${a.title}`,
   },
+  'traj-field-ignored': {
+    severity: 'warning',
+    title: 'Field of the wrong type ignored',
+    message: (a) => `expected ${a.expected}, found ${a.actual}; the field was ignored`,
+  },
   'traj-wrong-type': {
     severity: 'error',
     title: 'Wrong type',

@@ -25,6 +25,7 @@ import { readAhead, readFile, type FileSummary, type TrajectoryEvent } from './c
 export type { TrajectoryEvent } from './containers.js';
 export { firstInvalidUtf8 } from '../kernel/utf8.js';
 import { applyCtfFlagEvidence } from './ctf-flag.js';
+import { appendAll } from '../kernel/arrays.js';
 
 export { validateTrajectory } from './schema.js';
 
@@ -101,7 +102,7 @@ async function* walk(vfs: Vfs, dir: string, skipped: Map<string, number>, proble
       return false;
     },
   });
-  problems.push(...found.findings);
+  appendAll(problems, found.findings);
   yield* found.files;
 }
 

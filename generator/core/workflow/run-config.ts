@@ -79,7 +79,7 @@ export function parseRunConfig(text: string, file: string, flagsByStage: Readonl
         const list = isSeq(value) ? value.items : [value];
         entry.inputs = list.map((v) => {
           if (!isScalar(v) || typeof v.value !== 'string') throw new ConfigError(`${stage}.inputs must be a list of paths`, file, lineOf(v));
-          return v.value;
+          return inputPath(v.value, stage, file, lineOf(v));
         });
         continue;
       }
@@ -105,7 +105,7 @@ export function parseRunConfig(text: string, file: string, flagsByStage: Readonl
     }
     const entry = stages.get(stage) ?? { inputs: [], values: new Map() };
     stages.set(stage, entry);
-    if (name === 'inputs') entry.inputs = raw.split(',').filter(Boolean);
+    if (name === 'inputs') entry.inputs = raw.split(',').filter(Boolean).map((p) => inputPath(p, stage, '--set'));
     else entry.values.set(name, flag!.takesValue ? raw : raw !== 'false');
   }
   return STAGE_ORDER.filter((s) => stages.has(s)).map((stage) => {
@@ -134,6 +134,15 @@ function scalarOrList(node: Node | null, field: string, flag: FlagInfo, file: st
   }
   const value = scalar(node);
   if (!flag.takesValue && typeof value !== 'boolean') throw new ConfigError(`${field} is a switch: use true or false`, file, line);
+  return value;
+}
+
+/**
+ * An `inputs:` entry is a path, never a flag: `--force` there would reach the command as an
+ * option. A path that really starts with `-` is written `./-name`.
+ */
+function inputPath(value: string, stage: string, file: string, line?: number): string {
+  if (value.startsWith('-')) throw new ConfigError(`${stage}.inputs: "${value}" starts with "-" and would be read as a flag; flags go under ${stage} as "name: value" (a path starting with "-" is written ./${value})`, file, line);
   return value;
 }
 

@@ -7,6 +7,7 @@ import { parse } from 'yaml';
 import { type Finding, findingFactory } from '../kernel/findings.js';
 import type { Vfs } from '../kernel/vfs.js';
 import { workflowFindings } from './findings.js';
+import { verifySuiteFolder } from '../emit/suite-state.js';
 import type { SuiteTasks } from './run-plan.js';
 
 const make = findingFactory(workflowFindings);
@@ -66,6 +67,9 @@ export async function readSuiteTasks(vfs: Vfs, suiteDir: string, includePath: st
     return fail(`no readable ${MANIFEST} (emit a suite with aptpace emit first): ${(err as Error).message}`, manifestPath);
   }
   if (!Array.isArray(manifest.tasks) || manifest.tasks.some((t) => typeof t !== 'string')) return fail('the manifest has no task list', manifestPath);
+  // A suite an emit left half written (or whose files were swapped) is never planned.
+  const torn = await verifySuiteFolder(vfs, suiteDir, includePath);
+  if (torn.length) return { findings: torn };
   const tasks: SuiteTasks['tasks'] = [];
   for (const task of manifest.tasks as string[]) {
     const yamlPath = path.join(suiteDir, `${task}.yaml`);

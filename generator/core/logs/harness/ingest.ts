@@ -185,7 +185,7 @@ export async function ingestLogs(
       return { w, block, findings: own.close(), tally: ownTally };
     });
     for (const { w, block, findings, tally: t } of blocks) {
-      sink.push(...findings);
+      sink.pushAll(findings);
       addTally(tally, t);
       if (!checkAgainstResults(w, block, choice, sink)) {
         // The file is not the one this run wrote (or not this run's): none of it is merged.

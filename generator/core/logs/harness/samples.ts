@@ -220,11 +220,14 @@ export async function readSampleFile(vfs: Vfs, file: string, options: SampleRead
       if (tally.read === 0) {
         // An empty samples file is a run cut off before its first record: the same class as a cut-off line.
         sink.add('samples-empty', { file });
+        // Counted as one input read and rejected: a tally never rejects more than it read.
+        tally.read++;
         tally.rejected++;
       }
     } catch (err) {
       // Lines already handled stay counted; the unread rest is one rejected input.
       sink.add('input-unreadable', { file }, { reason: (err as Error).message });
+      tally.read++;
       tally.rejected++;
     }
   }

@@ -10,6 +10,7 @@ import { walkFiles } from '../walk.js';
 import { isPerInstanceHeader, outcomeOf, parseOutcomeCsv, parseOutcomeJsonl, type OutcomeRow, type RowProblem } from './per-instance-table.js';
 
 import { assemble, toScale, type Aggregate, type Collect, type TargetScale } from './assemble.js';
+import { appendAll, extent } from '../../kernel/arrays.js';
 
 export { toScale, fractionScores, type TargetScale } from './assemble.js';
 
@@ -84,7 +85,7 @@ export async function readTargets(
     else if (st.isDirectory) {
       const found = await walkFiles(vfs, input, (f) => /\.(json|jsonl|csv|tsv|tab)$/i.test(f), sink);
       if (!found.length) sink.add('input-unrecognised', { file: input }, { input, reason: 'no .json/.jsonl/.csv files below it' });
-      files.push(...found);
+      appendAll(files, found);
     } else files.push(input);
   }
 
@@ -316,17 +317,20 @@ export async function readTargets(
   /** Aggregate tables carry no scale unless a `scale` column says it; else take the user's or infer it per target from the value range. */
   function placeAggregates(file: string, found: Array<{ m: string; t: string; v: number; where: { file: string; line?: number; field?: string } }>, stated = new Map<string, TargetScale>()): void {
     const perTarget = new Map<string, number[]>();
-    for (const f of found) perTarget.set(f.t, [...(perTarget.get(f.t) ?? []), f.v]);
+    for (const f of found) (perTarget.get(f.t) ?? perTarget.set(f.t, []).get(f.t)!).push(f.v);
     const scales = new Map<string, TargetScale>();
     for (const [t, vs] of perTarget) {
       if (stated.has(t)) scales.set(t, stated.get(t)!);
       else if (options.scale) scales.set(t, options.scale);
       else {
-        const min = Math.min(...vs);
-        const max = Math.max(...vs);
+        const { min, max } = extent(vs)!;
         const scale: TargetScale = min >= 0 && max <= 1 ? 'fraction' : min >= 0 && max <= 100 ? 'percent' : 'raw';
         scales.set(t, scale);
         sink.add('target-scale-inferred', { file }, { target: t, min, max, scale });
+        // 0.45 beside 62 is a fraction beside a percentage far more often than 0.45%: not guessed.
+        const fractions = vs.filter((v) => v > 0 && v <= 1 && !Number.isInteger(v)).length;
+        const percents = vs.filter((v) => v > 1).length;
+        if (scale === 'percent' && fractions > 0 && percents > 0) sink.add('target-scale-ambiguous', { file }, { target: t, fractions, percents, scale });
       }
     }
     for (const f of found) addAggregate(f.m, f.t, { value: f.v, scale: scales.get(f.t)!, file }, f.where);

@@ -7,6 +7,7 @@
 import { trajFinding } from '../findings.js';
 import { extractGoal, isRecord, repoFromInstanceId, str, typeName } from '../text.js';
 import { DOMAINS, type Domain, type SuccessSource, type ToolSpec, type Trajectory } from '../types.js';
+import { fieldsOf } from './fields.js';
 import { at, buildTrajectory, FINISH_TOOLS, kindForTool, parseToolArguments, type FormatReader, type StepDraft } from './reader.js';
 
 type Json = Record<string, unknown>;
@@ -46,6 +47,8 @@ export const chatMessagesReader: FormatReader = {
   },
   read(value, ctx) {
     const row = value as Json;
+    // Optional fields through one typed reader: a wrong type is a warning naming the field.
+    const top = fieldsOf(ctx, row);
     const messages = row.messages as Json[];
     const system = messages.find((m) => m.role === 'system');
     const firstUser = messages.findIndex((m) => m.role === 'user');
@@ -102,26 +105,26 @@ export const chatMessagesReader: FormatReader = {
     }
     const idOf = (v: unknown) => (typeof v === 'string' && v ? v : typeof v === 'number' ? String(v) : null);
     const instanceId = idOf(row.instance_id) ?? idOf(row.id) ?? idOf(row.task_id) ?? ctx.fileStem;
-    const goal = str(row.problem_statement) ?? str(row.question) ?? (firstUser >= 0 ? extractGoal(text(messages[firstUser]!.content)) : '');
+    const goal = top.str('problem_statement') ?? top.str('question') ?? (firstUser >= 0 ? extractGoal(text(messages[firstUser]!.content)) : '');
     const last = drafts[drafts.length - 1]!;
     const label = labelOf(row, ctx.line !== undefined ? `${ctx.file}:${ctx.line}` : ctx.file);
     const swe = /__/.test(instanceId) || typeof row.patch === 'string' || typeof row.generated_patch === 'string' || drafts.some((d) => d.tool === 'str_replace_editor');
     return buildTrajectory(
       {
-        framework: str(row.framework) ?? 'chat',
+        framework: top.str('framework') ?? 'chat',
         format: 'chat-messages-jsonl',
         domain: isDomain(row.domain) ? row.domain : swe ? 'swe' : 'other',
         instanceId,
-        runId: str(row.run_id),
+        runId: top.str('run_id'),
         goal,
         steps: drafts,
         tools: toolsOf(row.tools),
-        task: { gold_answer: str(row.true_answer) ?? str(row.gold_answer), gold_patch: str(row.gold_patch) },
-        environment: { repo: str(row.repo) ?? repoFromInstanceId(instanceId) },
-        agent: { model: str(row.model) ?? str(row.model_name), system_prompt: system ? text(system.content) : null },
+        task: { gold_answer: top.str('true_answer') ?? top.str('gold_answer'), gold_patch: top.str('gold_patch') },
+        environment: { repo: top.str('repo') ?? repoFromInstanceId(instanceId) },
+        agent: { model: top.str('model') ?? top.str('model_name'), system_prompt: system ? text(system.content) : null },
         outcome: {
-          exit_status: str(row.exit_status) ?? (last.tool && FINISH_TOOLS.has(last.tool) ? last.tool : null),
-          submission: str(row.generated_patch) ?? str(row.model_patch) ?? str(row.patch) ?? str(row.prediction) ?? (last.kind === 'message' ? str(last.args.content) : null),
+          exit_status: top.str('exit_status') ?? (last.tool && FINISH_TOOLS.has(last.tool) ? last.tool : null),
+          submission: top.str('generated_patch') ?? top.str('model_patch') ?? top.str('patch') ?? top.str('prediction') ?? (last.kind === 'message' ? str(last.args.content) : null),
           ...(label ?? {}),
         },
       },

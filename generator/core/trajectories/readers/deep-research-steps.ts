@@ -8,6 +8,7 @@
 import { trajFinding } from '../findings.js';
 import { isRecord, str, typeName } from '../text.js';
 import type { ToolSpec } from '../types.js';
+import { fieldsOf } from './fields.js';
 import { at, buildTrajectory, FINISH_TOOLS, type FormatReader, type RecordContext, type StepDraft } from './reader.js';
 
 type Json = Record<string, unknown>;
@@ -104,6 +105,8 @@ export const deepResearchStepsReader: FormatReader = {
   },
   read(value, ctx) {
     const row: Json = Array.isArray(value) ? { trajectory: value } : (value as Json);
+    // Optional fields through one typed reader: a wrong type is a warning naming the field.
+    const top = fieldsOf(ctx, row);
     const steps = stepsOf(row);
     if (typeof steps === 'string') {
       let detail = 'not a JSON list';
@@ -136,15 +139,15 @@ export const deepResearchStepsReader: FormatReader = {
     const all = isRecord(nextStep) && isRecord(nextStep.execution) ? [...steps, nextStep] : steps;
     const drafts = convertSteps(all, ctx, 'trajectory');
     if (!drafts) return undefined;
-    const query = str(row.query) ?? str(row.question) ?? '';
+    const query = top.str('query') ?? top.str('question') ?? '';
     const instanceId = row.uuid != null ? String(row.uuid) : row.id != null ? String(row.id) : row.traj_id != null ? String(row.traj_id) : ctx.fileStem;
     // APTBench's `source` is `ids_<model>_<engine>` (InfoDeepSeek agent, model, search engine).
-    const source = str(row.source);
+    const source = top.str('source');
     const sourceMatch = source ? /^ids_(.+?)_(google|ddg|lang_ddg|bing|serper)$/.exec(source) : null;
     const model = sourceMatch ? sourceMatch[1]!.replace(/_lang$/, '') : null;
     const engine = sourceMatch ? sourceMatch[2]! : null;
     const fromAptbench = 'query_answer' in row && ('question_instruct' in row || 'traj_len' in row);
-    const goldAnswer = str(row.query_answer) ?? str(row.gold_answer) ?? str(row.true_answer);
+    const goldAnswer = top.str('query_answer') ?? top.str('gold_answer') ?? top.str('true_answer');
     const last = drafts[drafts.length - 1]!;
     return buildTrajectory(
       {
@@ -161,14 +164,14 @@ export const deepResearchStepsReader: FormatReader = {
         outcome: {
           exit_status: last.kind === 'finish' ? last.tool : null,
           // In MCQ rows `answer` is the letter of the gold choice, not the agent's answer.
-          submission: 'choices' in row ? null : (str(row.answer) ?? str(row.prediction)),
+          submission: 'choices' in row ? null : (top.str('answer') ?? top.str('prediction')),
           ...(fromAptbench ? { success: true, success_source: 'benchmark_construction' as const, success_evidence: 'APTBench builds its deep-research rows from successful trajectories' } : {}),
         },
         extra: {
           ...(engine ? { search_engine: engine } : {}),
           ...(source ? { agent_source: source } : {}),
           ...(row.traj_id != null ? { source_traj_id: row.traj_id } : {}),
-          ...(all !== steps ? { gold_next_step: steps.length, question_id: str(row.qid) } : {}),
+          ...(all !== steps ? { gold_next_step: steps.length, question_id: top.str('qid') } : {}),
         },
       },
       ctx,

@@ -4,7 +4,8 @@
  * (or its `tool_calls`); the observation is the next user/tool message with `<returncode>`.
  */
 import { trajFinding } from '../findings.js';
-import { extractGoal, isRecord, num, repoFromInstanceId, str, typeName } from '../text.js';
+import { extractGoal, isRecord, repoFromInstanceId, typeName } from '../text.js';
+import { fieldsOf } from './fields.js';
 import { at, buildTrajectory, parseToolArguments, type FormatReader, type StepDraft } from './reader.js';
 
 type Json = Record<string, unknown>;
@@ -39,13 +40,15 @@ export const miniSweAgentReader: FormatReader = {
   read(value, ctx) {
     const doc: Json = Array.isArray(value) ? { messages: value } : (value as Json);
     const messages = (doc.messages as unknown[]).filter(isRecord);
-    const info = isRecord(doc.info) ? doc.info : {};
-    const config = isRecord(info.config) ? info.config : {};
-    const modelCfg = isRecord(config.model) ? config.model : {};
+    // Optional fields through one typed reader: a wrong type is a warning naming the field.
+    const top = fieldsOf(ctx, doc);
+    const info = top.obj('info');
+    const config = info.obj('config');
+    const modelCfg = config.obj('model');
     const system = messages.find((m) => m.role === 'system');
     const task = messages.find((m) => m.role === 'user');
     const drafts: StepDraft[] = [];
-    let submission = str(info.submission);
+    let submission = info.str('submission');
 
     for (let i = 0; i < messages.length; i++) {
       const m = messages[i]!;
@@ -96,8 +99,8 @@ export const miniSweAgentReader: FormatReader = {
       ctx.findings.push(trajFinding('traj-empty', at(ctx, 'messages'), { detail: 'no assistant messages' }));
       return undefined;
     }
-    const instanceId = str(doc.instance_id) ?? str(info.instance_id) ?? ctx.fileStem.replace(/\.traj$/, '');
-    const stats = isRecord(info.model_stats) ? info.model_stats : {};
+    const instanceId = top.str('instance_id') ?? info.str('instance_id') ?? ctx.fileStem.replace(/\.traj$/, '');
+    const stats = info.obj('model_stats');
     return buildTrajectory(
       {
         framework: 'mini-swe-agent',
@@ -107,9 +110,9 @@ export const miniSweAgentReader: FormatReader = {
         goal: task ? extractGoal(text(task.content)) : '',
         steps: drafts,
         environment: { repo: repoFromInstanceId(instanceId) },
-        agent: { model: str(modelCfg.model_name) ?? str(config.model_name) ?? null, agent_class: 'mini-swe-agent', system_prompt: system ? text(system.content) : null },
-        outcome: { exit_status: str(info.exit_status), submission, self_report: str(info.exit_status) },
-        metrics: { cost_usd: num(stats.instance_cost), api_calls: num(stats.api_calls) },
+        agent: { model: modelCfg.str('model_name') ?? config.str('model_name') ?? null, agent_class: 'mini-swe-agent', system_prompt: system ? text(system.content) : null },
+        outcome: { exit_status: info.str('exit_status'), submission, self_report: info.str('exit_status') },
+        metrics: { cost_usd: stats.num('instance_cost'), api_calls: stats.num('api_calls') },
         extra: typeof doc.trajectory_format === 'string' ? { trajectory_format: doc.trajectory_format } : undefined,
       },
       ctx,

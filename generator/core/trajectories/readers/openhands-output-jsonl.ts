@@ -5,7 +5,8 @@
  * harness report; a top-level `resolved` (SWE-Gym style datasets) is a dataset label.
  */
 import { trajFinding } from '../findings.js';
-import { extractGoal, isRecord, num, repoFromInstanceId, str, typeName } from '../text.js';
+import { extractGoal, isRecord, repoFromInstanceId, typeName } from '../text.js';
+import { fieldsOf } from './fields.js';
 import type { Trajectory } from '../types.js';
 import { at, buildTrajectory, type FormatReader } from './reader.js';
 import { convertEvents } from './openhands-events.js';
@@ -45,14 +46,19 @@ export const openhandsOutputReader: FormatReader = {
       ctx.findings.push(trajFinding('traj-empty', at(ctx, 'history'), { detail: 'no agent actions among the events' }));
       return undefined;
     }
-    const instance = isRecord(row.instance) ? row.instance : {};
-    const metadata = isRecord(row.metadata) ? row.metadata : {};
-    const llm = isRecord(metadata.llm_config) ? metadata.llm_config : {};
-    const testResult = isRecord(row.test_result) ? row.test_result : {};
-    const metrics = isRecord(row.metrics) ? row.metrics : {};
-    const usage = isRecord(metrics.accumulated_token_usage) ? metrics.accumulated_token_usage : {};
-    const goal = str(instance.problem_statement) ?? (str(row.instruction) ? extractGoal(str(row.instruction)!) : null) ?? converted.goal ?? '';
-    const repo = str(instance.repo) ?? repoFromInstanceId(instanceId);
+    // Every optional field through one typed reader: a wrong type is a warning naming it.
+    const top = fieldsOf(ctx, row);
+    const instance = top.obj('instance');
+    const metadata = top.obj('metadata');
+    const llm = metadata.obj('llm_config');
+    const testResult = top.obj('test_result');
+    const metrics = top.obj('metrics');
+    const usage = metrics.obj('accumulated_token_usage');
+    const instruction = top.str('instruction');
+    const goal = instance.str('problem_statement') ?? (instruction ? extractGoal(instruction) : null) ?? converted.goal ?? '';
+    const repo = instance.str('repo') ?? repoFromInstanceId(instanceId);
+    const error = top.str('error');
+    const patch = testResult.str('git_patch');
     const found = verdict(row, ctx.line !== undefined ? `${ctx.file}:${ctx.line}` : ctx.file);
     return buildTrajectory(
       {
@@ -60,25 +66,25 @@ export const openhandsOutputReader: FormatReader = {
         format: 'openhands-output-jsonl',
         domain: 'swe',
         instanceId,
-        runId: str(row.run_id),
+        runId: top.str('run_id'),
         goal,
         steps: converted.steps,
         tools: converted.tools,
-        task: { code_language: str(instance.language) ?? str(metadata.language) ?? null },
-        environment: { repo, base_commit: str(instance.base_commit) ?? (isRecord(instance.base) ? str(instance.base.sha) : null) },
-        agent: { model: str(llm.model) ?? converted.model, agent_class: str(metadata.agent_class), system_prompt: converted.systemPrompt },
+        task: { code_language: instance.str('language') ?? metadata.str('language') ?? null },
+        environment: { repo, base_commit: instance.str('base_commit') ?? instance.obj('base').str('sha') },
+        agent: { model: llm.str('model') ?? converted.model, agent_class: metadata.str('agent_class'), system_prompt: converted.systemPrompt },
         outcome: {
-          exit_status: str(row.error) ? 'error' : converted.finished ? 'finish' : null,
-          submission: str(testResult.git_patch) ?? converted.finalAnswer,
+          exit_status: error ? 'error' : converted.finished ? 'finish' : null,
+          submission: patch ?? converted.finalAnswer,
           self_report: converted.selfReport,
           ...(found ?? {}),
         },
         metrics: {
-          cost_usd: num(metrics.accumulated_cost) ?? converted.metrics.cost_usd,
-          tokens_in: num(usage.prompt_tokens) ?? converted.metrics.tokens_in,
-          tokens_out: num(usage.completion_tokens) ?? converted.metrics.tokens_out,
+          cost_usd: metrics.num('accumulated_cost') ?? converted.metrics.cost_usd,
+          tokens_in: usage.num('prompt_tokens') ?? converted.metrics.tokens_in,
+          tokens_out: usage.num('completion_tokens') ?? converted.metrics.tokens_out,
         },
-        extra: str(row.error) ? { error: str(row.error) } : undefined,
+        extra: error ? { error } : undefined,
       },
       ctx,
     );

@@ -5,8 +5,9 @@
  * `info.exit_status: submitted` is recorded, never taken as success.
  */
 import { trajFinding } from '../findings.js';
-import { extractGoal, isRecord, num, repoFromInstanceId, str, typeName } from '../text.js';
+import { extractGoal, isRecord, repoFromInstanceId, str, typeName } from '../text.js';
 import type { ToolSpec } from '../types.js';
+import { fieldsOf } from './fields.js';
 import { at, buildTrajectory, parseToolArguments, type FormatReader, type RecordContext, type StepDraft } from './reader.js';
 
 type Json = Record<string, unknown>;
@@ -176,19 +177,20 @@ export const sweAgentTrajReader: FormatReader = {
     const doc = value as Json;
     const history = Array.isArray(doc.history) ? doc.history.filter(isRecord) : [];
     const trajectory = Array.isArray(doc.trajectory) ? doc.trajectory : [];
-    const info = isRecord(doc.info) ? doc.info : {};
-    const replay = parseMaybeJson(doc.replay_config);
-    const replayAgent = isRecord(replay?.agent) ? replay.agent : {};
-    const replayEnv = isRecord(replay?.env) ? replay.env : {};
-    const problem = isRecord(replay?.problem_statement) ? replay.problem_statement : {};
+    // Optional fields through one typed reader: a wrong type is a warning naming the field.
+    const info = fieldsOf(ctx, doc).obj('info');
+    const replay = fieldsOf(ctx, parseMaybeJson(doc.replay_config), 'replay_config');
+    const replayAgent = replay.obj('agent');
+    const replayEnv = replay.obj('env');
+    const problem = replay.obj('problem_statement');
 
     const system = history.find((m) => m.role === 'system');
     const systemPrompt = system ? contentText(system.content) : null;
     const tools = systemPrompt ? parseSweAgentCommands(systemPrompt) : [];
 
     const firstTask = history.find((m) => m.role === 'user' && !m.is_demo && !String(m.content ?? '').includes('--- DEMONSTRATION ---'));
-    const goal = str(problem.text) ?? (firstTask ? extractGoal(contentText(firstTask.content) ?? '') : '');
-    const instanceId = str(problem.id) ?? /[A-Za-z0-9_.-]+?__[A-Za-z0-9_.-]+?-\d+/.exec(ctx.fileStem)?.[0] ?? ctx.fileStem;
+    const goal = problem.str('text') ?? (firstTask ? extractGoal(contentText(firstTask.content) ?? '') : '');
+    const instanceId = problem.str('id') ?? /[A-Za-z0-9_.-]+?__[A-Za-z0-9_.-]+?-\d+/.exec(ctx.fileStem)?.[0] ?? ctx.fileStem;
 
     // Assistant turns of the real run (demonstrations excluded), with their message index.
     const assistantTurns: Array<{ msg: Json; index: number }> = [];
@@ -239,10 +241,10 @@ export const sweAgentTrajReader: FormatReader = {
       ctx.findings.push(trajFinding('traj-empty', at(ctx, useTrajectory ? 'trajectory' : 'history'), { detail: 'no trajectory[] entries and no assistant turns in history[]' }));
       return undefined;
     }
-    const stats = isRecord(info.model_stats) ? info.model_stats : {};
-    const deployment = isRecord(replayEnv.deployment) ? replayEnv.deployment : {};
-    const repoCfg = isRecord(replayEnv.repo) ? replayEnv.repo : {};
-    const model = isRecord(replayAgent.model) ? str(replayAgent.model.name) : null;
+    const stats = info.obj('model_stats');
+    const deployment = replayEnv.obj('deployment');
+    const repoCfg = replayEnv.obj('repo');
+    const model = replayAgent.obj('model').str('name');
     // CTF wording in the goal is caught for every reader (buildTrajectory); the environment name catches the rest.
     const ctf = typeof doc.environment === 'string' && /ctf/i.test(doc.environment);
     return buildTrajectory(
@@ -254,14 +256,14 @@ export const sweAgentTrajReader: FormatReader = {
         goal,
         steps: drafts,
         tools,
-        environment: { repo: repoFromInstanceId(instanceId), base_commit: str(repoCfg.base_commit), workdir, image: str(deployment.image) },
+        environment: { repo: repoFromInstanceId(instanceId), base_commit: repoCfg.str('base_commit'), workdir, image: deployment.str('image') },
         agent: { model, agent_class: 'swe-agent', system_prompt: systemPrompt },
-        outcome: { exit_status: str(info.exit_status), submission: str(info.submission), self_report: str(info.exit_status) },
+        outcome: { exit_status: info.str('exit_status'), submission: info.str('submission'), self_report: info.str('exit_status') },
         metrics: {
-          cost_usd: num(stats.instance_cost) ?? num(stats.total_cost),
-          api_calls: num(stats.api_calls),
-          tokens_in: num(stats.tokens_sent),
-          tokens_out: num(stats.tokens_received),
+          cost_usd: stats.num('instance_cost') ?? stats.num('total_cost'),
+          api_calls: stats.num('api_calls'),
+          tokens_in: stats.num('tokens_sent'),
+          tokens_out: stats.num('tokens_received'),
         },
       },
       ctx,

@@ -1,0 +1,46 @@
+import * as path from 'node:path';
+import { namedOutputTarget, OutputError, refuseInputAsOutput } from '../core/kernel/confine.js';
+import { writeOutputFile } from '../core/kernel/output.js';
+import type { Finding } from '../core/kernel/findings.js';
+import type { Vfs } from '../core/kernel/vfs.js';
+
+/** Bytes of an existing file read to recognise an earlier findings file; larger ones are never ours to guess. */
+const RECOGNISE_BYTES = 64 << 20;
+
+/**
+ * Decides, before the command runs, whether `--findings-file` may be written: never onto one of
+ * the command's inputs (a positional argument or any path another option names), even with
+ * --force; an existing file only with --force or when it is a findings
+ * file (JSON Lines of findings, or empty) an earlier run wrote. Throws OutputError otherwise.
+ */
+export async function prepareFindingsFile(vfs: Vfs, cwd: string, file: string, args: readonly string[], opts: Record<string, unknown>): Promise<string> {
+  const target = path.resolve(cwd, file);
+  await refuseInputAsOutput(vfs, target, args.map((a) => path.resolve(cwd, a)));
+  const named = Object.entries(opts)
+    .filter(([key]) => key !== 'findingsFile')
+    .flatMap(([, v]) => (typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []));
+  await refuseInputAsOutput(vfs, target, named.map((v) => path.resolve(cwd, v)));
+  const real = await namedOutputTarget(vfs, target);
+  const existing = await vfs.lstat(real);
+  if (existing && !opts.force && !(existing.isFile && existing.size <= RECOGNISE_BYTES && isFindingsText(await vfs.readText(real)))) throw new OutputError('output-exists', file);
+  return target;
+}
+
+function isFindingsText(text: string): boolean {
+  for (const line of text.split('\n')) {
+    if (!line) continue;
+    try {
+      const f = JSON.parse(line) as Partial<Finding>;
+      if (!f || typeof f.code !== 'string' || typeof f.severity !== 'string' || typeof f.path !== 'object' || typeof f.args !== 'object') return false;
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** Writes every finding as one JSON line to the file `prepareFindingsFile` allowed. */
+export async function writeFindingsFile(vfs: Vfs, target: string, findings: readonly Finding[]): Promise<void> {
+  const lines = findings.map((f) => JSON.stringify(f)).join('\n');
+  await writeOutputFile(vfs, target, lines ? `${lines}\n` : '', true);
+}
