@@ -9,6 +9,7 @@ import { syntheticPace } from '../../generator/core/pace/synthetic.js';
 import { prepareData } from '../../generator/core/pace/prepare.js';
 import { fitPace } from '../../generator/core/pace/fit.js';
 import { runLoocv } from '../../generator/core/pace/loocv.js';
+import { checkpointScores, predictPace } from '../../generator/core/pace/predict.js';
 import { peakRssMiB, report, runPythonReference, timed } from './measure.js';
 
 interface Case {
@@ -126,23 +127,30 @@ for (const c of wanted) {
   const syn = gen.result;
   const options = { bootstrap: B, alpha: 0.1, seed: '42', svdScope: c.svdScope };
   const fit = await timed(() => fitPace(syn.matrix, syn.targets, { ...options, configs: { 'agentic-0': config } }));
+  // What `check` computes for one checkpoint from the model file (placement, shipped form, range tests).
+  const scores = checkpointScores(syn.matrix, syn.matrix.models[0]!.name)!;
+  const check = await timed(() => predictPace(fit.result.model!, syn.matrix.models[0]!.name, scores));
   const prepared = prepareData(syn.matrix, syn.targets, { bootstrap: B, seed: '42' });
   const baselines = c.models <= 100 ? (['mean', 'ridge-all', 'correlation-top-c'] as const) : (['mean', 'correlation-top-c'] as const);
   const loocv = await timed(() =>
     runLoocv(prepared.data!, { ...options, frozen: { 'agentic-0': config }, nested: null, baselines: [...baselines], budgetCurve: [], maxFolds: c.folds, coverage: false }),
   );
-  const pace = loocv.result.targets[0]!.methods[0]!;
+  const methods = loocv.result.targets[0]!.methods;
+  const pace = methods.find((m) => m.method === 'pace-frozen')!;
+  const shipped = methods.find((m) => m.method === 'shipped')!;
   const py = runPythonReference(reference, [String(c.models), String(c.instances), String(c.folds), c.svdScope]);
   const foldSeconds = loocv.seconds / c.folds;
   report(`pace ${c.name}`, {
     generate_s: gen.seconds,
     fit_s: fit.seconds,
+    check_predict_s: check.seconds,
     loocv_folds: c.folds,
     per_fold_s: foldSeconds,
     full_loocv_projected_s: foldSeconds * c.models,
     svd_scope: c.svdScope,
     peak_rss_MiB: peakRssMiB(),
     loocv_mae_pp: 100 * pace.metrics.mae,
+    loocv_shipped_mae_pp: 100 * shipped.metrics.mae,
     numpy_fit_s: py.fit!,
     numpy_per_fold_s: py.fold!,
     numpy_peak_MiB: py.peakMiB!,

@@ -39,6 +39,7 @@ const check: CommandSpec = {
   async run(_args, opts, ctx) {
     const settings = await import('../../core/pace/settings.js');
     const { predictPace, checkpointScores } = await import('../../core/pace/predict.js');
+    const { verifyProxyDocuments } = await import('../../core/pace/proxy-identity.js');
     const { paceFindings } = await import('../../core/pace/findings.js');
     const { loadCheckpointMatrix, checkpointSourceFromOptions, readModelFile } = await import('../../core/pace/checkpoint-inputs.js');
     const { evaluateCheck, buildCheckResult } = await import('../../core/report/check-result.js');
@@ -76,7 +77,12 @@ const check: CommandSpec = {
     const inputs = await loadCheckpointMatrix(ctx.vfs, source, { ...(opts.mapping ? { mapping: opts.mapping as string } : {}), duplicates });
     for (const [label, tally] of Object.entries(inputs.tallies)) ctx.progress(renderTally(label, tally));
     const findings: Finding[] = [...inputs.findings];
-    const scores = inputs.matrix ? checkpointScores(inputs.matrix, checkpoint) : null;
+    let scores = inputs.matrix ? checkpointScores(inputs.matrix, checkpoint) : null;
+    if (scores && inputs.matrix) {
+      const verified = verifyProxyDocuments(model, inputs.matrix, scores);
+      scores = verified.scores;
+      findings.push(...verified.findings);
+    }
     let forecasts: Awaited<ReturnType<typeof predictPace>>['forecasts'] = [];
     if (!scores) {
       findings.push(findingFactory(paceFindings)('pace-model-not-in-logs', {}, { model: checkpoint, available: (inputs.matrix?.models ?? []).map((m) => m.name).join(', ') || 'none' }));

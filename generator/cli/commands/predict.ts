@@ -20,6 +20,7 @@ const predict: CommandSpec = {
   async run(_args, opts, ctx) {
     const settings = await import('../../core/pace/settings.js');
     const { predictPace, checkpointScores } = await import('../../core/pace/predict.js');
+    const { verifyProxyDocuments } = await import('../../core/pace/proxy-identity.js');
     const { loadCheckpointMatrix, checkpointSourceFromOptions, readModelFile } = await import('../../core/pace/checkpoint-inputs.js');
     const { evaluateCheck } = await import('../../core/report/check-result.js');
     const { paceFindings } = await import('../../core/pace/findings.js');
@@ -44,7 +45,12 @@ const predict: CommandSpec = {
     const inputs = await loadCheckpointMatrix(ctx.vfs, source, { ...(opts.mapping ? { mapping: opts.mapping as string } : {}), duplicates });
     for (const [label, tally] of Object.entries(inputs.tallies)) ctx.progress(renderTally(label, tally));
     const findings: Finding[] = [...inputs.findings];
-    const scores = inputs.matrix ? checkpointScores(inputs.matrix, opts.model as string) : null;
+    let scores = inputs.matrix ? checkpointScores(inputs.matrix, opts.model as string) : null;
+    if (scores && inputs.matrix) {
+      const verified = verifyProxyDocuments(model, inputs.matrix, scores);
+      scores = verified.scores;
+      findings.push(...verified.findings);
+    }
     if (!scores) {
       findings.push(make('pace-model-not-in-logs', {}, { model: opts.model, available: (inputs.matrix?.models ?? []).map((m) => m.name).join(', ') || 'none' }));
       return { findings };

@@ -141,6 +141,12 @@ export const paceFindings = {
     message: (a) =>
       `target ${a.target}: ${a.baseline} (${a.title}) errs less than the shipped predictor on the same cross-validation folds: MAE ${Number(a.baselineMae).toFixed(2)} vs ${Number(a.mae).toFixed(2)}, sign-flip p ${a.p}; \`aptpace evaluate\` compares every predictor`,
   },
+  'pace-proxy-document-changed': {
+    severity: 'error',
+    title: 'Proxy document differs from the fitted one',
+    message: (a) =>
+      `${a.key}: the checkpoint's log holds another document under this key (doc_hash ${String(a.logged).slice(0, 12)}… vs ${String(a.fitted).slice(0, 12)}… when fitted): a changed gold or prompt, or another suite; its score is not used (counted missing). Run the proxy suite written with this model file, or refit on the current suite`,
+  },
   'pace-prediction-below-range': {
     severity: 'warning',
     title: 'Checkpoint below every training model',

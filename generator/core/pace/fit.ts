@@ -151,7 +151,8 @@ export async function fitPace(matrix: ScoreMatrix, targets: TargetTable[], optio
       selectableInstances: data.instances.length,
       instancesByTask: Object.fromEntries(Object.entries(instancesByTask).sort(([a], [b]) => (a < b ? -1 : 1))),
     },
-    proxy: proxy.map((i) => ({ key: i.key, task: i.task, doc_id: i.doc_id, metric: i.metric })),
+    // The harness's hash of each proxy document (from its logs), so check can tell a changed suite.
+    proxy: proxy.map((i) => ({ key: i.key, task: i.task, doc_id: i.doc_id, metric: i.metric, ...(i.doc_hash ? { doc_hash: i.doc_hash } : {}) })),
     targets: serialized,
     skillMap: skillMap([...union.values()]),
   };

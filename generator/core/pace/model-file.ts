@@ -87,6 +87,8 @@ export function parseModelFile(text: string): { model: PaceModelFile | null; rea
   if (m.format !== MODEL_FORMAT) return { model: null, reason: `format is ${JSON.stringify(m.format)}, expected ${MODEL_FORMAT}` };
   if (m.version !== MODEL_VERSION) return { model: null, reason: `version ${m.version} is not supported (expected ${MODEL_VERSION})` };
   if (!Array.isArray(m.targets) || !Array.isArray(m.proxy)) return { model: null, reason: 'targets or proxy missing' };
+  // A model that predicts nothing would let every check "pass" with nothing checked.
+  if (m.targets.length === 0) return { model: null, reason: 'targets is empty: the model predicts nothing' };
   for (const [i, t] of m.targets.entries()) {
     for (const side of ['local', 'global'] as const) {
       const p = t?.[side];
@@ -147,7 +149,7 @@ function topShapeProblem(m: Partial<PaceModelFile>): string | null {
   if (!isObject(m.data) || !isStr(m.data.matrixSha256) || !isStr(m.data.targetsSha256) || !Array.isArray(m.data.poolModels) || !m.data.poolModels.every(isStr)) return 'data';
   if (!isObject(m.versions) || !Object.values(m.versions).every(isStr)) return 'versions';
   if (!isObject(m.options)) return 'options';
-  if (!m.proxy!.every((p) => isObject(p) && isStr(p.key) && isStr(p.task))) return 'proxy';
+  if (!m.proxy!.every((p) => isObject(p) && isStr(p.key) && isStr(p.task) && (p.doc_hash === undefined || isStr(p.doc_hash)))) return 'proxy';
   if (!Array.isArray(m.skillMap)) return 'skillMap';
   return null;
 }
