@@ -5,7 +5,7 @@ import { checkpointInputOptions } from '../options.js';
 import { findingFactory, type Finding } from '../../core/kernel/findings.js';
 import { OutputFolder, writeOutputFile } from '../../core/kernel/output.js';
 import { sha256, stableStringify } from '../../core/kernel/stable-json.js';
-import { renderTally } from '../../core/kernel/render.js';
+import { escapeTerminal, renderTally } from '../../core/kernel/render.js';
 import type { HistoryEntry } from '../../core/report/history.js';
 
 const REPORT_FILES = ['report.html', 'summary.md', 'result.json'] as const;
@@ -139,7 +139,8 @@ const check: CommandSpec = {
       return `${t.target}: ${value}${interval}${missing}${cv} — ${t.status}${why}`;
     });
     const verdict = checkVerdict(result);
-    const text = [`${verdict.ok ? 'PASS' : 'FAIL'} ${checkpoint}: ${verdict.text}`, ...lines, `report: ${path.join(opts.out as string, 'report.html')}`].join('\n');
+    // Each line escaped on its own: a newline inside a model or target name cannot start a forged "PASS" line.
+    const text = [`${verdict.ok ? 'PASS' : 'FAIL'} ${checkpoint}: ${verdict.text}`, ...lines, `report: ${path.join(opts.out as string, 'report.html')}`].map((line) => escapeTerminal(line, false)).join('\n');
     return { findings, data: result, text, thresholdFailed: evaluation.thresholdFailed };
   },
 };

@@ -47,6 +47,12 @@ export function parseConfigs(text: string): { configs: Record<string, PaceConfig
       errors.push(`${target}: unknown setting ${unknown.join(', ')} (known: ${settingKeys.join(', ')})`);
       continue;
     }
+    // A value that is there but not a finite number (1e309 reads as Infinity) is an error, never the default.
+    const bad = settingKeys.filter((k) => k in v && num(v[k]) === undefined);
+    if (bad.length) {
+      errors.push(`${target}: ${bad.map((k) => `${k} must be a finite number (got ${typeof v[k] === "number" ? String(v[k]) : JSON.stringify(v[k])})`).join('; ')}`);
+      continue;
+    }
     const c: PaceConfig = {
       budget: num(v.budget) ?? num(v.count) ?? fallbackConfig.budget,
       q: num(v.q) ?? fallbackConfig.q,

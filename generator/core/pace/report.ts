@@ -1,6 +1,7 @@
 /** LOOCV report as a Markdown table (the JSON is the LoocvReport itself). */
 import type { LoocvReport, TargetReport } from './loocv.js';
 import { renderUncertainty } from './report-uncertainty.js';
+import { escapeMarkdown } from '../kernel/markdown.js';
 
 const fmt = (x: number, digits: number) => (Number.isFinite(x) ? x.toFixed(digits) : '—');
 
@@ -14,7 +15,8 @@ export function renderLoocvTable(report: LoocvReport): string {
   for (const t of report.targets) {
     const f = t.scale === 'raw' ? 1 : 100;
     lines.push('');
-    lines.push(`### ${t.target} — ${t.models.length} models, truth ${fmt(Math.min(...t.truth) * f, 1)}–${fmt(Math.max(...t.truth) * f, 1)}${unitOf(t)}`);
+    // Target names come from files anyone can write: no raw HTML or control characters in loocv.md.
+    lines.push(`### ${escapeMarkdown(t.target)} — ${t.models.length} models, truth ${fmt(Math.min(...t.truth) * f, 1)}–${fmt(Math.max(...t.truth) * f, 1)}${unitOf(t)}`);
     lines.push('');
     lines.push(`| method | MAE${unitOf(t)} | Spearman | Pearson | R² | pair acc. (scores) | pair acc. (Goal B) |`);
     lines.push('|---|---|---|---|---|---|---|');
@@ -22,7 +24,7 @@ export function renderLoocvTable(report: LoocvReport): string {
       lines.push(
         `| ${m.method} | ${fmt(m.metrics.mae * f, 2)} | ${fmt(m.metrics.spearman, 3)} | ${fmt(m.metrics.pearson, 3)} | ${fmt(m.metrics.r2, 3)} | ${fmt(100 * m.pairAccuracy, 1)}% | ${m.goalBPairAccuracy === undefined ? '' : `${fmt(100 * m.goalBPairAccuracy, 1)}%`} |`,
       );
-    // Issue 14: a Spearman of −1 next to "mean" reads as a broken baseline unless it is explained.
+    // A Spearman of −1 next to "mean" reads as a broken baseline unless it is explained.
     if (t.methods.some((m) => m.method === 'mean'))
       lines.push('', 'The mean baseline’s Spearman is −1 by construction: leaving a model out lowers the training mean when that model scores high and raises it when it scores low, so its predictions rank the models exactly backwards. It carries no information about ranking; compare methods by MAE, and the comparison below treats the baseline’s Spearman as 0.');
     lines.push(...renderUncertainty(t, f, unitOf(t)));
