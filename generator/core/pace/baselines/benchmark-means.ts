@@ -1,6 +1,6 @@
 import type { Baseline, BaselineContext } from './types.js';
 import { gramRows, viewCols } from '../kernels.js';
-import { kernelRidge } from './kernel-ridge.js';
+import { cachedRidgeFold, predictKernelRidge } from './kernel-ridge.js';
 
 /** Per-model mean score on each source benchmark (task): pool rows × tasks. */
 export function benchmarkMeans(ctx: BaselineContext): { features: Float64Array; tasks: string[] } {
@@ -37,6 +37,6 @@ export const benchmarkMeansBaseline: Baseline = {
       g = gramRows({ data: features, stride: tasks.length, rows: Int32Array.from({ length: n }, (_, i) => i), cols: null });
       ctx.cache.set('benchmark-gram', g);
     }
-    return kernelRidge(g, n, ctx.basis.trainRows, ctx.testRow, ctx.basis.yTrain).prediction;
+    return predictKernelRidge(cachedRidgeFold(ctx.cache, 'benchmark-means', g, n, ctx.basis.trainRows, ctx.basis.yTrain), g, n, ctx.testRow);
   },
 };

@@ -1,6 +1,6 @@
 import type { Baseline, BaselineContext } from './types.js';
 import { gramRows } from '../kernels.js';
-import { kernelRidge } from './kernel-ridge.js';
+import { cachedRidgeFold, predictKernelRidge } from './kernel-ridge.js';
 
 export function poolGram(ctx: BaselineContext): Float64Array {
   let g = ctx.cache.get('pool-gram') as Float64Array | undefined;
@@ -15,6 +15,9 @@ export function poolGram(ctx: BaselineContext): Float64Array {
 export const ridgeBaseline: Baseline = {
   name: 'ridge-all',
   title: 'ridge on all instances',
-  predict: (ctx) =>
-    kernelRidge(poolGram(ctx), ctx.basis.data.models.length, ctx.basis.trainRows, ctx.testRow, ctx.basis.yTrain).prediction,
+  predict: (ctx) => {
+    const gram = poolGram(ctx);
+    const n = ctx.basis.data.models.length;
+    return predictKernelRidge(cachedRidgeFold(ctx.cache, 'ridge-all', gram, n, ctx.basis.trainRows, ctx.basis.yTrain), gram, n, ctx.testRow);
+  },
 };
