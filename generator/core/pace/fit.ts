@@ -71,7 +71,7 @@ function linearForm(data: PaceData, fit: TargetFit): SerializedTarget['linear'] 
 
 /** The monotone, bounded predictor `check` uses (monotone.ts), by instance key. */
 function shippedForm(data: PaceData, target: PreparedTarget, fit: TargetFit): SerializedTarget['shipped'] {
-  const form = monotoneForm(columnLinearForm(fit), data.view, target.rows, (c) => data.instances[c]!.task);
+  const form = monotoneForm(columnLinearForm(fit), data.view, target.rows, (c) => data.instances[c]!.task, target.y);
   return {
     intercept: form.intercept,
     weights: Array.from(form.cols, (c, i) => ({ key: data.instances[c]!.key, task: data.instances[c]!.task, weight: form.weights[i] as number })),

@@ -45,8 +45,8 @@ export interface SerializedTarget {
   linear: { intercept: number; weights: Array<{ key: string; task: string; weight: number }> };
   /**
    * The predictor `check` uses (monotone.ts): intercept + Σ weight·score over these items (every
-   * weight > 0), an unobserved item taking the checkpoint's own mean on its task; clipped to the
-   * target's range.
+   * weight > 0: PACE's positive weights, rescaled on the training models), an unobserved item
+   * taking the checkpoint's own mean on its task; clipped to the target's range.
    */
   shipped: { intercept: number; weights: Array<{ key: string; task: string; weight: number }> };
   skillMap: SkillShare[];

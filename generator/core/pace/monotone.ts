@@ -5,9 +5,9 @@
  * intercept + Σ w_c x_c (the embeddings are linear, Goal A is 1-D OLS on a weighted sum of the
  * coordinates). Some w_c are negative, so answering one more proxy item right can lower the
  * prediction, and a checkpoint that answers a superset of a pool model's items can be predicted
- * below it. The shipped predictor keeps every positive weight and holds each negative-weight
- * item at its training-pool mean (its contribution becomes a constant folded into the
- * intercept), so the prediction never decreases when an item goes from wrong to right. An
+ * below it. The shipped predictor keeps the positive weights' proportions, drops the negative
+ * ones and refits one non-negative scale and an intercept on the training models, so the
+ * prediction never decreases when an item goes from wrong to right. An
  * unobserved proxy item takes the checkpoint's own mean over its observed items of the same
  * task (all its observed items when it has none there): also non-decreasing in every observed
  * score, and never the pool's level for a checkpoint far from the pool. The value is clipped to
@@ -60,30 +60,48 @@ export interface MonotoneForm {
   allTasks: string[];
 }
 
-/** Training-pool mean score of a view column. */
-function columnMean(view: MatrixView, trainRows: Int32Array, c: number): number {
-  const col = view.cols ? (view.cols[c] as number) : c;
-  let sum = 0;
-  for (const r of trainRows) sum += view.data[(view.rows[r] as number) * view.stride + col] as number;
-  return sum / trainRows.length;
+/** A training row's score on a view column. */
+function cell(view: MatrixView, row: number, c: number): number {
+  return view.data[(view.rows[row] as number) * view.stride + (view.cols ? (view.cols[c] as number) : c)] as number;
 }
 
-export function monotoneForm(form: ColumnLinearForm, view: MatrixView, trainRows: Int32Array, taskOf: (col: number) => string): MonotoneForm {
-  let intercept = form.intercept;
+/**
+ * Keeps PACE's positive weights (their relative sizes carry what PACE learned about each item),
+ * drops the negative ones, and recalibrates the scale on the training models: y ≈ a + b·Σ w⁺x
+ * by least squares with b ≥ 0 (b = 0 leaves the training mean). Dropping the negative weights
+ * without recalibrating would inflate the slope: PACE's positive weights are sized to be offset
+ * by the negative ones.
+ */
+export function monotoneForm(form: ColumnLinearForm, view: MatrixView, trainRows: Int32Array, taskOf: (col: number) => string, yTrain: ArrayLike<number>): MonotoneForm {
   const cols: number[] = [];
-  const weights: number[] = [];
+  const raw: number[] = [];
   form.cols.forEach((c, i) => {
     const w = form.weights[i] as number;
     if (w > 0) {
       cols.push(c);
-      weights.push(w);
-    } else intercept += w * columnMean(view, trainRows, c);
+      raw.push(w);
+    }
   });
+  const n = trainRows.length;
+  const s = Float64Array.from(trainRows, (r) => raw.reduce((acc, w, i) => acc + w * cell(view, r, cols[i]!), 0));
+  let sm = 0;
+  let ym = 0;
+  for (let i = 0; i < n; i++) {
+    sm += s[i]! / n;
+    ym += (yTrain[i] as number) / n;
+  }
+  let sxy = 0;
+  let sxx = 0;
+  for (let i = 0; i < n; i++) {
+    sxy += (s[i]! - sm) * ((yTrain[i] as number) - ym);
+    sxx += (s[i]! - sm) ** 2;
+  }
+  const slope = sxx > 0 && sxy > 0 ? sxy / sxx : 0;
   return {
-    intercept,
-    cols: Int32Array.from(cols),
-    weights: Float64Array.from(weights),
-    tasks: cols.map(taskOf),
+    intercept: ym - slope * sm,
+    cols: Int32Array.from(slope > 0 ? cols : []),
+    weights: Float64Array.from(slope > 0 ? raw.map((w) => w * slope) : []),
+    tasks: (slope > 0 ? cols : []).map(taskOf),
     allCols: form.cols,
     allTasks: Array.from(form.cols, taskOf),
   };
@@ -147,7 +165,7 @@ export function monotoneViewRow(form: MonotoneForm, view: MatrixView, row: numbe
 /** The shipped prediction of a fold's fit for one pool row (internal scale, clipped). */
 export function shippedPoolPrediction(basis: FoldBasis, fit: TargetFit, row: number): number {
   const { data, target } = basis;
-  const form = monotoneForm(columnLinearForm(fit), data.view, basis.trainRows, (c) => data.instances[c]!.task);
+  const form = monotoneForm(columnLinearForm(fit), data.view, basis.trainRows, (c) => data.instances[c]!.task, basis.yTrain);
   // The row's unobserved cells (a held-out model's own gaps in its fold's universe) are gaps here too.
   return clipToBounds(monotoneViewRow(form, data.view, row, data.matrix.observed) ?? basis.stats.yMean, targetBounds(target.scale));
 }

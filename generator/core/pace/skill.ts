@@ -23,6 +23,12 @@ export const skillBootstrap = 2000;
  */
 export const skillBaselines = ['ridge-all', 'benchmark-means'] as const satisfies readonly BaselineName[];
 
+/**
+ * Above this many models the pool Gram matrix behind both baselines (models² × instances) costs
+ * more than the fit itself (500 × 100,000: about a minute); `evaluate` still compares them there.
+ */
+export const fitBaselinesUpTo = 200;
+
 export interface BaselineSkill {
   name: BaselineName;
   title: string;
@@ -69,7 +75,7 @@ export interface EmbeddingRange {
 
 export async function crossValidatedSkill(data: PaceData, target: PreparedTarget, config: PaceConfig, options: PaceOptions, shared: GlobalBasis | null): Promise<CrossValidatedSkill> {
   const idx = Int32Array.from(target.rows.keys());
-  const cv = await crossValidatedPredictions(data, target, idx, config, options, shared, [...skillBaselines]);
+  const cv = await crossValidatedPredictions(data, target, idx, config, options, shared, idx.length <= fitBaselinesUpTo ? [...skillBaselines] : []);
   const truth = Array.from(target.y);
   const mean = looMeanPredictions(truth);
   const rng = new Rng(`${options.seed}/skill/${target.name}`);
