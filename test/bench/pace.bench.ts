@@ -137,7 +137,8 @@ for (const c of wanted) {
   );
   const methods = loocv.result.targets[0]!.methods;
   const pace = methods.find((m) => m.method === 'pace-frozen')!;
-  const shipped = methods.find((m) => m.method === 'shipped')!;
+  const shipped = methods.find((m) => m.method === 'shipped-weighted')!;
+  const accuracy = methods.find((m) => m.method === 'shipped-accuracy')!;
   const py = runPythonReference(reference, [String(c.models), String(c.instances), String(c.folds), c.svdScope]);
   const foldSeconds = loocv.seconds / c.folds;
   report(`pace ${c.name}`, {
@@ -150,7 +151,9 @@ for (const c of wanted) {
     svd_scope: c.svdScope,
     peak_rss_MiB: peakRssMiB(),
     loocv_mae_pp: 100 * pace.metrics.mae,
-    loocv_shipped_mae_pp: 100 * shipped.metrics.mae,
+    loocv_shipped_weighted_mae_pp: 100 * shipped.metrics.mae,
+    loocv_shipped_accuracy_mae_pp: 100 * accuracy.metrics.mae,
+    fit_shipped_kind: fit.result.model!.targets[0]!.shipped.kind,
     numpy_fit_s: py.fit!,
     numpy_per_fold_s: py.fold!,
     numpy_peak_MiB: py.peakMiB!,

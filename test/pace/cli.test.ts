@@ -152,7 +152,7 @@ describe('aptpace evaluate', () => {
     expect(res.code, res.stderr).toBe(0);
     const t = res.json.data.targets[0];
     expect(t.target).toBe('agentic-0');
-    expect(t.methods.map((m: any) => m.method)).toEqual(['shipped', 'pace-frozen', 'pace-nested', 'mean', 'ridge-all', 'random-c']);
+    expect(t.methods.map((m: any) => m.method)).toEqual(['shipped', 'shipped-weighted', 'shipped-accuracy', 'pace-frozen', 'pace-nested', 'mean', 'ridge-all', 'random-c']);
     expect(t.nestedChoices).toHaveLength(12);
     expect(t.budgetCurve.map((b: any) => b.budget)).toEqual([20, 40]);
     const md = readFileSync(path.join(report, 'loocv.md'), 'utf8');

@@ -95,9 +95,12 @@ describe('fit records the cross-validated skill', () => {
     const report = await runLoocv(data!, { bootstrap: 0, alpha: 0.1, seed: '3', svdScope: 'fold', frozen: configs, nested: null, baselines: ['mean'], budgetCurve: [], coverage: false });
     for (const t of model!.targets) {
       const r = report.targets.find((x) => x.target === t.target)!;
-      const pace = r.methods.find((m) => m.method === 'shipped')!;
+      // The form the fit chose on these folds, fixed for every fold in evaluate.
+      const pace = r.methods.find((m) => m.method === `shipped-${t.cv.shippedKind}`)!;
+      expect(t.shipped.kind).toBe(t.cv.shippedKind);
+      expect(t.cv.mae).toBeCloseTo(Math.min(...Object.values(t.cv.kindMae)), 12);
       const abs = r.truth.map((y, k) => Math.abs(y - pace.predictions[k]!)).sort((a, b) => a - b);
-      const vsMean = r.comparisons.find((c) => c.method === 'shipped')!.vsMean;
+      const vsMean = r.comparisons.find((c) => c.method === `shipped-${t.cv.shippedKind}`)!.vsMean;
       expect(t.cv.pValue).toBe(vsMean.test.pTwoSided);
       expect(t.cv.verdict).toBe(vsMean.verdict);
       expect(t.cv.absResiduals).toHaveLength(8);

@@ -5,7 +5,7 @@
  * the interval it would have issued covers the held-out model.
  */
 import { fitTarget, prepareFold, type GlobalBasis } from './pipeline.js';
-import { shippedPoolPrediction } from './monotone.js';
+import { shippedKinds, shippedPoolPredictions, type ShippedKind } from './monotone.js';
 import { foldView } from './fold-view.js';
 import { baselines, type BaselineName } from './baselines/index.js';
 import { conformalInterval, intervalLevels, targetBounds } from './conformal.js';
@@ -32,10 +32,11 @@ export function crossValidationFolds(n: number, seed: string): { folds: number; 
 }
 
 /**
- * Cross-validated predictions of the shipped predictor (monotone.ts: PACE's Goal A made
- * monotone and clipped to the target's range) and residuals (y − ŷ) over `idx` (indices into
- * target.rows): each model is predicted by a fit on the models outside its fold (see
- * `crossValidationFolds`), exactly as `check` would predict it from that fit's model file.
+ * Cross-validated predictions of both shipped forms (monotone.ts: PACE's Goal A made monotone
+ * and clipped to the target's range) over `idx` (indices into target.rows): each model is
+ * predicted by a fit on the models outside its fold (see `crossValidationFolds`), exactly as
+ * `check` would predict it from that fit's model file. `kind` is the form with the lower MAE;
+ * `predictions` and `residuals` (y − ŷ) are that form's.
  */
 export async function crossValidatedPredictions(
   data: PaceData,
@@ -45,9 +46,8 @@ export async function crossValidatedPredictions(
   options: PaceOptions,
   shared: GlobalBasis | null,
   compareWith: BaselineName[] = [],
-): Promise<{ predictions: Float64Array; residuals: Float64Array; folds: number; baselines: Map<BaselineName, Float64Array> }> {
-  const predictions = new Float64Array(idx.length);
-  const residuals = new Float64Array(idx.length);
+): Promise<{ predictions: Float64Array; residuals: Float64Array; folds: number; baselines: Map<BaselineName, Float64Array>; kind: ShippedKind; byKind: Record<ShippedKind, Float64Array> }> {
+  const byKind = Object.fromEntries(shippedKinds.map((k) => [k, new Float64Array(idx.length)])) as Record<ShippedKind, Float64Array>;
   const others = new Map(compareWith.map((name) => [name, new Float64Array(idx.length)]));
   const cache = new Map<string, unknown>();
   const rng = new Rng(`${options.seed}/cv-baselines/${target.name}`);
@@ -69,14 +69,18 @@ export async function crossValidatedPredictions(
     const baselineBasis = others.size && fold !== data ? prepareFold(data, target, trainIdx, options, shared) : basis;
     for (const t of held) {
       const row = idx[t] as number;
-      const p = shippedPoolPrediction(basis, fit, target.rows[row] as number);
-      predictions[t] = p;
-      residuals[t] = (target.y[row] as number) - p;
+      const p = shippedPoolPredictions(basis, fit, target.rows[row] as number);
+      for (const k of shippedKinds) byKind[k][t] = p[k];
       for (const [name, out] of others)
         out[t] = await baselines[name].predict({ basis: baselineBasis, testRow: target.rows[row] as number, budget: config.budget, ncH: config.ncH, rng: rng.fork(`${name}/${t}`), cache });
     }
   }
-  return { predictions, residuals, folds, baselines: others };
+  // The shipped form is the one that errs less over these folds (ties: the weighted one).
+  const maeOf = (pred: Float64Array) => pred.reduce((a, p, t) => a + Math.abs((target.y[idx[t] as number] as number) - p), 0);
+  const kind = shippedKinds.reduce((best, k) => (maeOf(byKind[k]) < maeOf(byKind[best]) - 1e-12 ? k : best), shippedKinds[0] as ShippedKind);
+  const predictions = byKind[kind];
+  const residuals = Float64Array.from(predictions, (p, t) => (target.y[idx[t] as number] as number) - p);
+  return { predictions, residuals, folds, baselines: others, kind, byKind };
 }
 
 /** The label-noise interval of a prediction at `level`, from its bootstrap replicates. */

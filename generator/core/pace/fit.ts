@@ -17,7 +17,7 @@ import { skillMap } from './skill-map.js';
 import { betterBaseline, crossValidatedSkill, embeddingRange, proxyMeans, type CrossValidatedSkill } from './skill.js';
 import { formatPValue, skillVerdictWords } from './uncertainty.js';
 import { loadDense } from './dense.js';
-import { columnLinearForm, monotoneForm } from './monotone.js';
+import { columnLinearForm, monotoneForm, type ShippedKind } from './monotone.js';
 
 const make = findingFactory(paceFindings);
 
@@ -70,9 +70,10 @@ function linearForm(data: PaceData, fit: TargetFit): SerializedTarget['linear'] 
 }
 
 /** The monotone, bounded predictor `check` uses (monotone.ts), by instance key. */
-function shippedForm(data: PaceData, target: PreparedTarget, fit: TargetFit): SerializedTarget['shipped'] {
-  const form = monotoneForm(columnLinearForm(fit), data.view, target.rows, (c) => data.instances[c]!.task, target.y);
+function shippedForm(data: PaceData, target: PreparedTarget, fit: TargetFit, kind: ShippedKind): SerializedTarget['shipped'] {
+  const form = monotoneForm(columnLinearForm(fit), data.view, target.rows, (c) => data.instances[c]!.task, target.y, kind);
   return {
+    kind,
     intercept: form.intercept,
     weights: Array.from(form.cols, (c, i) => ({ key: data.instances[c]!.key, task: data.instances[c]!.task, weight: form.weights[i] as number })),
   };
@@ -97,7 +98,7 @@ function serializeTarget(data: PaceData, target: PreparedTarget, fit: TargetFit,
     local: serializePart(data, fit.local),
     global: serializePart(data, fit.global),
     linear,
-    shipped: shippedForm(data, target, fit),
+    shipped: shippedForm(data, target, fit, cv.shippedKind),
     skillMap: skillMap(linear.weights),
     cv,
     range: embeddingRange(fit, proxyMeans(data, target.rows, fit.selection.union)),

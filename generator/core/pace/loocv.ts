@@ -13,7 +13,7 @@ import { spearman } from './rank.js';
 import type { PaceConfig, PaceData, PaceOptions, PreparedTarget } from './types.js';
 import { fallbackConfig } from './types.js';
 import { addCoverage, crossValidatedPredictions, newCoverage, type CoverageTally } from './coverage.js';
-import { shippedPoolPrediction } from './monotone.js';
+import { shippedKinds, shippedPoolPredictions } from './monotone.js';
 import { foldView } from './fold-view.js';
 import { bootstrapIndices, looMeanPredictions, pairedComparison, type PairedComparison } from './uncertainty.js';
 
@@ -163,6 +163,7 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
     const shared = options.svdScope === 'all' ? computeGlobalBasis(data, Int32Array.from(data.models.keys()), `${options.seed}/svd/all`) : null;
     const paceFrozen = newAcc(n, true);
     const shipped = newAcc(n);
+    const shippedByKind = new Map(shippedKinds.map((kind) => [kind, newAcc(n)]));
     const paceNested = newAcc(n, true);
     const base = new Map(options.baselines.map((b) => [b, newAcc(n)]));
     const curve = new Map(options.budgetCurve.map((c) => [c, newAcc(n, true)]));
@@ -184,11 +185,14 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
       // The shipped row faces what a checkpoint faces: its fold's universe comes from the training models only.
       const fold = foldView(data, [testRow]);
       const shippedBasis = fold === data ? basis : prepareFold(fold, target, trainIdx, options, null);
-      const point = shippedPoolPrediction(shippedBasis, fold === data ? fit : fitTarget(shippedBasis, frozen, null), testRow);
-      scorePairs(shipped, k, point, target, trainIdx);
+      const points = shippedPoolPredictions(shippedBasis, fold === data ? fit : fitTarget(shippedBasis, frozen, null), testRow);
+      for (const kind of shippedKinds) scorePairs(shippedByKind.get(kind)!, k, points[kind], target, trainIdx);
       if (coverage.length) {
-        // The intervals `check` issues: around the shipped point, from the shipped predictor's inner residuals.
+        // The whole of what fit does, on this fold's training models: their own cross-validation
+        // picks the form, and its residuals make the interval `check` would issue around it.
         const inner = await crossValidatedPredictions(data, target, trainIdx, frozen, options, shared);
+        const point = points[inner.kind];
+        scorePairs(shipped, k, point, target, trainIdx);
         addCoverage(coverage, target.y[k] as number, point, inner.residuals, pred.replicates.map((r) => r - pred.value + point), target.scale);
       }
       if (options.nested) {
@@ -209,7 +213,10 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
       }
     }
     const methods: MethodResult[] = [
-      finishMethod('shipped', 'shipped: the frozen-settings fit made monotone and clipped to the target range (what fit writes and check uses)', shipped, target),
+      // Only with coverage: the form choice needs each fold's inner cross-validation.
+      ...(coverage.length ? [finishMethod('shipped', 'shipped: in each fold, the form the training models’ own cross-validation picks (what fit writes and check uses)', shipped, target)] : []),
+      finishMethod('shipped-weighted', 'shipped form "weighted": PACE’s positive per-item weights, rescaled, clipped to the target range', shippedByKind.get('weighted')!, target),
+      finishMethod('shipped-accuracy', 'shipped form "accuracy": the proxy accuracy, rescaled, clipped to the target range', shippedByKind.get('accuracy')!, target),
       finishMethod('pace-frozen', `PACE, frozen settings (C=${frozen.budget}, q=${frozen.q}, m=${frozen.m}, nc_h=${frozen.ncH}, nc_d=${frozen.ncD})`, paceFrozen, target),
     ];
     if (options.nested) methods.push(finishMethod('pace-nested', 'PACE, settings tuned by nested leave-one-out inside each fold', paceNested, target));

@@ -48,7 +48,7 @@ export interface SerializedTarget {
    * weight > 0: PACE's positive weights, rescaled on the training models), an unobserved item
    * taking the checkpoint's own mean on its task; clipped to the target's range.
    */
-  shipped: { intercept: number; weights: Array<{ key: string; task: string; weight: number }> };
+  shipped: { kind: 'weighted' | 'accuracy'; intercept: number; weights: Array<{ key: string; task: string; weight: number }> };
   skillMap: SkillShare[];
   /** Leave-one-out skill of this configuration against the mean predictor, and the residuals behind the intervals. */
   cv: CrossValidatedSkill;
@@ -165,7 +165,7 @@ function targetShapeProblem(t: SerializedTarget): string | null {
     const f = t[form];
     if (!isObject(f) || !isNum(f.intercept) || !Array.isArray(f.weights) || !f.weights.every((w) => isObject(w) && isStr(w.key) && isStr(w.task) && isNum(w.weight))) return form;
   }
-  if (t.shipped.weights.some((w) => w.weight < 0)) return 'shipped';
+  if (t.shipped.weights.some((w) => w.weight < 0) || !['weighted', 'accuracy'].includes(t.shipped.kind)) return 'shipped';
   if (!Array.isArray(t.skillMap)) return 'skillMap';
   for (const side of ['local', 'global'] as const) {
     const p = t[side];

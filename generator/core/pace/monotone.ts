@@ -72,11 +72,21 @@ function cell(view: MatrixView, row: number, c: number): number {
  * without recalibrating would inflate the slope: PACE's positive weights are sized to be offset
  * by the negative ones.
  */
-export function monotoneForm(form: ColumnLinearForm, view: MatrixView, trainRows: Int32Array, taskOf: (col: number) => string, yTrain: ArrayLike<number>): MonotoneForm {
+/**
+ * The two monotone forms `fit` chooses between by cross-validated MAE (coverage.ts):
+ * - `weighted`: PACE's positive per-item weights, rescaled (below);
+ * - `accuracy`: every PACE-selected item weighted alike, i.e. the checkpoint's mean score on the
+ *   proxy set, rescaled. Where PACE's weights are noisy (few models, one dominant factor) the
+ *   plain proxy accuracy predicts better; where several factors matter, the weights do.
+ */
+export const shippedKinds = ['weighted', 'accuracy'] as const;
+export type ShippedKind = (typeof shippedKinds)[number];
+
+export function monotoneForm(form: ColumnLinearForm, view: MatrixView, trainRows: Int32Array, taskOf: (col: number) => string, yTrain: ArrayLike<number>, kind: ShippedKind = 'weighted'): MonotoneForm {
   const cols: number[] = [];
   const raw: number[] = [];
   form.cols.forEach((c, i) => {
-    const w = form.weights[i] as number;
+    const w = kind === 'accuracy' ? 1 : (form.weights[i] as number);
     if (w > 0) {
       cols.push(c);
       raw.push(w);
@@ -162,10 +172,14 @@ export function monotoneViewRow(form: MonotoneForm, view: MatrixView, row: numbe
   );
 }
 
-/** The shipped prediction of a fold's fit for one pool row (internal scale, clipped). */
-export function shippedPoolPrediction(basis: FoldBasis, fit: TargetFit, row: number): number {
+/** The shipped prediction of a fold's fit for one pool row (internal scale, clipped), per form. */
+export function shippedPoolPredictions(basis: FoldBasis, fit: TargetFit, row: number): Record<ShippedKind, number> {
+  return Object.fromEntries(shippedKinds.map((kind) => [kind, shippedPoolPrediction(basis, fit, row, kind)])) as Record<ShippedKind, number>;
+}
+
+export function shippedPoolPrediction(basis: FoldBasis, fit: TargetFit, row: number, kind: ShippedKind = 'weighted'): number {
   const { data, target } = basis;
-  const form = monotoneForm(columnLinearForm(fit), data.view, basis.trainRows, (c) => data.instances[c]!.task, basis.yTrain);
+  const form = monotoneForm(columnLinearForm(fit), data.view, basis.trainRows, (c) => data.instances[c]!.task, basis.yTrain, kind);
   // The row's unobserved cells (a held-out model's own gaps in its fold's universe) are gaps here too.
   return clipToBounds(monotoneViewRow(form, data.view, row, data.matrix.observed) ?? basis.stats.yMean, targetBounds(target.scale));
 }

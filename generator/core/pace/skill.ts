@@ -11,6 +11,7 @@ import { crossValidatedPredictions } from './coverage.js';
 import { absoluteErrorDifferences, bootstrapIndices, looMeanPredictions, maeVerdict, pairedComparison, type Verdict } from './uncertainty.js';
 import { signFlipTest } from './sign-flip.js';
 import { baselines, type BaselineName } from './baselines/index.js';
+import type { ShippedKind } from './monotone.js';
 import type { PaceConfig, PaceData, PaceOptions, PreparedTarget } from './types.js';
 import { leverageDistance, leverageModel, leverageTolerance, type LeverageModel } from './leverage.js';
 
@@ -55,6 +56,9 @@ export interface CrossValidatedSkill {
   verdict: Verdict;
   /** The simpler predictors on the same folds, each compared with the shipped one. */
   baselines: BaselineSkill[];
+  /** The shipped form (monotone.ts) with the lower cross-validated MAE, and each form's MAE. */
+  shippedKind: ShippedKind;
+  kindMae: Record<ShippedKind, number>;
   /** |y − ŷ| of every model's cross-validated prediction, ascending (internal scale). */
   absResiduals: number[];
 }
@@ -94,6 +98,8 @@ export async function crossValidatedSkill(data: PaceData, target: PreparedTarget
       const test = signFlipTest(absoluteErrorDifferences(truth, cv.predictions, pred));
       return { name, title: baselines[name].title, mae: mae(pred), pValue: test.pTwoSided, verdict: maeVerdict(test) };
     }),
+    shippedKind: cv.kind,
+    kindMae: Object.fromEntries(Object.entries(cv.byKind).map(([k, pred]) => [k, mae(pred)])) as Record<ShippedKind, number>,
     absResiduals: Array.from(cv.residuals, Math.abs).sort((a, b) => a - b),
   };
 }
