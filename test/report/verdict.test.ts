@@ -68,6 +68,11 @@ describe('verdict in words', () => {
     const kept = whatNext(result([target({})], { passed: true, exitCode: 0, history: 'ci/hist.jsonl', step: 1200 }));
     expect(kept[0]).not.toContain('--step STEP');
     expect(kept[0]).toContain('--history ci/hist.jsonl --out reports/series');
+    // A pass on the point prediction whose 80% interval reaches below the threshold says so.
+    const close = whatNext(result([target({ minScore: 0.38, status: 'pass', intervals: [{ level: 0.8, lower: 0.3, upper: 0.5, unbounded: false }] })], { passed: true, exitCode: 0 }));
+    expect(close.join('\n')).toContain('swe-bench: the prediction 0.400 meets 0.380, but its 80% interval [0.300, 0.500] reaches below it: the pass is not certain');
+    const clear = whatNext(result([target({ minScore: 0.2, status: 'pass', intervals: [{ level: 0.8, lower: 0.3, upper: 0.5, unbounded: false }] })], { passed: true, exitCode: 0 }));
+    expect(clear.join('\n')).not.toContain('not certain');
     const noStep = whatNext(result([target({})], { passed: true, exitCode: 0, history: 'ci/hist.jsonl' }));
     expect(noStep[0]).toContain('add --step STEP');
     expect(noStep[0]).not.toContain('run check with --history');

@@ -95,6 +95,14 @@ export function whatNext(result: CheckResult): string[] {
     else if (result.history) out.push(`Nothing blocks ${result.model}. This check is in ${result.history} without a step: add --step STEP so the trend orders it, then plot every checkpoint with: ${series}`);
     else out.push(`Nothing blocks ${result.model}. Keep the series: run check with --history reports/history.jsonl --step STEP, then plot every checkpoint with: ${series}`);
     if (!result.targets.some((t) => t.minScore !== null)) out.push('No --min-score was set, so this run only predicts. Add --min-score TARGET=VALUE to gate checkpoints on a predicted score.');
+    // A pass decided by the point prediction while the interval still reaches below the threshold.
+    for (const t of result.targets) {
+      const iv = t.intervals.find((i) => i.level === 0.8);
+      if (t.minScore === null || t.predicted === null || !iv || iv.unbounded || iv.lower >= t.minScore) continue;
+      out.push(
+        `${t.target}: the prediction ${formatScore(t.predicted, t.scale)} meets ${formatScore(t.minScore, t.scale)}, but its 80% interval [${formatScore(iv.lower, t.scale)}, ${formatScore(iv.upper, t.scale)}] reaches below it: the pass is not certain. Run the full agentic benchmark on this checkpoint if the decision matters.`,
+      );
+    }
     return out;
   }
   if (kind === 'missing-data') {
