@@ -4,18 +4,11 @@
  * jobs and the command that reruns them (exit 1). `slurm.sbatch` runs one job per array task
  * through `run.sh`, so the harness command, environment and setup line apply there too.
  */
+import type { PlanJob } from './run-plan.js';
 import type { HarnessSettings, SlurmSettings } from './reference.js';
 
-/** What the scripts need of a plan job (run-plan.ts's PlanJob). */
-export interface ScriptJob {
-  job: number;
-  model: string;
-  shard: number;
-  outputPath: string;
-  argv: string[];
-  /** How many of argv's trailing entries are lm-eval flags. */
-  harnessArgs: number;
-}
+/** What the scripts need of a plan job: run-plan.ts's PlanJob (a type-only import, no runtime cycle). */
+export type ScriptJob = PlanJob;
 
 /** POSIX single-quote escaping: safe for any string in sh and bash. */
 export function shellQuote(arg: string): string {
