@@ -5,7 +5,7 @@
  * the interval it would have issued covers the held-out model.
  */
 import { fitTarget, prepareFold, type GlobalBasis } from './pipeline.js';
-import { shippedKinds, shippedPoolPredictions, type ShippedKind } from './monotone.js';
+import { shippedForms, shippedKinds, shippedPoolPredictions, type ShippedKind } from './monotone.js';
 import { foldView } from './fold-view.js';
 import { baselines, type BaselineName } from './baselines/index.js';
 import { conformalInterval, intervalLevels, targetBounds } from './conformal.js';
@@ -65,11 +65,12 @@ export async function crossValidatedPredictions(
     const fold = foldView(data, [...held.map((t) => target.rows[idx[t] as number] as number), ...outside]);
     const basis = prepareFold(fold, target, trainIdx, options, fold === data ? shared : null);
     const fit = fitTarget(basis, config, null);
+    const forms = shippedForms(basis, fit);
     // Baselines read the held-out row whole: they stay on the universe every pool model has.
     const baselineBasis = others.size && fold !== data ? prepareFold(data, target, trainIdx, options, shared) : basis;
     for (const t of held) {
       const row = idx[t] as number;
-      const p = shippedPoolPredictions(basis, fit, target.rows[row] as number);
+      const p = shippedPoolPredictions(basis, forms, target.rows[row] as number);
       for (const k of shippedKinds) byKind[k][t] = p[k];
       for (const [name, out] of others)
         out[t] = await baselines[name].predict({ basis: baselineBasis, testRow: target.rows[row] as number, budget: config.budget, ncH: config.ncH, rng: rng.fork(`${name}/${t}`), cache });

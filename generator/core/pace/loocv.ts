@@ -13,7 +13,7 @@ import { spearman } from './rank.js';
 import type { PaceConfig, PaceData, PaceOptions, PreparedTarget } from './types.js';
 import { fallbackConfig } from './types.js';
 import { addCoverage, crossValidatedPredictions, newCoverage, type CoverageTally } from './coverage.js';
-import { shippedKinds, shippedPoolPredictions } from './monotone.js';
+import { shippedForms, shippedKinds, shippedPoolPredictions } from './monotone.js';
 import { foldView } from './fold-view.js';
 import { bootstrapIndices, looMeanPredictions, pairedComparison, type PairedComparison } from './uncertainty.js';
 
@@ -185,7 +185,7 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
       // The shipped row faces what a checkpoint faces: its fold's universe comes from the training models only.
       const fold = foldView(data, [testRow]);
       const shippedBasis = fold === data ? basis : prepareFold(fold, target, trainIdx, options, null);
-      const points = shippedPoolPredictions(shippedBasis, fold === data ? fit : fitTarget(shippedBasis, frozen, null), testRow);
+      const points = shippedPoolPredictions(shippedBasis, shippedForms(shippedBasis, fold === data ? fit : fitTarget(shippedBasis, frozen, null)), testRow);
       for (const kind of shippedKinds) scorePairs(shippedByKind.get(kind)!, k, points[kind], target, trainIdx);
       if (coverage.length) {
         // The whole of what fit does, on this fold's training models: their own cross-validation

@@ -172,14 +172,17 @@ export function monotoneViewRow(form: MonotoneForm, view: MatrixView, row: numbe
   );
 }
 
-/** The shipped prediction of a fold's fit for one pool row (internal scale, clipped), per form. */
-export function shippedPoolPredictions(basis: FoldBasis, fit: TargetFit, row: number): Record<ShippedKind, number> {
-  return Object.fromEntries(shippedKinds.map((kind) => [kind, shippedPoolPrediction(basis, fit, row, kind)])) as Record<ShippedKind, number>;
+/** Both shipped forms of a fold's fit (built once per fold, applied to each of its held-out rows). */
+export function shippedForms(basis: FoldBasis, fit: TargetFit): Record<ShippedKind, MonotoneForm> {
+  const { data } = basis;
+  const linear = columnLinearForm(fit);
+  return Object.fromEntries(shippedKinds.map((kind) => [kind, monotoneForm(linear, data.view, basis.trainRows, (c) => data.instances[c]!.task, basis.yTrain, kind)])) as Record<ShippedKind, MonotoneForm>;
 }
 
-export function shippedPoolPrediction(basis: FoldBasis, fit: TargetFit, row: number, kind: ShippedKind = 'weighted'): number {
+/** The shipped prediction for one pool row (internal scale, clipped), per form. */
+export function shippedPoolPredictions(basis: FoldBasis, forms: Record<ShippedKind, MonotoneForm>, row: number): Record<ShippedKind, number> {
   const { data, target } = basis;
-  const form = monotoneForm(columnLinearForm(fit), data.view, basis.trainRows, (c) => data.instances[c]!.task, basis.yTrain, kind);
   // The row's unobserved cells (a held-out model's own gaps in its fold's universe) are gaps here too.
-  return clipToBounds(monotoneViewRow(form, data.view, row, data.matrix.observed) ?? basis.stats.yMean, targetBounds(target.scale));
+  const at = (kind: ShippedKind) => clipToBounds(monotoneViewRow(forms[kind], data.view, row, data.matrix.observed) ?? basis.stats.yMean, targetBounds(target.scale));
+  return Object.fromEntries(shippedKinds.map((kind) => [kind, at(kind)])) as Record<ShippedKind, number>;
 }
