@@ -63,6 +63,7 @@ export async function readSampleFile(vfs: Vfs, file: string, options: SampleRead
   let recordIndex = 0;
   /** Checks that could not be made, by reason: each is said once per file (a finding, an error under --strict). */
   const unchecked = new Map<string, number>();
+  const countGap = (reason: string) => unchecked.set(reason, (unchecked.get(reason) ?? 0) + 1);
 
   const accept = (rec: Record<string, unknown>, line: number, where: { file: string; line?: number; record?: number }, docRaw?: string) => {
     const index = recordIndex++;
@@ -84,7 +85,7 @@ export async function readSampleFile(vfs: Vfs, file: string, options: SampleRead
     block.perFilter[filter] = (block.perFilter[filter] ?? 0) + 1;
     const hashes = contentHashCheck(rec, docRaw);
     const badHash = hashes.mismatch;
-    for (const field of hashes.unchecked) unchecked.set(`${field} (its content is not in the record)`, (unchecked.get(`${field} (its content is not in the record)`) ?? 0) + 1);
+    for (const field of hashes.unchecked) countGap(`${field} (its content is not in the record)`);
     if (badHash) {
       // The stored hash no longer describes the record's own content: edited after the run.
       sink.add('samples-content-hash-mismatch', { ...where, field: badHash === 'doc_hash' ? 'doc' : badHash === 'prompt_hash' ? 'arguments' : 'target' }, { field: badHash });
@@ -121,8 +122,7 @@ export async function readSampleFile(vfs: Vfs, file: string, options: SampleRead
     if (options.recompute) {
       const expected = recomputeMetric(rec, options.recompute);
       if (typeof expected !== 'number') {
-        const reason = `${options.metric} not recomputed: ${expected.gap}`;
-        unchecked.set(reason, (unchecked.get(reason) ?? 0) + 1);
+        countGap(`${options.metric} not recomputed: ${expected.gap}`);
       } else if (expected !== value) {
         sink.add('samples-metric-mismatch', { ...where, field: options.metric }, { metric: options.metric, docId, value, expected });
         tally.rejected++;
