@@ -32,4 +32,5 @@ export const SLOW_TESTS: readonly string[] = [
   'test/pace/leak.test.ts',
   'test/review/browser.test.ts',
   'test/review/chromium.test.ts',
+  'test/report/trackers.test.ts',
 ];

@@ -1,6 +1,7 @@
 import type { Command, Option } from 'commander';
 import type { Finding } from '../core/kernel/findings.js';
 import type { Vfs } from '../core/kernel/vfs.js';
+import type { ProcessRunner } from '../core/kernel/process.js';
 import type { ProgressReporter } from './progress.js';
 
 export interface CommandContext {
@@ -18,6 +19,8 @@ export interface CommandContext {
   invoke: (argv: string[], io: { stdout: (s: string) => void; stderr: (s: string) => void }) => Promise<number>;
   /** The options another command accepts, as commander defines them (for config files). */
   optionsOf: (command: string) => Promise<readonly Option[]>;
+  /** Runs a child program (check's tracker clients); passed in so commands never spawn directly. */
+  runProcess: ProcessRunner;
 }
 
 export interface CommandResult {

@@ -9,6 +9,7 @@ import { escapeTerminal, renderFinding } from '../core/kernel/render.js';
 import { fsProblem } from '../core/kernel/walk.js';
 import { fsFindings } from '../core/kernel/fs-findings.js';
 import { nodeVfs } from '../core/kernel/node-vfs.js';
+import { spawnProcess } from './process.js';
 import { OutputError } from '../core/kernel/output.js';
 import { prepareFindingsFile, writeFindingsFile } from './findings-file.js';
 import { finding } from '../core/kernel/findings.js';
@@ -80,6 +81,7 @@ export async function runCli(givenArgv: string[], io: Io = defaultIo): Promise<n
             if (!opts.json && !opts.quiet) io.stderr(`${m.split('\n').map((line) => escapeTerminal(line, false)).join('\n')}\n`);
           },
           progressBar: (title) => startProgress(title, io.progressStream, !opts.json && !opts.quiet),
+          runProcess: spawnProcess,
           invoke: (subArgv, subIo) => runCli(subArgv, { ...subIo, color: io.color }),
           optionsOf: async (name) => {
             const other = commandRegistry.find((c) => c.name === name);

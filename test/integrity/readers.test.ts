@@ -51,7 +51,7 @@ async function runWith(vfs: Vfs, argv: string[]): Promise<CommandResult> {
   let result!: CommandResult;
   cmd.action(async (...a: unknown[]) => {
     const c = a[a.length - 1] as Command;
-    result = await spec.run(c.args, c.opts(), { vfs, cwd: dir, json: true, progress: () => undefined, invoke: async () => 0, optionsOf: async () => [] });
+    result = await spec.run(c.args, c.opts(), { vfs, cwd: dir, json: true, progress: () => undefined, invoke: async () => 0, optionsOf: async () => [], runProcess: async () => ({ code: null, stdout: '', stderr: '', error: 'no processes in this test' }) });
   });
   await cmd.parseAsync(argv.slice(1), { from: 'user' });
   return result;

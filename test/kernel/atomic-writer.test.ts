@@ -203,7 +203,7 @@ describe('normalize writes through the atomic writer', () => {
       },
     };
     const normalize = (await import('../../generator/cli/commands/normalize.js')).default;
-    const ctx = { vfs: failing, cwd: dir, json: false, progress: () => undefined, invoke: async () => 0, optionsOf: async () => [] };
+    const ctx = { vfs: failing, cwd: dir, json: false, progress: () => undefined, invoke: async () => 0, optionsOf: async () => [], runProcess: async () => ({ code: null, stdout: '', stderr: '', error: 'no processes in this test' }) };
     await expect(normalize.run([corpus], { out, quiet: true }, ctx)).rejects.toThrow('EIO: disk gone');
     expect(existsSync(out)).toBe(false);
     expect(readdirSync(path.join(dir, 'out'))).toEqual([]);

@@ -1,5 +1,6 @@
 // Runs before `npm test`: makes sure the Python virtualenv the real-harness and numerical
-// reference tests use exists (.venv, ignored by git), with ruff for the Python lint test. One-time cost of a minute or two;
+// reference tests use exists (.venv, ignored by git), with ruff for the Python lint test and the
+// W&B and MLflow clients for the tracker test (offline). One-time cost of a minute or two;
 // later runs find it and return at once. APTPACE_SKIP_PYTHON=1 skips it (those tests then
 // skip locally; under CI=true they fail instead).
 import { existsSync } from 'node:fs';
@@ -9,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const venv = path.join(root, '.venv');
-const requirements = ['lm-eval==0.4.13', 'numpy', 'scipy', 'scikit-learn', 'ruff'];
-const probe = 'import lm_eval, numpy, scipy, sklearn';
+const requirements = ['lm-eval==0.4.13', 'numpy', 'scipy', 'scikit-learn', 'ruff', 'wandb==0.31.0', 'mlflow-skinny==3.17.2'];
+const probe = 'import lm_eval, numpy, scipy, sklearn, wandb, mlflow';
 
 if (process.env.APTPACE_SKIP_PYTHON === '1') process.exit(0);
 

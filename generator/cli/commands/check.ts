@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import type { Command } from 'commander';
 import { UsageError, type CommandSpec } from '../command.js';
 import { checkpointInputOptions } from '../options.js';
+import { logToTrackers, parseTrackers, trackerDefaultDir, trackerOptions } from '../trackers.js';
 import { findingFactory, type Finding } from '../../core/kernel/findings.js';
 import { OutputFolder, writeOutputFile } from '../../core/kernel/output.js';
 import { sha256, stableStringify } from '../../core/kernel/stable-json.js';
@@ -28,7 +29,7 @@ const check: CommandSpec = {
   name: 'check',
   summary: 'CI step per checkpoint: predict agentic scores, apply thresholds, write report.html (plots), summary.md and result.json',
   configure(cmd: Command) {
-    checkpointInputOptions(cmd)
+    trackerOptions(checkpointInputOptions(cmd))
       .requiredOption('--out <dir>', 'report folder: report.html, summary.md, result.json, charts/*.vl.json (Vega-Lite specs of the plots)')
       .option('--max-missing <fraction>', 'fail (exit 1) when a target misses more than this fraction of its proxy instances')
       .option('--history <file>', 'JSONL history of earlier checks: adds a trend plot; this checkpoint’s line is appended or replaced')
@@ -63,6 +64,8 @@ const check: CommandSpec = {
     if (historyFile && REPORT_FILES.some((f) => path.resolve(out.root, f) === historyFile)) throw new UsageError(`--history must not be one of the report files (${REPORT_FILES.join(', ')})`);
     // Refuse before any work, so a wrong --out costs nothing and nothing is half-written.
     for (const f of REPORT_FILES) await out.check(f);
+    const trackers = parseTrackers(opts.track as string[] | undefined);
+    const trackerDir = trackers.length ? await trackerDefaultDir(ctx.vfs, out.root) : '';
 
     const read = await readModelFile(ctx.vfs, opts.modelFile as string);
     if ('finding' in read) return { findings: [read.finding] };
@@ -128,6 +131,16 @@ const check: CommandSpec = {
       // The history is check's own file: rewritten (atomically) without --force; a link at its name is followed.
       await writeOutputFile(ctx.vfs, historyFile, history.serializeHistory(entries), true);
     }
+
+    findings.push(
+      ...(await logToTrackers(ctx, history.historyEntry(result), {
+        trackers,
+        project: opts.trackProject as string,
+        run: (opts.trackRun as string | undefined) ?? checkpoint,
+        ...(opts.python ? { python: opts.python as string } : {}),
+        defaultDir: trackerDir,
+      })),
+    );
 
     const lines = result.targets.map((t) => {
       const unit = t.scale === 'percent' ? '%' : '';

@@ -30,6 +30,11 @@ export async function loadPaceModule(vfs: Vfs): Promise<string> {
   return vfs.readText(path.join(await packageTemplateDir(vfs, 'proxy-suite', 'aptpace_pace.py'), 'aptpace_pace.py'));
 }
 
+/** templates/trackers/aptpace_track.py: the Python that hands a check to W&B or MLflow. */
+export async function trackerScriptPath(vfs: Vfs): Promise<string> {
+  return path.join(await packageTemplateDir(vfs, 'trackers', 'aptpace_track.py'), 'aptpace_track.py');
+}
+
 export async function loadSuiteTemplates(vfs: Vfs, dir?: string): Promise<SuiteTemplates> {
   const root = dir ?? (await defaultSuiteTemplateDir(vfs));
   const { default: Handlebars } = await import('handlebars');
