@@ -22,13 +22,15 @@ describe.skipIf(!browserAvailable)('review page in headless Chromium (playwright
     await browser?.close();
   });
 
+  // A reason or option may carry a URL or path with no place to break: it must wrap, not widen the page.
+  const LONG_URL = `https://github.com/example-org/example-project/blob/${'0123456789abcdef'.repeat(3)}/src/${'deeply_nested_module_directory/'.repeat(6)}parser.py#L120-L180`;
   const questions = [
     mcq({
       id: 'plan1', kind: 'plan_mcq', task: 'aptpace_swe_plan_mcq', gold: 1,
       prompt: 'Issue: the parser drops trailing commas.\n</script><script>document.title="pwned"</script>\nThe correct next step plan is (',
       answer_stem: 'The correct next step plan is (',
       choices: ['Run the full test suite before reading any code.', 'I need to open `parser.py` and find where trailing commas are handled.', 'Submit the current state without a fix.'],
-      build: { seed: '0', template: 'plan_mcq.hbs', operators: ['premature_submit', 'reordered_steps'], choice_sources: ['reordered_steps', 'gold', 'premature_submit'], choice_reasons: ['tests come after locating the code', '', 'nothing has been fixed yet'] },
+      build: { seed: '0', template: 'plan_mcq.hbs', operators: ['premature_submit', 'reordered_steps'], choice_sources: ['reordered_steps', 'gold', 'premature_submit'], choice_reasons: [`tests come after locating the code (see ${LONG_URL})`, '', 'nothing has been fixed yet'] },
     }),
     mcq({
       id: 'plan2', kind: 'plan_mcq', task: 'aptpace_swe_plan_mcq', gold: 0, choices: ['a plan', 'another plan'],
@@ -40,6 +42,12 @@ describe.skipIf(!browserAvailable)('review page in headless Chromium (playwright
     }),
   ];
   const findings: Finding[] = [{ code: 'audit-option-in-prompt', severity: 'error', path: {}, args: { id: 'plan2' } }];
+  questions.push(
+    mcq({
+      id: 'long1', kind: 'next_action_mcq', task: 'aptpace_swe_next_action_mcq', gold: 0, choices: [`fetch ${LONG_URL}`, `open_file(${'/workspace/'.repeat(20)}x.py)`],
+      build: { seed: '0', template: 'next_action_mcq.hbs', operators: ['borrowed_step'], choice_sources: ['gold', 'borrowed_step'], choice_reasons: ['', `the page ${LONG_URL} is never opened`] },
+    }),
+  );
 
   it('shows the gold once, stems as sentences, decides by click, key and bulk, and exports what --apply reads; no clipped text at 1400 px', async () => {
     const file = path.join(tempDir(), 'review.html');
@@ -77,6 +85,7 @@ describe.skipIf(!browserAvailable)('review page in headless Chromium (playwright
 
     const clipped = await page.evaluate(CLIPPED_TEXT_PROBE);
     expect(clipped).toEqual([]);
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(1400);
     if (process.env.APTPACE_UPDATE_SCREENSHOTS === '1') {
       mkdirSync(path.join(root, 'docs', 'screenshots'), { recursive: true });
       await page.screenshot({ path: path.join(root, 'docs', 'screenshots', 'review.png'), fullPage: true });

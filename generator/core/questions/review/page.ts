@@ -38,7 +38,7 @@ body { font: 14px/1.45 system-ui, sans-serif; margin: 0; }
 header { position: sticky; top: 0; background: Canvas; border-bottom: 1px solid var(--line); padding: .6rem 1rem; z-index: 1; }
 header h1 { font-size: 1.1rem; margin: 0 0 .3rem; }
 header .bar { display: flex; flex-wrap: wrap; gap: .6rem; align-items: center; }
-main { padding: 1rem; max-width: 75rem; margin: auto; }
+main { padding: 1rem; max-width: 75rem; margin: auto; overflow-wrap: anywhere; }
 article.question { border: 1px solid var(--line); border-left: 6px solid var(--muted); border-radius: 6px; padding: .6rem 1rem; margin: 0 0 1rem; }
 article.question[data-status=approved] { border-left-color: var(--gold); }
 article.question[data-status=rejected] { border-left-color: var(--bad); }
@@ -50,14 +50,14 @@ dl.provenance dd { margin: 0; overflow-wrap: anywhere; }
 pre { white-space: pre-wrap; overflow-wrap: anywhere; margin: .2rem 0; font: 12.5px/1.4 ui-monospace, monospace; }
 details.prompt pre { max-height: 32rem; overflow: auto; background: color-mix(in srgb, Canvas 92%, CanvasText); padding: .5rem; }
 ol.choices { list-style: none; padding: 0; margin: .4rem 0; }
-ol.choices li { display: grid; grid-template-columns: 2rem 1fr auto; gap: .4rem; border: 1px solid var(--line); border-radius: 4px; padding: .3rem .5rem; margin: .25rem 0; }
+ol.choices li { display: grid; grid-template-columns: 2rem minmax(0, 1fr) auto; gap: .4rem; border: 1px solid var(--line); border-radius: 4px; padding: .3rem .5rem; margin: .25rem 0; }
 ol.choices li.gold { border-color: var(--gold); background: color-mix(in srgb, var(--gold) 10%, Canvas); }
 .letter { font-weight: bold; }
 .badge { font-size: .75rem; font-weight: bold; color: var(--gold); }
 ul.flags { margin: .3rem 0; padding-left: 1.2rem; color: var(--bad); font-size: .85rem; }
 ul.flags li.warning, ul.flags li.info { color: var(--muted); }
 .controls { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; margin-top: .4rem; }
-.controls textarea { flex: 1 1 20rem; min-height: 2.2rem; font: inherit; }
+.controls textarea { flex: 1 1 20rem; min-width: 0; min-height: 2.2rem; font: inherit; }
 .status-value { font-weight: bold; }
 .omitted { color: var(--muted); font-style: italic; }
 .origin { font-size: .75rem; color: var(--muted); display: block; }
