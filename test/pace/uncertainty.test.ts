@@ -145,7 +145,9 @@ out = []
 for d in json.load(sys.stdin):
     x = np.array(d, dtype=float)
     res = {}
-    for alt in ('less', 'greater', 'two-sided'):
+    # Every alternative up to 17 models; from 20 the two-sided p the verdict uses (scipy's exact
+    # enumeration of 2^20 sign patterns costs about 10 s per alternative).
+    for alt in ('less', 'greater', 'two-sided') if len(x) <= 17 else ('two-sided',):
         # Exact up to 20 models (as aptpace); above that scipy's own Monte Carlo, seeded.
         n_resamples = np.inf if len(x) <= 20 else 200000
         r = permutation_test((x,), np.sum, permutation_type='samples', alternative=alt, n_resamples=n_resamples, batch=1 << 15, random_state=1)
@@ -169,8 +171,10 @@ describe('sign-flip test of paired absolute-error differences', () => {
       const got = signFlipTest(d);
       const tolerance = got.exact ? 1e-12 : 0.01;
       expect(got.exact).toBe(d.length <= 20);
-      expect(Math.abs(got.pLess - ref[i].less), `less ${i}`).toBeLessThanOrEqual(tolerance);
-      expect(Math.abs(got.pGreater - ref[i].greater), `greater ${i}`).toBeLessThanOrEqual(tolerance);
+      if (d.length <= 17) {
+        expect(Math.abs(got.pLess - ref[i].less), `less ${i}`).toBeLessThanOrEqual(tolerance);
+        expect(Math.abs(got.pGreater - ref[i].greater), `greater ${i}`).toBeLessThanOrEqual(tolerance);
+      }
       expect(Math.abs(got.pTwoSided - ref[i]['two-sided']), `two-sided ${i}`).toBeLessThanOrEqual(tolerance);
     });
   }, 300_000);
