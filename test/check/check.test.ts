@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
+import { modelRows, saveTrainAndHeldOut } from '../helpers/pace-stores.js';
 import { hasPython, inCi, python } from '../helpers/env.js';
 import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
 import { saveStore } from '../../generator/core/logs/store.js';
@@ -40,27 +41,15 @@ const base = (store = heldOutStore, name = 'model-0012') => ['check', '--model-f
 /** Every proxy key of one target, from the model file (local and global parts). */
 const proxyKeys = (t: any): string[] => [...new Set<string>([...(t.local?.instances ?? []), ...(t.global?.instances ?? [])])].sort();
 
-function rows(matrix: ScoreMatrix, from: number, to: number): ScoreMatrix {
-  const S = matrix.instances.length;
-  return { ...matrix, models: matrix.models.slice(from, to), values: matrix.values.slice(from * S, to * S), observed: matrix.observed.slice(from * S, to * S) };
-}
-
 beforeAll(async () => {
   const syn = syntheticPace({ models: 15, instances: 600, dims: 2, targets: 2, targetInstances: 100, seed: 'check' });
-  const heldOut = new Set(syn.matrix.models.slice(TRAIN).map((m) => m.name));
-  const strip = (t: (typeof syn.targets)[number]) => ({
-    ...t,
-    scores: Object.fromEntries(Object.entries(t.scores).filter(([m]) => !heldOut.has(m))),
-    perInstance: Object.fromEntries(Object.entries(t.perInstance ?? {}).filter(([m]) => !heldOut.has(m))),
-  });
-  await saveStore(nodeVfs, trainStore, { matrix: rows(syn.matrix, 0, TRAIN), targets: syn.targets.map(strip) });
-  await saveStore(nodeVfs, heldOutStore, { matrix: rows(syn.matrix, TRAIN, 15), targets: [] });
+  await saveTrainAndHeldOut(syn, TRAIN, trainStore, heldOutStore);
   const fitted = await cli('fit', '--store', trainStore, '--out', fitDir, '--budget', '40', '--bootstrap', '30', '--nc-h', '2', '--nc-d', '2', '--quiet');
   expect(fitted.code, fitted.stderr).toBe(0);
   model = JSON.parse(read(modelFile));
   // The gappy checkpoint: model-0012's row with the first REMOVED proxy instances of target 0 unobserved.
   removedKeys = proxyKeys(model.targets[0]).slice(0, REMOVED);
-  const gappy = rows(syn.matrix, TRAIN, TRAIN + 1);
+  const gappy = modelRows(syn.matrix, TRAIN, TRAIN + 1);
   const observed = Uint8Array.from(gappy.observed);
   gappy.instances.forEach((inst, c) => {
     if (removedKeys.includes(inst.key)) observed[c] = 0;

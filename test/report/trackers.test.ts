@@ -10,21 +10,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { hasPython, inCi, python } from '../helpers/env.js';
-import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
-import { saveStore } from '../../generator/core/logs/store.js';
+import { saveTrainAndHeldOut } from '../helpers/pace-stores.js';
 import { syntheticPace } from '../../generator/core/pace/synthetic.js';
-import type { ScoreMatrix } from '../../generator/core/logs/matrix.js';
 
 const dir = tempDir('aptpace-trackers-');
 const trainStore = path.join(dir, 'train');
 const checkStore = path.join(dir, 'checkpoints');
 const modelFile = path.join(dir, 'fit', 'model.json');
 const TRAIN = 12;
-
-function rows(matrix: ScoreMatrix, from: number, to: number): ScoreMatrix {
-  const S = matrix.instances.length;
-  return { ...matrix, models: matrix.models.slice(from, to), values: matrix.values.slice(from * S, to * S), observed: matrix.observed.slice(from * S, to * S) };
-}
 
 const check = (name: string, out: string, ...extra: string[]) =>
   cli('check', '--model-file', modelFile, '--model', name, '--store', checkStore, '--out', out, '--allow-unproven', '--json', ...extra);
@@ -43,14 +36,7 @@ describe.skipIf(!hasPython && !inCi)('check --track (W&B and MLflow, offline)', 
     delete process.env.WANDB_DIR;
     delete process.env.MLFLOW_TRACKING_URI;
     const syn = syntheticPace({ models: 15, instances: 400, dims: 2, targets: 2, targetInstances: 80, seed: 'trackers' });
-    const heldOut = new Set(syn.matrix.models.slice(TRAIN).map((m) => m.name));
-    const strip = (t: (typeof syn.targets)[number]) => ({
-      ...t,
-      scores: Object.fromEntries(Object.entries(t.scores).filter(([m]) => !heldOut.has(m))),
-      perInstance: Object.fromEntries(Object.entries(t.perInstance ?? {}).filter(([m]) => !heldOut.has(m))),
-    });
-    await saveStore(nodeVfs, trainStore, { matrix: rows(syn.matrix, 0, TRAIN), targets: syn.targets.map(strip) });
-    await saveStore(nodeVfs, checkStore, { matrix: rows(syn.matrix, TRAIN, 15), targets: [] });
+    await saveTrainAndHeldOut(syn, TRAIN, trainStore, checkStore);
     const fitted = await cli('fit', '--store', trainStore, '--out', path.dirname(modelFile), '--budget', '30', '--bootstrap', '20', '--nc-h', '2', '--nc-d', '2', '--quiet');
     expect(fitted.code, fitted.stderr).toBe(0);
   });
