@@ -7,14 +7,13 @@ import type { Vfs } from '../core/kernel/vfs.js';
 import type { ProcessRunner } from '../core/kernel/process.js';
 import { trackerScriptPath } from '../core/emit/templates.js';
 import { checkFindings } from '../core/report/check-findings.js';
-import type { HistoryEntry } from '../core/report/history.js';
-import { TRACKERS, trackingPayload, type Tracker } from '../core/report/tracking.js';
+import { TRACKERS, trackingPayload, type TrackedCheckpoint, type Tracker } from '../core/report/tracking.js';
 
 export function trackerOptions(cmd: Command): Command {
   return cmd
     .addOption(listOption('--track <tracker>', `also log the predictions, intervals and verdicts to ${TRACKERS.join(' and/or ')} (configured by their own environment variables)`, { names: true }))
     .option('--track-project <name>', 'W&B project / MLflow experiment', 'aptpace')
-    .option('--track-run <name>', 'run to log into (default: the checkpoint name); name one run for a whole series and pass --step')
+    .option('--track-run <name>', 'run to log into (check: the checkpoint name by default, name one run for a whole series and pass --step; report: the series, default `series`)')
     .option('--python <path>', 'Python with the tracker clients installed (default: $APTPACE_PYTHON, else python3)');
 }
 
@@ -43,13 +42,13 @@ function lastLine(text: string): string {
 }
 
 /**
- * Hands the checkpoint's entry to each named tracker's own client. A tracker that fails is a
- * warning: the verdict and the report do not depend on a dashboard being reachable.
+ * Hands the checkpoints to each named tracker's own client. A tracker that fails is a warning:
+ * the verdict and the report do not depend on a dashboard being reachable.
  */
 export async function logToTrackers(
   io: { vfs: Vfs; runProcess: ProcessRunner },
-  entry: HistoryEntry,
-  options: { trackers: readonly Tracker[]; project: string; run: string; python?: string; defaultDir: string },
+  checkpoints: readonly TrackedCheckpoint[],
+  options: { trackers: readonly Tracker[]; project: string; run: string; python?: string; defaultDir: string; modelFileSha256: string },
 ): Promise<Finding[]> {
   const make = findingFactory(checkFindings);
   const findings: Finding[] = [];
@@ -58,15 +57,16 @@ export async function logToTrackers(
   const script = await trackerScriptPath(io.vfs);
   const { defaultDir } = options;
   for (const tracker of new Set(options.trackers)) {
-    const payload = trackingPayload(tracker, [entry], { project: options.project, run: options.run, defaultDir });
+    const payload = trackingPayload(tracker, checkpoints, { project: options.project, run: options.run, defaultDir, modelFileSha256: options.modelFileSha256 });
     const outcome = await io.runProcess([python, script], { input: JSON.stringify(payload) });
     if (outcome.code === 0) {
       const metrics = payload.points.reduce((n, p) => n + Object.keys(p.metrics).length, 0);
-      findings.push(make('check-tracker-logged', {}, { tracker, metrics, model: entry.model, project: options.project, run: options.run }));
+      const models = checkpoints.length === 1 ? checkpoints[0]!.model : `${checkpoints.length} checkpoints`;
+      findings.push(make('tracker-logged', {}, { tracker, metrics, model: models, project: options.project, run: options.run }));
     } else {
       const status = outcome.code === null ? (outcome.error ?? 'not started') : (SCRIPT_STATUS[outcome.code] ?? `exit ${outcome.code}`);
       const detail = lastLine(outcome.stderr);
-      findings.push(make('check-tracker-failed', {}, { tracker, reason: `${python}: ${status}${detail ? `: ${detail}` : ''}` }));
+      findings.push(make('tracker-failed', {}, { tracker, reason: `${python}: ${status}${detail ? `: ${detail}` : ''}` }));
     }
   }
   return findings;

@@ -46,7 +46,7 @@ describe.skipIf(!hasPython && !inCi)('check --track (W&B and MLflow, offline)', 
     const plain = await check('model-0013', path.join(dir, 'plain'), '--min-score', 'agentic-0=5');
     const res = await check('model-0013', out, '--min-score', 'agentic-0=5', ...track);
     expect(res.code, res.stderr).toBe(plain.code);
-    expect(codes(res).filter((c: string) => c === 'check-tracker-logged')).toHaveLength(2);
+    expect(codes(res).filter((c: string) => c === 'tracker-logged')).toHaveLength(2);
     const result = JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8'));
     const back = readBack(path.join(out, 'trackers'), `file://${path.join(out, 'trackers', 'mlruns')}`);
     expect(back.wandb).toHaveLength(1);
@@ -87,7 +87,7 @@ describe.skipIf(!hasPython && !inCi)('check --track (W&B and MLflow, offline)', 
     try {
       for (const [name, step] of [['model-0012', '1000'], ['model-0014', '2000']] as const) {
         const res = await check(name, path.join(dir, `series-${step}`), '--step', step, '--track-run', 'series-7b', '--track-project', 'pretrain', ...track);
-        expect(codes(res).filter((c: string) => c === 'check-tracker-logged'), res.stderr).toHaveLength(2);
+        expect(codes(res).filter((c: string) => c === 'tracker-logged'), res.stderr).toHaveLength(2);
         expect(existsSync(path.join(dir, `series-${step}`, 'trackers'))).toBe(false);
       }
     } finally {
@@ -113,11 +113,26 @@ describe.skipIf(!hasPython && !inCi)('check --track (W&B and MLflow, offline)', 
     ]);
   });
 
+  it('report logs the whole series into one run, a point per checkpoint in series order', async () => {
+    const out = path.join(dir, 'series-report');
+    const res = await cli('report', '--store', checkStore, '--model-file', modelFile, '--out', out, '--track', 'mlflow', '--python', python, '--json');
+    expect(res.json.findings.filter((f: any) => f.code === 'tracker-logged').map((f: any) => f.args.model), res.stderr).toEqual(['3 checkpoints']);
+    const series = JSON.parse(readFileSync(path.join(out, 'series.json'), 'utf8'));
+    expect(series.axis).toBe('order');
+    const [ml] = readBack(path.join(out, 'trackers'), `file://${path.join(out, 'trackers', 'mlruns')}`).mlflow;
+    expect(ml.name).toBe('series');
+    const target = series.checkpoints[0].targets[0].target;
+    expect(ml.metrics[`aptpace/${target}/predicted`]).toEqual(series.checkpoints.map((c: any, i: number) => [i, expect.closeTo(c.targets[0].predicted, 12)]));
+    // A series applies no thresholds: no verdict is logged, only whether each prediction is vouched for.
+    expect('aptpace/passed' in ml.metrics).toBe(false);
+    expect(['vouched', 'flagged']).toContain(ml.tags[`aptpace/${target}/status`]);
+  });
+
   it('a tracker that cannot log is a warning naming the reason; the verdict, exit code and report stand', async () => {
     const plain = await check('model-0013', path.join(dir, 'plain-2'));
     const missing = await check('model-0013', path.join(dir, 'no-python'), '--track', 'wandb', '--python', path.join(dir, 'no-such-python'));
     expect(missing.code).toBe(plain.code);
-    const failed = missing.json.findings.find((f: any) => f.code === 'check-tracker-failed');
+    const failed = missing.json.findings.find((f: any) => f.code === 'tracker-failed');
     expect(failed.severity).toBe('warning');
     expect(failed.args.reason).toMatch(/no-such-python/);
     expect(existsSync(path.join(dir, 'no-python', 'result.json'))).toBe(true);
@@ -128,7 +143,7 @@ describe.skipIf(!hasPython && !inCi)('check --track (W&B and MLflow, offline)', 
     chmodSync(isolated, 0o755);
     const noClient = await check('model-0013', path.join(dir, 'no-client'), '--track', 'mlflow', '--python', isolated);
     expect(noClient.code).toBe(plain.code);
-    expect(noClient.json.findings.find((f: any) => f.code === 'check-tracker-failed').args.reason).toMatch(/client not installed/);
+    expect(noClient.json.findings.find((f: any) => f.code === 'tracker-failed').args.reason).toMatch(/client not installed/);
   });
 
   it('refuses, before any work, a `trackers` folder that links outside --out', async () => {

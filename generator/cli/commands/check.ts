@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { UsageError, type CommandSpec } from '../command.js';
 import { checkpointInputOptions } from '../options.js';
 import { logToTrackers, parseTrackers, trackerDefaultDir, trackerOptions } from '../trackers.js';
+import { checkedCheckpoint } from '../../core/report/tracking.js';
 import { findingFactory, type Finding } from '../../core/kernel/findings.js';
 import { OutputFolder, writeOutputFile } from '../../core/kernel/output.js';
 import { sha256, stableStringify } from '../../core/kernel/stable-json.js';
@@ -133,12 +134,13 @@ const check: CommandSpec = {
     }
 
     findings.push(
-      ...(await logToTrackers(ctx, history.historyEntry(result), {
+      ...(await logToTrackers(ctx, [checkedCheckpoint(history.historyEntry(result))], {
         trackers,
         project: opts.trackProject as string,
         run: (opts.trackRun as string | undefined) ?? checkpoint,
         ...(opts.python ? { python: opts.python as string } : {}),
         defaultDir: trackerDir,
+        modelFileSha256: modelFileSha,
       })),
     );
 

@@ -4,12 +4,14 @@ import { OutputFolder } from '../../core/kernel/output.js';
 import { sha256, stableStringify } from '../../core/kernel/stable-json.js';
 import { renderTally } from '../../core/kernel/render.js';
 import { findingFactory, type Finding } from '../../core/kernel/findings.js';
+import { logToTrackers, parseTrackers, trackerDefaultDir, trackerOptions } from '../trackers.js';
+import { seriesCheckpoints } from '../../core/report/tracking.js';
 
 const report: CommandSpec = {
   name: 'report',
   summary: 'Checkpoint series: predicted agentic scores with intervals along training for every checkpoint in a store, reference models as rules (report.html, summary.md, series.json)',
   configure(cmd: Command) {
-    cmd
+    trackerOptions(cmd)
       .requiredOption('--store <dir>', 'score store holding the checkpoints (from `aptpace ingest`); the fit’s training models and reference models in it are not plotted as checkpoints')
       .requiredOption('--model-file <file>', 'model.json written by `aptpace fit`')
       .option('--reference <file>', 'reference file (aptpace-reference/1): its checkpoints’ step / tokens order the series; its reference models are excluded')
@@ -30,6 +32,8 @@ Examples:
     const { renderSeriesReport } = await import('../../core/report/series-report.js');
     const out = new OutputFolder(ctx.vfs, opts.out as string, { force: Boolean(opts.force), set: 'report' });
     for (const f of ['report.html', 'summary.md', 'series.json']) await out.check(f);
+    const trackers = parseTrackers(opts.track as string[] | undefined);
+    const trackerDir = trackers.length ? await trackerDefaultDir(ctx.vfs, out.root) : '';
 
     const read = await readModelFile(ctx.vfs, opts.modelFile as string);
     if ('finding' in read) return { findings: [read.finding] };
@@ -70,6 +74,16 @@ Examples:
     const result = { ...series, findings };
     const rendered = await renderSeriesReport(result, read.model);
     await out.writeSet({ 'series.json': `${stableStringify(result, 2)}\n`, 'summary.md': rendered.markdown, 'report.html': rendered.html, ...rendered.files });
+    findings.push(
+      ...(await logToTrackers(ctx, seriesCheckpoints(result), {
+        trackers,
+        project: opts.trackProject as string,
+        run: (opts.trackRun as string | undefined) ?? 'series',
+        ...(opts.python ? { python: opts.python as string } : {}),
+        defaultDir: trackerDir,
+        modelFileSha256: result.modelFile.sha256,
+      })),
+    );
     const lines = result.checkpoints.map((c) => {
       const flagged = c.targets.filter((t) => t.flags.length).map((t) => t.target);
       const at = c.step !== null ? ` step ${c.step}` : c.tokens !== null ? ` tokens ${c.tokens}` : '';

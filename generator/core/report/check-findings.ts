@@ -44,12 +44,12 @@ export const checkFindings = {
     title: 'History not updated',
     message: (a) => `the history is not updated: ${a.reason}`,
   },
-  'check-tracker-failed': {
+  'tracker-failed': {
     severity: 'warning',
     title: 'Not logged to the tracker',
     message: (a) => `${a.tracker}: the check was not logged (${a.reason}); the verdict and report stand`,
   },
-  'check-tracker-logged': {
+  'tracker-logged': {
     severity: 'info',
     title: 'Logged to the tracker',
     message: (a) => `${a.tracker}: logged ${a.metrics} metrics of ${a.model} to ${a.project}/${a.run}`,
