@@ -17,8 +17,11 @@ task does and adds, per agentic target T of pace_model.json, the metrics
   pace_T_missing        proxy documents of T this run did not score
 
 computed from every proxy document scored in this run, as aptpace check computes them from the
-run's logs (generator/core/pace/predict.ts). Every task row shows the same numbers and the group
-row their mean, i.e. the same numbers again.
+run's logs (generator/core/pace/predict.ts). One task, the reporter named in pace_model.json,
+carries these metrics and the top group shows them, so the table prints each prediction twice
+rather than once per task; lm-eval's warning that the group's pace_* metrics are missing in the
+other tasks is expected and filtered out of its log. A suite model without a reporter (older
+fits) has every task carry them.
 """
 import json
 import logging
@@ -44,6 +47,29 @@ NOT_PREDICTED = -1.0
 KEYS = {t["target"]: list(dict.fromkeys(k for side in ("local", "global") if t[side] for k in t[side]["instances"])) for t in MODEL["targets"]}
 TARGET_KEYS = {target: set(keys) for target, keys in KEYS.items()}
 log = logging.getLogger("lm_eval.tasks.aptpace_pace")
+REPORTER = MODEL.get("reporter")
+
+
+class _ExpectedGroupGap(logging.Filter):
+    """Drops lm-eval's "metric 'pace_…' is missing in N/M tasks": only the reporter carries them."""
+
+    def filter(self, record):
+        message = record.getMessage()
+        return not ("metric 'pace_" in message and "is missing in" in message)
+
+
+def _install_log_filter():
+    group_log = logging.getLogger("lm_eval.api.group")
+    if not any(isinstance(f, _ExpectedGroupGap) for f in group_log.filters):
+        group_log.addFilter(_ExpectedGroupGap())
+
+
+if REPORTER is not None:
+    _install_log_filter()
+
+
+def _reports(task):
+    return REPORTER is None or task == REPORTER
 
 
 def _state():
@@ -99,6 +125,8 @@ class PaceTask(ConfigurableTask):
             if isinstance(raw, (bool, int, float, np.floating, np.integer)) and math.isfinite(float(raw)):
                 score = float(raw)
                 state["scores"][inst["key"]] = score
+        if not _reports(task):
+            return out
         for t in MODEL["targets"]:
             # Per document: the score it contributed to this target's prediction (None: not one of its proxies).
             mine = score if inst is not None and inst["key"] in TARGET_KEYS[t["target"]] else None
@@ -108,16 +136,18 @@ class PaceTask(ConfigurableTask):
 
     def aggregation(self):
         agg = dict(super().aggregation())
-        for t in MODEL["targets"]:
-            for field in FIELDS:
-                agg[t["metric"] + field] = _aggregator(self.config.task, t["target"], field)
+        if _reports(self.config.task):
+            for t in MODEL["targets"]:
+                for field in FIELDS:
+                    agg[t["metric"] + field] = _aggregator(self.config.task, t["target"], field)
         return agg
 
     def higher_is_better(self):
         hib = dict(super().higher_is_better())
-        for t in MODEL["targets"]:
-            for field in FIELDS:
-                hib[t["metric"] + field] = field != "_missing"
+        if _reports(self.config.task):
+            for t in MODEL["targets"]:
+                for field in FIELDS:
+                    hib[t["metric"] + field] = field != "_missing"
         return hib
 
 

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { cli } from '../helpers/cli.js';
 import { harnessEnv, hasLmEval, hasSharedData, inCi, shared, venvBin } from '../helpers/env.js';
 import { tempDir } from '../helpers/tmp.js';
+import { PACE_METRIC_FIELDS } from '../../generator/core/workflow/proxy-suite-pace.js';
 
 /**
  * The pretraining team's path, end to end with the real harness (dummy models, no GPU):
@@ -145,6 +146,12 @@ describe.skipIf(!runnable)('workflow: my suite → reference population → prox
     const pool = model.targets[0].trainingModels.map((r: { score: number }) => r.score);
     expect(pool.some((s: number) => Math.abs(s - forecasts[0]!.predicted!) < 1e-9)).toBe(false);
     expectSameAsCheck(forecasts, harnessPredictions(at('runs-ckpt'), 'team_suite'), ckpt.stdout, metricOf);
+    // One reporting task and the group carry the prediction: each metric on the task's row and on
+    // the group's (which lm-eval prints in both of its tables), and no warning about the group's
+    // pace_* metrics missing in the other tasks.
+    const paceRows = ckpt.stdout.split('\n').map((l) => l.split('|').map((c) => c.trim())).filter((c) => c.length > 7 && c[5]!.startsWith('pace_'));
+    expect(paceRows).toHaveLength(3 * metricOf.size * PACE_METRIC_FIELDS.length);
+    expect(ckpt.stderr).not.toMatch(/metric 'pace_/);
 
     // One proxy document left out of the run (--samples): both place the checkpoint from the rest.
     const byTask = new Map<string, number>();

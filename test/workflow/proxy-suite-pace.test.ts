@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { buildProxySuite } from '../../generator/core/workflow/proxy-suite.js';
-import { addPacePrediction, paceMetricNames, paceSuiteModel, PACE_METRIC_FIELDS } from '../../generator/core/workflow/proxy-suite-pace.js';
+import { addPacePrediction, paceMetricNames, paceSuiteModel, reportingTask, PACE_METRIC_FIELDS } from '../../generator/core/workflow/proxy-suite-pace.js';
 import { loadPaceModule } from '../../generator/core/emit/templates.js';
 import { nodeVfs as paceVfs } from '../../generator/core/kernel/node-vfs.js';
 
@@ -64,11 +64,21 @@ describe('proxy suite: the prediction metrics', () => {
     const pace = top.aggregate_metric_list.filter((e: { metric: string }) => e.metric.startsWith('pace_'));
     const names = paceMetricNames(model.targets.map((t) => t.target));
     expect(pace.map((e: { metric: string }) => e.metric)).toEqual([...names.values()].flatMap((n) => PACE_METRIC_FIELDS.map((f) => n + f)));
-    for (const e of pace) expect(e).toEqual({ metric: e.metric, aggregation: 'mean', weight_by_size: false, filter_list: ['first_line', 'none'] });
+    // One reporting task carries the prediction (the first by name whose proxies share one filter),
+    // so the group names exactly its filter and the table prints each metric twice, not per task.
+    for (const e of pace) expect(e).toEqual({ metric: e.metric, aggregation: 'mean', weight_by_size: false, filter_list: ['first_line'] });
+    expect(reportingTask(m, new Set(['aptpace_dr_answer', 'aptpace_swe_plan_mcq']))).toEqual({ task: 'aptpace_dr_answer', filter: 'first_line' });
+    expect(reportingTask(m, new Set(['aptpace_swe_plan_mcq']))).toEqual({ task: 'aptpace_swe_plan_mcq', filter: 'none' });
+    // A task whose proxies are scored under two filters cannot report for the group.
+    const mixed = { ...m, proxy: [...proxy, { ...proxy[0]!, key: `${proxy[0]!.key}-b`, metric: 'exact_match,none' }] };
+    expect(reportingTask(mixed, new Set(['aptpace_dr_answer', 'aptpace_swe_plan_mcq']))).toEqual({ task: 'aptpace_swe_plan_mcq', filter: 'none' });
+    expect(reportingTask(mixed, new Set(['aptpace_dr_answer']))).toBeNull();
     // The original aggregates stay, subgroups are not given the prediction.
     expect(top.aggregate_metric_list[0]).toEqual(parse(files.get('_aptpace_fixtures.yaml')!).aggregate_metric_list[0]);
     expect(out.get('_aptpace_fixtures_swe.yaml')).not.toMatch(/metric: "pace_/);
     const suiteModel = JSON.parse(out.get('pace_model.json')!);
+    expect(suiteModel.reporter).toBe('aptpace_dr_answer');
+    expect(out.get('README.md')).toMatch(/the group row \(and the `aptpace_dr_answer` task row\) shows/);
     expect(suiteModel.instances).toEqual([
       { key: proxy[0]!.key, task: 'aptpace_dr_answer', metric: 'exact_match' },
       { key: proxy[1]!.key, task: 'aptpace_swe_plan_mcq', metric: 'acc' },
