@@ -5,10 +5,10 @@
  * `PACE_BENCH_SIZES=small` runs only the PACE-sized case; a comma list of case names (e.g.
  * `PACE_BENCH_SIZES=500x100000`) runs those.
  */
-import { syntheticPace } from '../../generator/core/pace/synthetic.js';
-import { prepareData } from '../../generator/core/pace/prepare.js';
+import { syntheticPace } from '../../generator/core/pace/inputs/synthetic.js';
+import { prepareData } from '../../generator/core/pace/inputs/prepare.js';
 import { fitPace } from '../../generator/core/pace/fit.js';
-import { runLoocv } from '../../generator/core/pace/loocv.js';
+import { runLoocv } from '../../generator/core/pace/evaluation/loocv.js';
 import { checkpointScores, predictPace } from '../../generator/core/pace/predict.js';
 import { peakRssMiB, report, runPythonReference, timed } from './measure.js';
 

@@ -6,7 +6,7 @@ import { cli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
 import { saveStore } from '../../generator/core/logs/store.js';
-import { syntheticPace } from '../../generator/core/pace/synthetic.js';
+import { syntheticPace } from '../../generator/core/pace/inputs/synthetic.js';
 import { ingestLogs } from '../../generator/core/logs/index.js';
 import { hasSharedData, shared } from '../helpers/env.js';
 

@@ -22,12 +22,12 @@ const evaluate: CommandSpec = {
       .option('--force', 'overwrite existing output files');
   },
   async run(_args, opts, ctx) {
-    const settings = await import('../../core/pace/settings.js');
-    const { loadPaceInputs } = await import('../../core/pace/inputs.js');
-    const { prepareData } = await import('../../core/pace/prepare.js');
-    const { runLoocv } = await import('../../core/pace/loocv.js');
-    const { baselineOrder } = await import('../../core/pace/baselines/index.js');
-    const { renderLoocvTable } = await import('../../core/pace/report.js');
+    const settings = await import('../../core/pace/settings/settings.js');
+    const { loadPaceInputs } = await import('../../core/pace/inputs/inputs.js');
+    const { prepareData } = await import('../../core/pace/inputs/prepare.js');
+    const { runLoocv } = await import('../../core/pace/evaluation/loocv.js');
+    const { baselineOrder } = await import('../../core/pace/predictors/baselines.js');
+    const { renderLoocvTable } = await import('../../core/pace/evaluation/report.js');
     const { paceFindings } = await import('../../core/pace/findings.js');
     const { gridSize } = await import('../../core/pace/pipeline.js');
     const make = findingFactory(paceFindings);

@@ -9,15 +9,15 @@ import type { Finding } from '../kernel/findings.js';
 import { findingFactory } from '../kernel/findings.js';
 import { stableStringify } from '../kernel/stable-json.js';
 import { paceFindings } from './findings.js';
-import { prepareData } from './prepare.js';
+import { prepareData } from './inputs/prepare.js';
 import { computeGlobalBasis, fitTarget, prepareFold, type PartFit, type TargetFit } from './pipeline.js';
 import { fallbackConfig, type PaceConfig, type PaceData, type PaceOptions, type PreparedTarget } from './types.js';
-import { MODEL_FORMAT, MODEL_VERSION, type PaceModelFile, type SerializedPart, type SerializedTarget } from './model-file.js';
-import { skillMap } from './skill-map.js';
-import { betterBaseline, crossValidatedSkill, embeddingRange, proxyMeans, type CrossValidatedSkill } from './skill.js';
-import { formatPValue, skillVerdictWords } from './uncertainty.js';
-import { loadDense } from './dense.js';
-import { columnLinearForm, monotoneForm, type ShippedKind } from './monotone.js';
+import { MODEL_FORMAT, MODEL_VERSION, type PaceModelFile, type SerializedPart, type SerializedTarget } from './model-file/model-file.js';
+import { skillMap } from './selection/skill-map.js';
+import { betterBaseline, crossValidatedSkill, embeddingRange, proxyMeans, type CrossValidatedSkill } from './evaluation/skill.js';
+import { formatPValue, skillVerdictWords } from './evaluation/uncertainty.js';
+import { loadDense } from './numerics/dense.js';
+import { columnLinearForm, monotoneForm, type ShippedKind } from './predictors/monotone.js';
 
 const make = findingFactory(paceFindings);
 
