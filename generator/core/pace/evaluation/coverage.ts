@@ -5,7 +5,8 @@
  * the interval it would have issued covers the held-out model.
  */
 import { fitTarget, prepareFold, type GlobalBasis } from '../pipeline.js';
-import { shippedForms, shippedKinds, shippedPoolPredictions, type ShippedKind } from '../predictors/monotone.js';
+import { shippedForms, shippedKinds, shippedPoolPredictions, type ShippedKind } from '../predictors/shipped-family.js';
+import { chooseShippedKind, type ShippedChoice } from './shipped-selection.js';
 import { foldView } from './fold-view.js';
 import { baselines, type BaselineName } from '../predictors/baselines.js';
 import { conformalInterval, intervalLevels, targetBounds } from './conformal.js';
@@ -32,11 +33,11 @@ export function crossValidationFolds(n: number, seed: string): { folds: number; 
 }
 
 /**
- * Cross-validated predictions of both shipped forms (monotone.ts: PACE's Goal A made monotone
+ * Cross-validated predictions of every shippable form (predictors/shipped-family.ts: monotone
  * and clipped to the target's range) over `idx` (indices into target.rows): each model is
  * predicted by a fit on the models outside its fold (see `crossValidationFolds`), exactly as
- * `check` would predict it from that fit's model file. `kind` is the form with the lower MAE;
- * `predictions` and `residuals` (y − ŷ) are that form's.
+ * `check` would predict it from that fit's model file. `kind` is the form the selection rule
+ * picks (shipped-selection.ts); `predictions` and `residuals` (y − ŷ) are that form's.
  */
 export async function crossValidatedPredictions(
   data: PaceData,
@@ -46,7 +47,7 @@ export async function crossValidatedPredictions(
   options: PaceOptions,
   shared: GlobalBasis | null,
   compareWith: BaselineName[] = [],
-): Promise<{ predictions: Float64Array; residuals: Float64Array; folds: number; baselines: Map<BaselineName, Float64Array>; kind: ShippedKind; byKind: Record<ShippedKind, Float64Array> }> {
+): Promise<{ predictions: Float64Array; residuals: Float64Array; folds: number; baselines: Map<BaselineName, Float64Array>; kind: ShippedKind; choice: ShippedChoice; byKind: Record<ShippedKind, Float64Array> }> {
   const byKind = Object.fromEntries(shippedKinds.map((k) => [k, new Float64Array(idx.length)])) as Record<ShippedKind, Float64Array>;
   const others = new Map(compareWith.map((name) => [name, new Float64Array(idx.length)]));
   const cache = new Map<string, unknown>();
@@ -76,12 +77,10 @@ export async function crossValidatedPredictions(
         out[t] = await baselines[name].predict({ basis: baselineBasis, testRow: target.rows[row] as number, budget: config.budget, ncH: config.ncH, rng: rng.fork(`${name}/${t}`), cache });
     }
   }
-  // The shipped form is the one that errs less over these folds (ties: the weighted one).
-  const maeOf = (pred: Float64Array) => pred.reduce((a, p, t) => a + Math.abs((target.y[idx[t] as number] as number) - p), 0);
-  const kind = shippedKinds.reduce((best, k) => (maeOf(byKind[k]) < maeOf(byKind[best]) - 1e-12 ? k : best), shippedKinds[0] as ShippedKind);
-  const predictions = byKind[kind];
+  const choice = chooseShippedKind(Float64Array.from(idx, (i) => target.y[i] as number), byKind);
+  const predictions = byKind[choice.kind];
   const residuals = Float64Array.from(predictions, (p, t) => (target.y[idx[t] as number] as number) - p);
-  return { predictions, residuals, folds, baselines: others, kind, byKind };
+  return { predictions, residuals, folds, baselines: others, kind: choice.kind, choice, byKind };
 }
 
 /** The label-noise interval of a prediction at `level`, from its bootstrap replicates. */

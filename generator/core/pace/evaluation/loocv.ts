@@ -13,9 +13,10 @@ import { spearman } from '../numerics/rank.js';
 import type { PaceConfig, PaceData, PaceOptions, PreparedTarget } from '../types.js';
 import { fallbackConfig } from '../types.js';
 import { addCoverage, crossValidatedPredictions, newCoverage, type CoverageTally } from './coverage.js';
-import { shippedForms, shippedKinds, shippedPoolPredictions } from '../predictors/monotone.js';
+import { shippedForms, shippedKinds, shippedPoolPredictions, shippedPredictors } from '../predictors/shipped-family.js';
 import { foldView } from './fold-view.js';
-import { bootstrapIndices, looMeanPredictions, pairedComparison, type PairedComparison } from './uncertainty.js';
+import { bootstrapIndices, looMeanPredictions, maeVerdict, pairedComparison, type PairedComparison } from './uncertainty.js';
+import { holmAdjust } from './holm.js';
 
 /** Bootstrap-over-models replicates behind every PACE-vs-mean interval. */
 export const modelBootstrap = 2000;
@@ -214,9 +215,8 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
     }
     const methods: MethodResult[] = [
       // Only with coverage: the form choice needs each fold's inner cross-validation.
-      ...(coverage.length ? [finishMethod('shipped', 'shipped: in each fold, the form the training models’ own cross-validation picks (what fit writes and check uses)', shipped, target)] : []),
-      finishMethod('shipped-weighted', 'shipped form "weighted": PACE’s positive per-item weights, rescaled, clipped to the target range', shippedByKind.get('weighted')!, target),
-      finishMethod('shipped-accuracy', 'shipped form "accuracy": the proxy accuracy, rescaled, clipped to the target range', shippedByKind.get('accuracy')!, target),
+      ...(coverage.length ? [finishMethod('shipped', 'shipped: in each fold, the form the training models’ own cross-validation picks (the simplest one not significantly worse; what fit writes and check uses)', shipped, target)] : []),
+      ...shippedKinds.map((kind) => finishMethod(`shipped-${kind}`, `shippable form "${kind}": ${shippedPredictors[kind].title}, clipped to the target range`, shippedByKind.get(kind)!, target)),
       finishMethod('pace-frozen', `PACE, frozen settings (C=${frozen.budget}, q=${frozen.q}, m=${frozen.m}, nc_h=${frozen.ncH}, nc_d=${frozen.ncD})`, paceFrozen, target),
     ];
     if (options.nested) methods.push(finishMethod('pace-nested', 'PACE, settings tuned by nested leave-one-out inside each fold', paceNested, target));
@@ -260,6 +260,12 @@ function compareWithMean(methods: MethodResult[], target: PreparedTarget, rng: R
     const truth = keep.map((k) => target.y[k] as number);
     out.push({ method: m.method, vsMean: pairedComparison(truth, keep.map((k) => m.predictions[k] as number), keep.map((k) => mean[k] as number), resamples) });
   }
+  // Every method is tested against the same mean predictor: the verdicts are corrected for the family.
+  const adjusted = holmAdjust(out.map((c) => c.vsMean.test.pTwoSided));
+  out.forEach((c, i) => {
+    const p = adjusted[i] as number;
+    c.vsMean.adjusted = { method: 'holm', family: out.length, p, verdict: maeVerdict({ ...c.vsMean.test, pTwoSided: p }) };
+  });
   return out;
 }
 

@@ -5,7 +5,7 @@
  */
 import type { MethodResult, TargetReport } from './loocv.js';
 import { residualsNeeded } from './conformal.js';
-import { skillVerdictWords, type MetricDifference, type PairedComparison } from './uncertainty.js';
+import { formatPValue, skillVerdictWords, type MetricDifference, type PairedComparison } from './uncertainty.js';
 
 const fmt = (x: number, digits: number) => (Number.isFinite(x) ? x.toFixed(digits) : '—');
 const signed = (x: number, digits: number) => (Number.isFinite(x) ? `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(digits)}` : '—');
@@ -15,7 +15,11 @@ function cell(d: MetricDifference, factor: number, digits: number): string {
 }
 
 export function verdictWords(c: PairedComparison, method: string): string {
-  return `${method} ${skillVerdictWords({ verdict: c.verdict, pValue: c.test.pTwoSided, models: c.models })}`;
+  if (!c.adjusted) return `${method} ${skillVerdictWords({ verdict: c.verdict, pValue: c.test.pTwoSided, models: c.models })}`;
+  const a = c.adjusted;
+  const words = skillVerdictWords({ verdict: a.verdict, models: c.models });
+  const p = a.verdict === 'too-few-models' ? '' : ` (sign-flip p ${formatPValue(c.test.pTwoSided)}, Holm-adjusted over ${a.family} methods p ${formatPValue(a.p)})`;
+  return `${method} ${words}${p}`;
 }
 
 export function renderUncertainty(t: TargetReport, f: number, unit: string): string[] {
@@ -31,7 +35,7 @@ export function renderUncertainty(t: TargetReport, f: number, unit: string): str
   if (t.comparisons.length) {
     const c0 = t.comparisons[0]!.vsMean;
     lines.push('');
-    lines.push(`Paired difference to the mean predictor (method − mean, ${Math.round(100 * c0.level)}% percentile bootstrap over the ${c0.models} models, B=${c0.bootstrap}):`);
+    lines.push(`Paired difference to the mean predictor (method − mean, ${Math.round(100 * c0.level)}% percentile bootstrap over the ${c0.models} models, B=${c0.bootstrap}; the conclusion's test is corrected for the ${t.comparisons.length} methods compared, Holm):`);
     lines.push('');
     lines.push(`| method | ΔMAE${unit} | Spearman − 0 (a constant has no order) | ΔR² | Δpair acc. (scores, pp) | conclusion |`);
     lines.push('|---|---|---|---|---|---|');
@@ -44,7 +48,7 @@ export function renderUncertainty(t: TargetReport, f: number, unit: string): str
       const unbounded = c.unbounded ? `; unbounded in ${c.unbounded} fold(s): ${residualsNeeded(c.level)} training models are needed to bound it` : '';
       return `${Math.round(100 * c.level)}% nominal → ${c.covered}/${c.folds} covered (${fmt((100 * c.covered) / c.folds, 0)}%), mean width ${fmt(c.meanWidth * f, 1)}${unit}${unbounded}`;
     });
-    lines.push(`Prediction intervals (frozen settings; conformal from the training models' own leave-one-out residuals, widened to the target-label bootstrap interval), empirical coverage: ${parts.join('; ')}.`);
+    lines.push(`Prediction intervals of the shipped row (in each outer fold, conformal from the training models' own cross-validated residuals of the form they chose, widened to the target-label bootstrap interval), empirical coverage: ${parts.join('; ')}.`);
   }
   return lines;
 }

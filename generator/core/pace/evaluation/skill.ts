@@ -11,18 +11,19 @@ import { crossValidatedPredictions } from './coverage.js';
 import { absoluteErrorDifferences, bootstrapIndices, looMeanPredictions, maeVerdict, pairedComparison, type Verdict } from './uncertainty.js';
 import { signFlipTest } from './sign-flip.js';
 import { baselines, type BaselineName } from '../predictors/baselines.js';
-import type { ShippedKind } from '../predictors/monotone.js';
+import type { ShippedKind } from '../predictors/shipped-family.js';
+import type { ShippedChoice } from './shipped-selection.js';
 import type { PaceConfig, PaceData, PaceOptions, PreparedTarget } from '../types.js';
 import { leverageDistance, leverageModel, leverageTolerance, type LeverageModel } from './leverage.js';
 
 export const skillBootstrap = 2000;
 
 /**
- * Simpler predictors every fit cross-validates beside the shipped one, on the same folds. Both
- * reuse one pool Gram matrix across folds, so they add little to a fit; lasso on all instances
+ * Simpler predictors every fit cross-validates beside the shipped one, on the same folds. They
+ * reuse one pool Gram matrix (or one mean per model) across folds, so they add little to a fit; lasso on all instances
  * (a models × instances copy per fold) is left to `evaluate`.
  */
-export const skillBaselines = ['ridge-all', 'benchmark-means'] as const satisfies readonly BaselineName[];
+export const skillBaselines = ['overall-mean-ols', 'benchmark-means', 'ridge-all', 'knn-models'] as const satisfies readonly BaselineName[];
 
 /**
  * Above this many models the pool Gram matrix behind both baselines (models² × instances) costs
@@ -56,9 +57,11 @@ export interface CrossValidatedSkill {
   verdict: Verdict;
   /** The simpler predictors on the same folds, each compared with the shipped one. */
   baselines: BaselineSkill[];
-  /** The shipped form (monotone.ts) with the lower cross-validated MAE, and each form's MAE. */
+  /** The shipped form (shipped-selection.ts: the simplest one not significantly worse than the lowest-MAE form), and each form's MAE. */
   shippedKind: ShippedKind;
   kindMae: Record<ShippedKind, number>;
+  /** Each form's two-sided sign-flip p against the lowest-MAE form (the selection's evidence). */
+  kindP: Record<ShippedKind, number>;
   /** |y − ŷ| of every model's cross-validated prediction, ascending (internal scale). */
   absResiduals: number[];
 }
@@ -99,7 +102,8 @@ export async function crossValidatedSkill(data: PaceData, target: PreparedTarget
       return { name, title: baselines[name].title, mae: mae(pred), pValue: test.pTwoSided, verdict: maeVerdict(test) };
     }),
     shippedKind: cv.kind,
-    kindMae: Object.fromEntries(Object.entries(cv.byKind).map(([k, pred]) => [k, mae(pred)])) as Record<ShippedKind, number>,
+    kindMae: Object.fromEntries(Object.entries(cv.choice.forms).map(([k, f]) => [k, f.mae])) as Record<ShippedKind, number>,
+    kindP: Object.fromEntries(Object.entries(cv.choice.forms).map(([k, f]) => [k, f.pVersusLowest])) as Record<ShippedKind, number>,
     absResiduals: Array.from(cv.residuals, Math.abs).sort((a, b) => a - b),
   };
 }

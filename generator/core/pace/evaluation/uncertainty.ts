@@ -35,6 +35,8 @@ export interface PairedComparison {
   test: SignFlipResult;
   /** better/worse only when the two-sided sign-flip p is below `verdictAlpha` with at least `minimumModelsForSkill` models. */
   verdict: Verdict;
+  /** When several methods are compared with the same baseline (evaluate): Holm's correction over the family, and the verdict it gives. */
+  adjusted?: { method: 'holm'; family: number; p: number; verdict: Verdict };
 }
 
 /** The verdict of a paired absolute-error comparison (method − baseline per model). */
@@ -171,7 +173,7 @@ export function skillVerdictWords(s: { verdict: Verdict; pValue?: number; models
     case 'worse':
       return `errs more than ${against} over ${s.models} models${p}`;
     case 'too-few-models':
-      return `cannot be told apart from ${against} with only ${s.models} models (at least ${minimumModelsForSkill} are needed)`;
+      return `— not enough models to tell it from ${against} (n = ${s.models}, need ≥ ${minimumModelsForSkill})`;
     default:
       return `shows no demonstrated difference from ${against} over ${s.models} models${p}`;
   }

@@ -9,14 +9,17 @@ import type { GoalAFit } from '../predictors/goal-a.js';
 import type { PaceConfig, PaceOptions } from '../types.js';
 import type { SkillShare } from '../selection/skill-map.js';
 import type { CrossValidatedSkill, EmbeddingRange } from '../evaluation/skill.js';
+import { shippedKinds, type ShippedKind } from '../predictors/shipped-family.js';
 
 export const MODEL_FORMAT = 'aptpace-pace-model';
 /**
  * 3: targets carry the shipped monotone predictor, a seed-free sign-flip skill verdict with the
- * baselines' cross-validated errors, and the leverage yardstick of each embedding (model files
- * of earlier versions must be refitted).
+ * baselines' cross-validated errors, and the leverage yardstick of each embedding.
+ * 4: the shipped predictor is one of four forms (shipped-family.ts), chosen as the simplest not
+ * significantly worse, with each form's p against the lowest-MAE one (`cv.kindP`). Model files
+ * of earlier versions must be refitted.
  */
-export const MODEL_VERSION = 3;
+export const MODEL_VERSION = 4;
 
 export interface SerializedPart {
   /** Instance keys, in basis row order. */
@@ -48,7 +51,7 @@ export interface SerializedTarget {
    * weight > 0: PACE's positive weights, rescaled on the training models), an unobserved item
    * taking the checkpoint's own mean on its task; clipped to the target's range.
    */
-  shipped: { kind: 'weighted' | 'accuracy'; intercept: number; weights: Array<{ key: string; task: string; weight: number }> };
+  shipped: { kind: ShippedKind; intercept: number; weights: Array<{ key: string; task: string; weight: number }> };
   skillMap: SkillShare[];
   /** Leave-one-out skill of this configuration against the mean predictor, and the residuals behind the intervals. */
   cv: CrossValidatedSkill;
@@ -165,7 +168,7 @@ function targetShapeProblem(t: SerializedTarget): string | null {
     const f = t[form];
     if (!isObject(f) || !isNum(f.intercept) || !Array.isArray(f.weights) || !f.weights.every((w) => isObject(w) && isStr(w.key) && isStr(w.task) && isNum(w.weight))) return form;
   }
-  if (t.shipped.weights.some((w) => w.weight < 0) || !['weighted', 'accuracy'].includes(t.shipped.kind)) return 'shipped';
+  if (t.shipped.weights.some((w) => w.weight < 0) || !(shippedKinds as string[]).includes(t.shipped.kind)) return 'shipped';
   if (!Array.isArray(t.skillMap)) return 'skillMap';
   for (const side of ['local', 'global'] as const) {
     const p = t[side];

@@ -16,5 +16,7 @@ export interface BaselineContext {
 export interface Baseline {
   name: string;
   title: string;
+  /** Why `fit` never ships it (every baseline is reported by `evaluate` only; the shippable forms are in shipped-family.ts). */
+  notShippedBecause: string;
   predict(ctx: BaselineContext): Promise<number> | number;
 }

@@ -28,6 +28,7 @@ export function benchmarkMeans(ctx: BaselineContext): { features: Float64Array; 
 /** Benchmark-level means (one feature per source benchmark) → ridge, penalty by inner leave-one-out. */
 export const benchmarkMeansBaseline: Baseline = {
   name: 'benchmark-means',
+  notShippedBecause: 'needs each benchmark’s mean over all its instances, and ridge weights can be negative (not monotone); the shippable form "benchmark-accuracy" is the non-negative fit on the proxy items',
   title: 'per-benchmark means + ridge',
   predict: (ctx) => {
     let g = ctx.cache.get('benchmark-gram') as Float64Array | undefined;

@@ -8,6 +8,7 @@ import { ols1d } from './goal-a.js';
  */
 export const correlationBaseline: Baseline = {
   name: 'correlation-top-c',
+  notShippedBecause: 'items correlated negatively with the target enter with a negative weight (not monotone)',
   title: 'top-C |Spearman| instances, sign-aligned mean + OLS',
   predict: (ctx) => {
     const { basis } = ctx;

@@ -76,6 +76,7 @@ export function lassoFit(x: Float64Array, n: number, p: number, y: Float64Array,
 
 export const lassoBaseline: Baseline = {
   name: 'lasso-all',
+  notShippedBecause: 'needs every source instance of the checkpoint, and its weights can be negative (not monotone)',
   title: 'lasso on all instances (α = 0.1·α_max)',
   predict: (ctx) => {
     const { view } = ctx.basis.data;

@@ -11,12 +11,12 @@
  * unobserved proxy item takes the checkpoint's own mean over its observed items of the same
  * task (all its observed items when it has none there): also non-decreasing in every observed
  * score, and never the pool's level for a checkpoint far from the pool. The value is clipped to
- * the target's valid range. Cross-validation (coverage.ts) scores exactly this predictor, so the
- * skill verdict and the conformal intervals describe what `check` uses.
+ * the target's valid range. The shippable forms built on it are in shipped-*.ts, their ordered
+ * registry in shipped-family.ts; cross-validation (evaluation/coverage.ts) scores exactly these
+ * predictors, so the skill verdict and the conformal intervals describe what `check` uses.
  */
 import type { MatrixView } from '../numerics/kernels.js';
-import type { FoldBasis, PartFit, TargetFit } from '../pipeline.js';
-import { targetBounds } from '../evaluation/conformal.js';
+import type { PartFit, TargetFit } from '../pipeline.js';
 
 export interface ColumnLinearForm {
   intercept: number;
@@ -58,63 +58,6 @@ export interface MonotoneForm {
   /** Every proxy column of the form (kept or held), with its task: the items whose observed scores fill a gap. */
   allCols: Int32Array;
   allTasks: string[];
-}
-
-/** A training row's score on a view column. */
-function cell(view: MatrixView, row: number, c: number): number {
-  return view.data[(view.rows[row] as number) * view.stride + (view.cols ? (view.cols[c] as number) : c)] as number;
-}
-
-/**
- * Keeps PACE's positive weights (their relative sizes carry what PACE learned about each item),
- * drops the negative ones, and recalibrates the scale on the training models: y ≈ a + b·Σ w⁺x
- * by least squares with b ≥ 0 (b = 0 leaves the training mean). Dropping the negative weights
- * without recalibrating would inflate the slope: PACE's positive weights are sized to be offset
- * by the negative ones.
- */
-/**
- * The two monotone forms `fit` chooses between by cross-validated MAE (coverage.ts):
- * - `weighted`: PACE's positive per-item weights, rescaled (below);
- * - `accuracy`: every PACE-selected item weighted alike, i.e. the checkpoint's mean score on the
- *   proxy set, rescaled. Where PACE's weights are noisy (few models, one dominant factor) the
- *   plain proxy accuracy predicts better; where several factors matter, the weights do.
- */
-export const shippedKinds = ['weighted', 'accuracy'] as const;
-export type ShippedKind = (typeof shippedKinds)[number];
-
-export function monotoneForm(form: ColumnLinearForm, view: MatrixView, trainRows: Int32Array, taskOf: (col: number) => string, yTrain: ArrayLike<number>, kind: ShippedKind = 'weighted'): MonotoneForm {
-  const cols: number[] = [];
-  const raw: number[] = [];
-  form.cols.forEach((c, i) => {
-    const w = kind === 'accuracy' ? 1 : (form.weights[i] as number);
-    if (w > 0) {
-      cols.push(c);
-      raw.push(w);
-    }
-  });
-  const n = trainRows.length;
-  const s = Float64Array.from(trainRows, (r) => raw.reduce((acc, w, i) => acc + w * cell(view, r, cols[i]!), 0));
-  let sm = 0;
-  let ym = 0;
-  for (let i = 0; i < n; i++) {
-    sm += s[i]! / n;
-    ym += (yTrain[i] as number) / n;
-  }
-  let sxy = 0;
-  let sxx = 0;
-  for (let i = 0; i < n; i++) {
-    sxy += (s[i]! - sm) * ((yTrain[i] as number) - ym);
-    sxx += (s[i]! - sm) ** 2;
-  }
-  const slope = sxx > 0 && sxy > 0 ? sxy / sxx : 0;
-  return {
-    intercept: ym - slope * sm,
-    cols: Int32Array.from(slope > 0 ? cols : []),
-    weights: Float64Array.from(slope > 0 ? raw.map((w) => w * slope) : []),
-    tasks: (slope > 0 ? cols : []).map(taskOf),
-    allCols: form.cols,
-    allTasks: Array.from(form.cols, taskOf),
-  };
 }
 
 /**
@@ -170,19 +113,4 @@ export function monotoneViewRow(form: MonotoneForm, view: MatrixView, row: numbe
     (i) => at(form.cols[i] as number),
     (i) => at(form.allCols[i] as number),
   );
-}
-
-/** Both shipped forms of a fold's fit (built once per fold, applied to each of its held-out rows). */
-export function shippedForms(basis: FoldBasis, fit: TargetFit): Record<ShippedKind, MonotoneForm> {
-  const { data } = basis;
-  const linear = columnLinearForm(fit);
-  return Object.fromEntries(shippedKinds.map((kind) => [kind, monotoneForm(linear, data.view, basis.trainRows, (c) => data.instances[c]!.task, basis.yTrain, kind)])) as Record<ShippedKind, MonotoneForm>;
-}
-
-/** The shipped prediction for one pool row (internal scale, clipped), per form. */
-export function shippedPoolPredictions(basis: FoldBasis, forms: Record<ShippedKind, MonotoneForm>, row: number): Record<ShippedKind, number> {
-  const { data, target } = basis;
-  // The row's unobserved cells (a held-out model's own gaps in its fold's universe) are gaps here too.
-  const at = (kind: ShippedKind) => clipToBounds(monotoneViewRow(forms[kind], data.view, row, data.matrix.observed) ?? basis.stats.yMean, targetBounds(target.scale));
-  return Object.fromEntries(shippedKinds.map((kind) => [kind, at(kind)])) as Record<ShippedKind, number>;
 }

@@ -10,6 +10,7 @@ import { embedViewRows } from '../embedding/embed.js';
  */
 export const randomSubsetBaseline: Baseline = {
   name: 'random-c',
+  notShippedBecause: 'a control that measures what the selection is worth, not a predictor',
   title: 'random C instances + local SVD + Goal A',
   predict: (ctx) => {
     const { basis } = ctx;

@@ -14,6 +14,7 @@ export function poolGram(ctx: BaselineContext): Float64Array {
 /** Ridge on every selectable instance (no selection at all), penalty by inner leave-one-out. */
 export const ridgeBaseline: Baseline = {
   name: 'ridge-all',
+  notShippedBecause: 'needs every source instance of the checkpoint (check only runs the proxy items), and its weights can be negative (not monotone)',
   title: 'ridge on all instances',
   predict: (ctx) => {
     const gram = poolGram(ctx);
