@@ -13,7 +13,7 @@ import { spearman } from '../numerics/rank.js';
 import type { PaceConfig, PaceData, PaceOptions, PreparedTarget } from '../types.js';
 import { fallbackConfig } from '../types.js';
 import { addCoverage, crossValidatedPredictions, newCoverage, type CoverageTally } from './coverage.js';
-import { shippedForms, shippedKinds, shippedPoolPredictions, shippedPredictors } from '../predictors/shipped-family.js';
+import { shippedForms, shippedKinds, shippedPoolPredictions, shippedPredictors, type ShippedKind } from '../predictors/shipped-family.js';
 import { foldView } from './fold-view.js';
 import { bootstrapIndices, looMeanPredictions, maeVerdict, pairedComparison, type PairedComparison } from './uncertainty.js';
 import { holmAdjust } from './holm.js';
@@ -63,6 +63,8 @@ export interface TargetReport {
   methods: MethodResult[];
   /** Configuration the nested search chose in each outer fold. */
   nestedChoices: Array<{ heldOut: string; config: PaceConfig }>;
+  /** Shippable form the training models' own cross-validation chose in each outer fold (with coverage only). */
+  shippedChoices: Array<{ heldOut: string; kind: ShippedKind }>;
   budgetCurve: Array<{ budget: number; metrics: AbsoluteMetrics; pairAccuracy: number; goalBPairAccuracy: number }>;
   guardedPredictions: number;
   /** Per method (not the mean itself): paired difference to the mean predictor, bootstrap over models. */
@@ -169,6 +171,7 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
     const base = new Map(options.baselines.map((b) => [b, newAcc(n)]));
     const curve = new Map(options.budgetCurve.map((c) => [c, newAcc(n, true)]));
     const nestedChoices: TargetReport['nestedChoices'] = [];
+    const shippedChoices: TargetReport['shippedChoices'] = [];
     const cache = new Map<string, unknown>();
     let guarded = 0;
     const coverage = options.coverage === false ? [] : newCoverage();
@@ -193,6 +196,7 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
         // picks the form, and its residuals make the interval `check` would issue around it.
         const inner = await crossValidatedPredictions(data, target, trainIdx, frozen, options, shared);
         const point = points[inner.kind];
+        shippedChoices.push({ heldOut: modelName, kind: inner.kind });
         scorePairs(shipped, k, point, target, trainIdx);
         addCoverage(coverage, target.y[k] as number, point, inner.residuals, pred.replicates.map((r) => r - pred.value + point), target.scale);
       }
@@ -232,6 +236,7 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
       frozenConfig: frozen,
       methods,
       nestedChoices,
+      shippedChoices,
       budgetCurve: options.budgetCurve.map((budget) => {
         const r = finishMethod(`C=${budget}`, '', curve.get(budget)!, target);
         return { budget, metrics: r.metrics, pairAccuracy: r.pairAccuracy, goalBPairAccuracy: r.goalBPairAccuracy ?? NaN };

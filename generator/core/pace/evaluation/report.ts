@@ -2,6 +2,7 @@
 import type { LoocvReport, TargetReport } from './loocv.js';
 import { renderUncertainty } from './report-uncertainty.js';
 import { escapeMarkdown } from '../../kernel/markdown.js';
+import { baselines, type BaselineName } from '../predictors/baselines.js';
 
 const fmt = (x: number, digits: number) => (Number.isFinite(x) ? x.toFixed(digits) : '—');
 
@@ -45,6 +46,14 @@ export function renderLoocvTable(report: LoocvReport): string {
       lines.push('');
       lines.push(`Nested choices: ${[...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([k, v]) => `${k} ×${v}`).join('; ')}`);
     }
+    if (t.shippedChoices.length) {
+      const counts = new Map<string, number>();
+      for (const c of t.shippedChoices) counts.set(c.kind, (counts.get(c.kind) ?? 0) + 1);
+      lines.push('');
+      lines.push(`Shipped choices (the simplest shippable form not significantly worse, per fold): ${[...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([k, v]) => `${k} ×${v}`).join('; ')}`);
+    }
+    const reported = t.methods.flatMap((m) => (m.method in baselines && m.method !== 'mean' ? [`${m.method} (${baselines[m.method as BaselineName].notShippedBecause})`] : []));
+    if (reported.length) lines.push('', `Reported, never shipped: ${reported.join('; ')}.`);
     if (t.guardedPredictions) lines.push(`\nRange guard fired in ${t.guardedPredictions} fold(s) (prediction replaced by the training mean).`);
   }
   return `${lines.join('\n')}\n`;
