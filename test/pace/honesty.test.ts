@@ -98,7 +98,9 @@ describe('fit records the cross-validated skill', () => {
       // The form the fit chose on these folds, fixed for every fold in evaluate.
       const pace = r.methods.find((m) => m.method === `shipped-${t.cv.shippedKind}`)!;
       expect(t.shipped.kind).toBe(t.cv.shippedKind);
-      expect(t.cv.mae).toBeCloseTo(Math.min(...Object.values(t.cv.kindMae)), 12);
+      expect(t.cv.mae).toBeCloseTo(t.cv.kindMae[t.cv.shippedKind], 12);
+      // The simplest form not significantly worse than the lowest-MAE one; with 8 models no gap can be told apart.
+      expect(t.cv.shippedKind).toBe('accuracy');
       const abs = r.truth.map((y, k) => Math.abs(y - pace.predictions[k]!)).sort((a, b) => a - b);
       const vsMean = r.comparisons.find((c) => c.method === `shipped-${t.cv.shippedKind}`)!.vsMean;
       expect(t.cv.pValue).toBe(vsMean.test.pTwoSided);
