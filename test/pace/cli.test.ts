@@ -157,6 +157,9 @@ describe('aptpace evaluate', () => {
     expect(t.methods.map((m: any) => m.method)).toEqual(['shipped', 'shipped-accuracy', 'shipped-benchmark-accuracy', 'shipped-weighted', 'shipped-ensemble', 'pace-frozen', 'pace-nested', 'mean', 'ridge-all', 'random-c']);
     expect(t.nestedChoices).toHaveLength(12);
     expect(t.shippedChoices).toHaveLength(12);
+    // Coverage is measured for the shipped row and for the nested row, in every outer fold.
+    expect(t.coverage.map((c: any) => c.folds)).toEqual([12, 12]);
+    expect(t.nestedCoverage.map((c: any) => c.folds)).toEqual([12, 12]);
     // Every comparison with the mean predictor carries its Holm correction over the whole family.
     for (const c of t.comparisons) expect(c.vsMean.adjusted).toMatchObject({ method: 'holm', family: t.comparisons.length });
     expect(t.budgetCurve.map((b: any) => b.budget)).toEqual([20, 40]);

@@ -69,8 +69,10 @@ export interface TargetReport {
   guardedPredictions: number;
   /** Per method (not the mean itself): paired difference to the mean predictor, bootstrap over models. */
   comparisons: Array<{ method: string; vsMean: PairedComparison }>;
-  /** Empirical coverage of the frozen-settings intervals at 80% and 95% (empty when not measured). */
+  /** Empirical coverage of the shipped row's intervals at 80% and 95% (empty when not measured). */
   coverage: CoverageTally[];
+  /** The same for the pace-nested row (empty without the nested search or coverage). */
+  nestedCoverage: CoverageTally[];
 }
 
 export interface LoocvReport {
@@ -128,6 +130,17 @@ export function tuningScore(truth: ArrayLike<number>, predicted: ArrayLike<numbe
 }
 
 export function nestedChoice(data: PaceData, target: PreparedTarget, trainIdx: Int32Array, options: LoocvOptions, grid: Grid, shared: GlobalBasis | null): PaceConfig {
+  return nestedSearch(data, target, trainIdx, options, grid, shared).config;
+}
+
+/**
+ * The nested search on the training models: the configuration with the best inner leave-one-out
+ * score, and that configuration's inner residuals (y − ŷ per training model). The residuals size
+ * the nested row's conformal interval; they come from the same inner folds that chose the
+ * configuration, so they are slightly optimistic (a third level of cross-validation would fix
+ * that at 480× the cost).
+ */
+export function nestedSearch(data: PaceData, target: PreparedTarget, trainIdx: Int32Array, options: LoocvOptions, grid: Grid, shared: GlobalBasis | null): { config: PaceConfig; residuals: Float64Array } {
   let sums: Float64Array[] | null = null;
   let configs: PaceConfig[] = [];
   const truth = Float64Array.from(trainIdx, (i) => target.y[i] as number);
@@ -150,7 +163,8 @@ export function nestedChoice(data: PaceData, target: PreparedTarget, trainIdx: I
       best = c;
     }
   });
-  return configs[best] as PaceConfig;
+  const chosen = (sums as unknown as Float64Array[])[best] as Float64Array;
+  return { config: configs[best] as PaceConfig, residuals: Float64Array.from(chosen, (p, t) => (truth[t] as number) - p) };
 }
 
 export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<LoocvReport> {
@@ -175,6 +189,7 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
     const cache = new Map<string, unknown>();
     let guarded = 0;
     const coverage = options.coverage === false ? [] : newCoverage();
+    const nestedCoverage = options.coverage === false || !options.nested ? [] : newCoverage();
     for (let k = 0; k < folds; k++) {
       const modelName = data.models[target.rows[k] as number] as string;
       options.progress?.(`loocv ${target.name}: fold ${k + 1}/${folds} (${modelName})`);
@@ -201,11 +216,12 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
         addCoverage(coverage, target.y[k] as number, point, inner.residuals, pred.replicates.map((r) => r - pred.value + point), target.scale);
       }
       if (options.nested) {
-        const chosen = nestedChoice(data, target, trainIdx, options, options.nested, shared);
-        nestedChoices.push({ heldOut: modelName, config: chosen });
-        const nestedFit = fitTarget(basis, chosen, options.alpha);
+        const search = nestedSearch(data, target, trainIdx, options, options.nested, shared);
+        nestedChoices.push({ heldOut: modelName, config: search.config });
+        const nestedFit = fitTarget(basis, search.config, options.alpha);
         const np = predictPoolRow(basis, nestedFit, testRow);
         scorePairs(paceNested, k, np.value, target, trainIdx, np.margins);
+        if (nestedCoverage.length) addCoverage(nestedCoverage, target.y[k] as number, np.value, search.residuals, np.replicates, target.scale);
       }
       for (const name of options.baselines) {
         const value = await baselines[name].predict({ basis, testRow, budget: frozen.budget, ncH: frozen.ncH, rng: rng.fork(`${target.name}/${name}/${k}`), cache });
@@ -244,6 +260,7 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
       guardedPredictions: guarded,
       comparisons,
       coverage,
+      nestedCoverage,
     });
   }
   const tasks: Record<string, number> = {};

@@ -42,13 +42,18 @@ export function renderUncertainty(t: TargetReport, f: number, unit: string): str
     for (const { method, vsMean: c } of t.comparisons)
       lines.push(`| ${method} | ${cell(c.metrics.mae, f, 2)} | ${cell(c.metrics.spearman, 1, 3)} | ${cell(c.metrics.r2, 1, 3)} | ${cell(c.metrics.pairAccuracy, 100, 1)} | ${verdictWords(c, method)} |`);
   }
-  if (t.coverage.length) {
-    lines.push('');
-    const parts = t.coverage.map((c) => {
+  const coverageParts = (tallies: TargetReport['coverage']) =>
+    tallies.map((c) => {
       const unbounded = c.unbounded ? `; unbounded in ${c.unbounded} fold(s): ${residualsNeeded(c.level)} training models are needed to bound it` : '';
       return `${Math.round(100 * c.level)}% nominal → ${c.covered}/${c.folds} covered (${fmt((100 * c.covered) / c.folds, 0)}%), mean width ${fmt(c.meanWidth * f, 1)}${unit}${unbounded}`;
     });
-    lines.push(`Prediction intervals of the shipped row (in each outer fold, conformal from the training models' own cross-validated residuals of the form they chose, widened to the target-label bootstrap interval), empirical coverage: ${parts.join('; ')}.`);
+  if (t.coverage.length) {
+    lines.push('');
+    lines.push(`Prediction intervals of the shipped row (in each outer fold, conformal from the training models' own cross-validated residuals of the form they chose, widened to the target-label bootstrap interval), empirical coverage: ${coverageParts(t.coverage).join('; ')}.`);
+  }
+  if (t.nestedCoverage?.length) {
+    lines.push('');
+    lines.push(`Prediction intervals of the pace-nested row (conformal from the chosen configuration's inner leave-one-out residuals, which chose it: slightly optimistic), empirical coverage: ${coverageParts(t.nestedCoverage).join('; ')}.`);
   }
   return lines;
 }
