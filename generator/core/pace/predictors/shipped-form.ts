@@ -6,8 +6,9 @@
  * mirror of the proxy suite (templates/proxy-suite/aptpace_pace.py `_monotone`) evaluates any
  * such form, so a new kind needs no change there.
  */
-import type { MatrixView } from '../numerics/kernels.js';
+import { mean, type MatrixView } from '../numerics/kernels.js';
 import type { ColumnLinearForm, MonotoneForm } from './monotone.js';
+import { ols1d } from './goal-a.js';
 
 export interface ShippedFormInput {
   /** PACE's unguarded Goal A prediction as a linear form over the proxy (selected) columns. */
@@ -43,21 +44,10 @@ export function formFromWeights(input: ShippedFormInput, intercept: number, weig
  */
 export function rescaledForm(input: ShippedFormInput, raw: Map<number, number>): MonotoneForm {
   const { view, trainRows, yTrain } = input;
-  const n = trainRows.length;
   const entries = [...raw];
   const s = Float64Array.from(trainRows, (r) => entries.reduce((acc, [c, w]) => acc + w * viewCell(view, r, c), 0));
-  let sm = 0;
-  let ym = 0;
-  for (let i = 0; i < n; i++) {
-    sm += s[i]! / n;
-    ym += (yTrain[i] as number) / n;
-  }
-  let sxy = 0;
-  let sxx = 0;
-  for (let i = 0; i < n; i++) {
-    sxy += (s[i]! - sm) * ((yTrain[i] as number) - ym);
-    sxx += (s[i]! - sm) ** 2;
-  }
-  const slope = sxx > 0 && sxy > 0 ? sxy / sxx : 0;
-  return formFromWeights(input, ym - slope * sm, new Map(entries.map(([c, w]) => [c, w * slope])));
+  const fit = ols1d(s, yTrain);
+  // A non-positive slope leaves the training mean: the form may not rank a checkpoint backwards.
+  const slope = Math.max(0, fit.slope);
+  return formFromWeights(input, slope > 0 ? fit.intercept : mean(yTrain), new Map(entries.map(([c, w]) => [c, w * slope])));
 }
