@@ -131,15 +131,15 @@ print(json.dumps({'accuracy':acc.tolist(),'benchmark-accuracy':bench.tolist(),'w
     }
   });
 
-  it('kNN over models and OLS on the overall source mean equal scikit-learn’s leave-one-out predictions', () => {
+  it('kNN over models, OLS on the overall source mean and lasso on the benchmark means equal scikit-learn’s leave-one-out predictions', () => {
     const target = data.targets[0]!;
     const n = target.rows.length;
     const cache = new Map<string, unknown>();
-    const ours: Record<string, number[]> = { 'knn-models': [], 'overall-mean-ols': [] };
+    const ours: Record<string, number[]> = { 'knn-models': [], 'overall-mean-ols': [], 'benchmark-means-lasso': [] };
     for (let k = 0; k < n; k++) {
       const trainIdx = Int32Array.from({ length: n - 1 }, (_, i) => (i < k ? i : i + 1));
       const basis = prepareFold(data, target, trainIdx, options, null, true);
-      for (const name of ['knn-models', 'overall-mean-ols'] as const)
+      for (const name of ['knn-models', 'overall-mean-ols', 'benchmark-means-lasso'] as const)
         ours[name]!.push(baselines[name].predict({ basis, testRow: target.rows[k] as number, budget: 40, ncH: 2, rng: new Rng('unused'), cache }) as number);
     }
     const view = data.view;
@@ -147,17 +147,20 @@ print(json.dumps({'accuracy':acc.tolist(),'benchmark-accuracy':bench.tolist(),'w
     const ref = runReference(
       `import json,sys,numpy as np
 from sklearn.neighbors import KNeighborsRegressor
-from sklearn.linear_model import LinearRegression
-d=json.load(sys.stdin); X=np.array(d['X']); y=np.array(d['y']); n=len(y)
-knn=[];ols=[]
+from sklearn.linear_model import LinearRegression, Lasso
+d=json.load(sys.stdin); X=np.array(d['X']); y=np.array(d['y']); n=len(y); tasks=np.array(d['tasks'])
+B=np.stack([X[:,tasks==t].mean(1) for t in sorted(set(tasks))],1)
+knn=[];ols=[];las=[]
 for k in range(n):
     tr=[i for i in range(n) if i!=k]
     knn.append(float(KNeighborsRegressor(n_neighbors=3).fit(X[tr],y[tr]).predict(X[[k]])[0]))
     m=X.mean(1,keepdims=True); ols.append(float(LinearRegression().fit(m[tr],y[tr]).predict(m[[k]])[0]))
-print(json.dumps({'knn-models':knn,'overall-mean-ols':ols}))`,
-      { X, y: Array.from(target.y) },
+    Bt=B[tr]; amax=np.abs((Bt-Bt.mean(0)).T@(y[tr]-y[tr].mean())).max()/len(tr)
+    las.append(float(Lasso(alpha=0.1*amax,tol=1e-12,max_iter=100000).fit(Bt,y[tr]).predict(B[[k]])[0]))
+print(json.dumps({'knn-models':knn,'overall-mean-ols':ols,'benchmark-means-lasso':las}))`,
+      { X, y: Array.from(target.y), tasks: Array.from({ length: X[0]!.length }, (_, c) => data.instances[c]!.task) },
     );
-    for (const name of ['knn-models', 'overall-mean-ols']) ours[name]!.forEach((v, k) => expect(v, `${name}, model ${k}`).toBeCloseTo(ref[name][k], 9));
+    for (const name of ['knn-models', 'overall-mean-ols', 'benchmark-means-lasso']) ours[name]!.forEach((v, k) => expect(v, `${name}, model ${k}`).toBeCloseTo(ref[name][k], 9));
   });
 
   it('Holm’s adjusted p-values equal the step-down definition computed in numpy', () => {

@@ -16,7 +16,7 @@ const evaluate: CommandSpec = {
       .option('--no-nested', 'skip the nested hyper-parameter search')
       .option('--grid <file>', 'nested search grid JSON {budgets, qs, ms, ncHs, ncDs}')
       .option('--budgets <list>', 'budget curve under the frozen settings, comma-separated ("" = none)', '25,50,100,200,400')
-      .option('--baselines <list>', 'comma-separated baselines (mean, overall-mean-ols, benchmark-means, ridge-all, lasso-all, knn-models, correlation-top-c, random-c; "" = none)')
+      .option('--baselines <list>', 'comma-separated baselines (mean, overall-mean-ols, benchmark-means, benchmark-means-lasso, ridge-all, lasso-all, knn-models, correlation-top-c, random-c; "" = none)')
       .option('--max-folds <n>', 'evaluate only the first n held-out models (timing runs)')
       .option('--out <dir>', 'write loocv.md and loocv.json here')
       .option('--force', 'overwrite existing output files');

@@ -6,9 +6,10 @@ import { correlationBaseline } from './correlation.js';
 import { randomSubsetBaseline } from './random-subset.js';
 import { benchmarkMeansBaseline } from './benchmark-means.js';
 import { knnModelsBaseline } from './knn-models.js';
+import { benchmarkMeansLassoBaseline } from './benchmark-means-lasso.js';
 import { overallMeanOlsBaseline } from './overall-mean-ols.js';
 
-export type BaselineName = 'mean' | 'overall-mean-ols' | 'benchmark-means' | 'ridge-all' | 'lasso-all' | 'knn-models' | 'correlation-top-c' | 'random-c';
+export type BaselineName = 'mean' | 'overall-mean-ols' | 'benchmark-means' | 'benchmark-means-lasso' | 'ridge-all' | 'lasso-all' | 'knn-models' | 'correlation-top-c' | 'random-c';
 
 /**
  * Every baseline, in report order (simplest first). None is shipped (each says why in
@@ -19,6 +20,7 @@ export const baselines = {
   mean: meanBaseline,
   'overall-mean-ols': overallMeanOlsBaseline,
   'benchmark-means': benchmarkMeansBaseline,
+  'benchmark-means-lasso': benchmarkMeansLassoBaseline,
   'ridge-all': ridgeBaseline,
   'lasso-all': lassoBaseline,
   'knn-models': knnModelsBaseline,
