@@ -46,7 +46,7 @@ export function renderLoocvTable(report: LoocvReport): string {
       lines.push('');
       lines.push(`Nested choices: ${[...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([k, v]) => `${k} ×${v}`).join('; ')}`);
     }
-    if (t.shippedChoices.length) {
+    if (t.shippedChoices?.length) {
       const counts = new Map<string, number>();
       for (const c of t.shippedChoices) counts.set(c.kind, (counts.get(c.kind) ?? 0) + 1);
       lines.push('');
