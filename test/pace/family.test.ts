@@ -17,6 +17,7 @@ import { targetBounds } from '../../generator/core/pace/evaluation/conformal.js'
 import { holmAdjust } from '../../generator/core/pace/evaluation/holm.js';
 import { chooseShippedKind } from '../../generator/core/pace/evaluation/shipped-selection.js';
 import { runLoocv } from '../../generator/core/pace/evaluation/loocv.js';
+import { renderLoocvTable } from '../../generator/core/pace/evaluation/report.js';
 import { loadDense } from '../../generator/core/pace/numerics/dense.js';
 import type { PaceConfig, PaceData } from '../../generator/core/pace/types.js';
 import { runReference, skipPython } from './reference.js';
@@ -199,6 +200,17 @@ describe('selection among the shippable forms', () => {
     // Below ten models nothing can be told apart: the simplest form ships.
     const few = chooseShippedKind(truth.subarray(0, 8), Object.fromEntries(Object.entries(byKind).map(([k, v]) => [k, v.subarray(0, 8)])) as typeof byKind);
     expect(few.kind).toBe('accuracy');
+  });
+});
+
+describe('below ten models', () => {
+  it('evaluate says there are not enough models to tell, with the number, however large the difference', async () => {
+    const syn = syntheticPace({ models: 8, instances: 300, tasks: 3, dims: 2, targets: 1, targetInstances: 60, seed: 'few' });
+    const { data: d } = prepareData(syn.matrix, syn.targets, { bootstrap: 0, seed: '1' });
+    const report = await runLoocv(d!, { ...options, frozen: {}, nested: null, baselines: ['mean', 'ridge-all'], budgetCurve: [] });
+    const t = report.targets[0]!;
+    for (const c of t.comparisons) expect(c.vsMean.adjusted!.verdict).toBe('too-few-models');
+    expect(renderLoocvTable(report)).toContain('shipped cannot be told apart from the mean predictor: not enough models to tell (n = 8, need ≥ 10)');
   });
 });
 

@@ -173,7 +173,7 @@ export function skillVerdictWords(s: { verdict: Verdict; pValue?: number; models
     case 'worse':
       return `errs more than ${against} over ${s.models} models${p}`;
     case 'too-few-models':
-      return `— not enough models to tell it from ${against} (n = ${s.models}, need ≥ ${minimumModelsForSkill})`;
+      return `cannot be told apart from ${against}: not enough models to tell (n = ${s.models}, need ≥ ${minimumModelsForSkill})`;
     default:
       return `shows no demonstrated difference from ${against} over ${s.models} models${p}`;
   }
