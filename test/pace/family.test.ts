@@ -15,6 +15,7 @@ import { baselines } from '../../generator/core/pace/predictors/baselines.js';
 import { nonNegativeLeastSquares } from '../../generator/core/pace/numerics/nnls.js';
 import { targetBounds } from '../../generator/core/pace/evaluation/conformal.js';
 import { holmAdjust } from '../../generator/core/pace/evaluation/holm.js';
+import { signFlipTest, signFlipTests } from '../../generator/core/pace/evaluation/sign-flip.js';
 import { chooseShippedKind } from '../../generator/core/pace/evaluation/shipped-selection.js';
 import { runLoocv } from '../../generator/core/pace/evaluation/loocv.js';
 import { renderLoocvTable } from '../../generator/core/pace/evaluation/report.js';
@@ -176,6 +177,29 @@ print(json.dumps(out.tolist()))`,
     holmAdjust(ps).forEach((p, i) => expect(p).toBeCloseTo(ref[i], 14));
     // By hand: the smallest p is multiplied by 7, and the adjusted values never decrease with p.
     expect(holmAdjust(ps)[4]).toBeCloseTo(0.035, 14);
+  });
+});
+
+describe('sign-flip tests sharing one stream', () => {
+  // 23 models (Monte Carlo), with zeros and ties; p-values of the one-stream-per-test implementation.
+  const sets = [
+    [0, 0.01, -0.01, 0.04, -0.17, 0, 0.28, -0.14, -0.04, -0.16, 0, 0.41, -0.25, -0.09, -0.37, 0, 0.34, 0.23, -0.34, -0.39, 0, -0.36, 0.37],
+    [0, -0.04, 0.35, 0.16, 0.13, 0, -0.12, 0.39, -0.07, 0.03, 0, -0.07, 0.18, -0.35, 0.5, 0, -0.29, -0.01, 0.31, 0.49, 0, 0.16, 0.44],
+    [0, 0.55, -0.29, -0.01, -0.01, 0, 0.26, 0.4, 0.16, -0.25, 0, 0.04, 0.01, 0.34, -0.22, 0, -0.28, 0.17, 0.03, 0.33, 0, 0.21, -0.09],
+  ];
+  const golden = [
+    [0.2889671103288967, 0.7170428295717043, 0.5779342206577934],
+    [0.9689903100968991, 0.03206967930320697, 0.06413935860641394],
+    [0.8938010619893801, 0.10970890291097089, 0.21941780582194179],
+  ];
+
+  it('give exactly the p-values of one test at a time (the same fixed stream, drawn once)', () => {
+    const together = signFlipTests(sets);
+    together.forEach((r, i) => {
+      expect([r.pLess, r.pGreater, r.pTwoSided]).toEqual(golden[i]);
+      expect(signFlipTest(sets[i]!)).toEqual(r);
+      expect(r.exact).toBe(false);
+    });
   });
 });
 

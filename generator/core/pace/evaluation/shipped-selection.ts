@@ -8,7 +8,7 @@
  * simplest form ships.
  */
 import { shippedKinds, type ShippedKind } from '../predictors/shipped-family.js';
-import { minimumModelsForSkill, signFlipTest } from './sign-flip.js';
+import { minimumModelsForSkill, signFlipTests } from './sign-flip.js';
 import { verdictAlpha } from './uncertainty.js';
 
 export interface ShippedChoice {
@@ -24,9 +24,10 @@ export function chooseShippedKind(truth: ArrayLike<number>, byKind: Record<Shipp
   const errors = Object.fromEntries(shippedKinds.map((k) => [k, absErrors(byKind[k])])) as Record<ShippedKind, Float64Array>;
   const mae = (k: ShippedKind) => errors[k].reduce((a, b) => a + b, 0) / Math.max(1, truth.length);
   const lowestMae = shippedKinds.reduce((best, k) => (mae(k) < mae(best) - 1e-12 ? k : best), shippedKinds[0] as ShippedKind);
-  const forms = Object.fromEntries(
-    shippedKinds.map((k) => [k, { mae: mae(k), pVersusLowest: k === lowestMae ? 1 : signFlipTest(errors[k].map((e, i) => e - (errors[lowestMae][i] as number))).pTwoSided }]),
-  ) as ShippedChoice['forms'];
+  const others = shippedKinds.filter((k) => k !== lowestMae);
+  const tests = signFlipTests(others.map((k) => errors[k].map((e, i) => e - (errors[lowestMae][i] as number))));
+  const pOf = new Map(others.map((k, i) => [k, tests[i]!.pTwoSided]));
+  const forms = Object.fromEntries(shippedKinds.map((k) => [k, { mae: mae(k), pVersusLowest: pOf.get(k) ?? 1 }])) as ShippedChoice['forms'];
   // Below the size where the test has any power, no gap can be told apart: the simplest form ships.
   const tellable = truth.length >= minimumModelsForSkill;
   const kind = shippedKinds.find((k) => !tellable || forms[k].pVersusLowest >= verdictAlpha) ?? lowestMae;
