@@ -7,8 +7,8 @@
  *  - k × k solves (Bradley–Terry Newton steps);
  *  - Gram matrix X·Xᵀ and the product X·Ω over the instance axis (SVD routes).
  */
-import { symmetricEigen, pinvSymApply } from '../../generator/core/pace/linalg.js';
-import { gramRows, mulRight, range } from '../../generator/core/pace/kernels.js';
+import { symmetricEigen, pinvSymApply } from '../../generator/core/pace/numerics/linalg.js';
+import { gramRows, mulRight, range } from '../../generator/core/pace/numerics/kernels.js';
 import { Rng } from '../../generator/core/kernel/rng.js';
 import { report } from './measure.js';
 

@@ -7,10 +7,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
-import { loadPaceInputs } from '../../generator/core/pace/inputs.js';
-import { prepareData } from '../../generator/core/pace/prepare.js';
-import { runLoocv } from '../../generator/core/pace/loocv.js';
-import { parseConfigs, defaultGrid } from '../../generator/core/pace/config.js';
+import { loadPaceInputs } from '../../generator/core/pace/inputs/inputs.js';
+import { prepareData } from '../../generator/core/pace/inputs/prepare.js';
+import { runLoocv } from '../../generator/core/pace/evaluation/loocv.js';
+import { parseConfigs, defaultGrid } from '../../generator/core/pace/settings/config.js';
 import { peakRssMiB, repoRoot, report, timed } from './measure.js';
 
 const sharedData = path.resolve(repoRoot, '..', 'shared', 'data');

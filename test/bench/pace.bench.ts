@@ -5,10 +5,11 @@
  * `PACE_BENCH_SIZES=small` runs only the PACE-sized case; a comma list of case names (e.g.
  * `PACE_BENCH_SIZES=500x100000`) runs those.
  */
-import { syntheticPace } from '../../generator/core/pace/synthetic.js';
-import { prepareData } from '../../generator/core/pace/prepare.js';
+import { syntheticPace } from '../../generator/core/pace/inputs/synthetic.js';
+import { prepareData } from '../../generator/core/pace/inputs/prepare.js';
 import { fitPace } from '../../generator/core/pace/fit.js';
-import { runLoocv } from '../../generator/core/pace/loocv.js';
+import { shippedKinds } from '../../generator/core/pace/predictors/shipped-family.js';
+import { runLoocv } from '../../generator/core/pace/evaluation/loocv.js';
 import { checkpointScores, predictPace } from '../../generator/core/pace/predict.js';
 import { peakRssMiB, report, runPythonReference, timed } from './measure.js';
 
@@ -137,8 +138,7 @@ for (const c of wanted) {
   );
   const methods = loocv.result.targets[0]!.methods;
   const pace = methods.find((m) => m.method === 'pace-frozen')!;
-  const shipped = methods.find((m) => m.method === 'shipped-weighted')!;
-  const accuracy = methods.find((m) => m.method === 'shipped-accuracy')!;
+  const shippedMae = Object.fromEntries(shippedKinds.map((kind) => [`loocv_shipped_${kind}_mae_pp`, 100 * methods.find((m) => m.method === `shipped-${kind}`)!.metrics.mae]));
   const py = runPythonReference(reference, [String(c.models), String(c.instances), String(c.folds), c.svdScope]);
   const foldSeconds = loocv.seconds / c.folds;
   report(`pace ${c.name}`, {
@@ -151,8 +151,7 @@ for (const c of wanted) {
     svd_scope: c.svdScope,
     peak_rss_MiB: peakRssMiB(),
     loocv_mae_pp: 100 * pace.metrics.mae,
-    loocv_shipped_weighted_mae_pp: 100 * shipped.metrics.mae,
-    loocv_shipped_accuracy_mae_pp: 100 * accuracy.metrics.mae,
+    ...shippedMae,
     fit_shipped_kind: fit.result.model!.targets[0]!.shipped.kind,
     numpy_fit_s: py.fit!,
     numpy_per_fold_s: py.fold!,

@@ -14,7 +14,7 @@ import { modelRows, saveTrainAndHeldOut } from '../helpers/pace-stores.js';
 import { hasPython, inCi, python } from '../helpers/env.js';
 import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
 import { saveStore } from '../../generator/core/logs/store.js';
-import { syntheticPace } from '../../generator/core/pace/synthetic.js';
+import { syntheticPace } from '../../generator/core/pace/inputs/synthetic.js';
 
 const dir = tempDir('aptpace-check-');
 const trainStore = path.join(dir, 'train-store');

@@ -6,7 +6,7 @@ import { otherModelFileFinding, readHistory, serializeHistory, trendPositions, u
 import { barChartSpec, groupedBarChartSpec, trendChartSpec } from '../../generator/core/report/charts/specs.js';
 import { renderCharts } from '../../generator/core/report/charts/render.js';
 import { renderReportHtml, renderReportMarkdown } from '../../generator/core/report/html.js';
-import type { PaceModelFile } from '../../generator/core/pace/model-file.js';
+import type { PaceModelFile } from '../../generator/core/pace/model-file/model-file.js';
 import type { TargetForecast } from '../../generator/core/pace/predict.js';
 
 const part = (instances: string[]) => ({ instances, k: 1, basis: [], proj: [], goalA: {} as any, goalB: null });

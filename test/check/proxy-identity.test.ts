@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { verifyProxyDocuments } from '../../generator/core/pace/proxy-identity.js';
-import { parseModelFile, type PaceModelFile } from '../../generator/core/pace/model-file.js';
+import { verifyProxyDocuments } from '../../generator/core/pace/model-file/proxy-identity.js';
+import { parseModelFile, type PaceModelFile } from '../../generator/core/pace/model-file/model-file.js';
 import type { ScoreMatrix } from '../../generator/core/logs/matrix.js';
-import { syntheticPace } from '../../generator/core/pace/synthetic.js';
+import { syntheticPace } from '../../generator/core/pace/inputs/synthetic.js';
 import { fitPace } from '../../generator/core/pace/fit.js';
 
 const ref = (key: string, doc_hash?: string) => ({ key, task: 't', doc_id: key.slice(2), metric: 'acc', ...(doc_hash ? { doc_hash } : {}) });

@@ -12,7 +12,7 @@ import { fixtures, hasSharedData, shared } from '../helpers/env.js';
 import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
 import { saveStore } from '../../generator/core/logs/store.js';
 import { ingestLogs } from '../../generator/core/logs/index.js';
-import { syntheticPace } from '../../generator/core/pace/synthetic.js';
+import { syntheticPace } from '../../generator/core/pace/inputs/synthetic.js';
 
 const dir = tempDir('aptpace-check-real-');
 
@@ -125,7 +125,7 @@ describe.skipIf(!hasSharedData)('check on PACE sources × OpenHands Index target
     expect(wrong.html).toMatch(/below every training model/);
     const right = await run('all-right', new Float64Array(S).fill(1));
     // A copy of each pool model, read from the same sources the fit used.
-    const { loadCheckpointMatrix } = await import('../../generator/core/pace/checkpoint-inputs.js');
+    const { loadCheckpointMatrix } = await import('../../generator/core/pace/model-file/checkpoint-inputs.js');
     const { checkpointScores, predictPace } = await import('../../generator/core/pace/predict.js');
     const pool = await loadCheckpointMatrix(nodeVfs, { kind: 'sources', paths: [sources()] }, { mapping: fixtures('logs', 'openhands-to-pace-mapping.json'), duplicates: 'first' });
     right.res.json.data.targets.forEach((r: any, i: number) => {

@@ -7,7 +7,7 @@ import { fixtures } from '../helpers/env.js';
 import { tempDir } from '../helpers/tmp.js';
 import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
 import { saveStore } from '../../generator/core/logs/store.js';
-import { syntheticPace } from '../../generator/core/pace/synthetic.js';
+import { syntheticPace } from '../../generator/core/pace/inputs/synthetic.js';
 
 /** A stand-in terminal: collects what the progress bar draws. */
 function fakeTerminal(isTTY: boolean): Writable & { isTTY: boolean; columns: number; rows: number; text: () => string } {

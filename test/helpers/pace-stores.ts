@@ -1,7 +1,7 @@
 import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
 import { saveStore } from '../../generator/core/logs/store.js';
 import type { ScoreMatrix } from '../../generator/core/logs/matrix.js';
-import type { syntheticPace } from '../../generator/core/pace/synthetic.js';
+import type { syntheticPace } from '../../generator/core/pace/inputs/synthetic.js';
 
 type Synthetic = ReturnType<typeof syntheticPace>;
 

@@ -12,7 +12,7 @@ import { readSampleFile } from '../../generator/core/logs/harness/samples.js';
 import { FindingSink } from '../../generator/core/logs/sink.js';
 import { emptyTally } from '../../generator/core/kernel/findings.js';
 import { saveStore } from '../../generator/core/logs/store.js';
-import { syntheticPace } from '../../generator/core/pace/synthetic.js';
+import { syntheticPace } from '../../generator/core/pace/inputs/synthetic.js';
 
 const dir = tempDir('aptpace-also-');
 const codesOf = (r: { json: any }) => r.json.findings.map((f: { code: string }) => f.code);

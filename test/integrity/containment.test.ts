@@ -12,7 +12,7 @@ import { fixtures, repoRoot } from '../helpers/env.js';
 import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
 import { OutputFolder, writeOutputFile } from '../../generator/core/kernel/output.js';
 import { saveStore } from '../../generator/core/logs/store.js';
-import { syntheticPace } from '../../generator/core/pace/synthetic.js';
+import { syntheticPace } from '../../generator/core/pace/inputs/synthetic.js';
 
 const dir = tempDir('aptpace-contain-');
 const fast = ['--budget', '20', '--bootstrap', '5', '--nc-h', '2', '--nc-d', '2'];

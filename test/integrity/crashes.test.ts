@@ -13,7 +13,7 @@ import { tempDir } from '../helpers/tmp.js';
 import { fixtures } from '../helpers/env.js';
 import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
 import { saveStore } from '../../generator/core/logs/store.js';
-import { syntheticPace } from '../../generator/core/pace/synthetic.js';
+import { syntheticPace } from '../../generator/core/pace/inputs/synthetic.js';
 
 const dir = tempDir('aptpace-integrity-crash-');
 const loopy = path.join(dir, 'loopy');

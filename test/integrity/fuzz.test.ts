@@ -14,7 +14,7 @@ import { tempDir } from '../helpers/tmp.js';
 import { fixtures, repoRoot } from '../helpers/env.js';
 import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
 import { saveStore } from '../../generator/core/logs/store.js';
-import { syntheticPace } from '../../generator/core/pace/synthetic.js';
+import { syntheticPace } from '../../generator/core/pace/inputs/synthetic.js';
 
 const root = tempDir('aptpace-fuzz-');
 const inputs = path.join(root, 'inputs');

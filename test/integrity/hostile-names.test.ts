@@ -6,7 +6,7 @@ import { cli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
 import { saveStore } from '../../generator/core/logs/store.js';
-import { syntheticPace } from '../../generator/core/pace/synthetic.js';
+import { syntheticPace } from '../../generator/core/pace/inputs/synthetic.js';
 
 const dir = tempDir('aptpace-hostile-');
 const EVIL_TARGET = '<script>alert(1)</script>\u001b]0;owned\u0007\u001b[31m';

@@ -10,7 +10,7 @@ import { cli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
 import { saveStore } from '../../generator/core/logs/store.js';
-import { syntheticPace } from '../../generator/core/pace/synthetic.js';
+import { syntheticPace } from '../../generator/core/pace/inputs/synthetic.js';
 import { escapeMarkdown, renderReportHtml, renderReportMarkdown } from '../../generator/core/report/html.js';
 import { escapeTerminal, renderFinding } from '../../generator/core/kernel/render.js';
 import { finding } from '../../generator/core/kernel/findings.js';

@@ -193,7 +193,7 @@ describe('an emit that fails half way says so', () => {
 describe('a score store read back', () => {
   it('every file matching its hash, but the set never marked complete, is refused', async () => {
     const { saveStore, tryLoadStore } = await import('../../generator/core/logs/store.js');
-    const { syntheticPace } = await import('../../generator/core/pace/synthetic.js');
+    const { syntheticPace } = await import('../../generator/core/pace/inputs/synthetic.js');
     const s = path.join(dir, 'store-unfinished');
     await saveStore(nodeVfs, s, syntheticPace({ models: 6, instances: 30, dims: 2, targets: 1, targetInstances: 10, seed: 'sets' }));
     expect((await tryLoadStore(nodeVfs, s)).store).toBeDefined();

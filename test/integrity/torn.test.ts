@@ -13,7 +13,7 @@ import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
 import { OutputFolder, verifyOutputSet } from '../../generator/core/kernel/output.js';
 import type { Vfs } from '../../generator/core/kernel/vfs.js';
 import { saveStore, tryLoadStore } from '../../generator/core/logs/store.js';
-import { syntheticPace } from '../../generator/core/pace/synthetic.js';
+import { syntheticPace } from '../../generator/core/pace/inputs/synthetic.js';
 import { emitSuite } from '../../generator/core/emit/suite.js';
 import { readQuestions } from '../../generator/core/questions/read-questions.js';
 

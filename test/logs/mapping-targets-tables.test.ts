@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryVfs } from '../../generator/core/kernel/memory-vfs.js';
 import { readTargets } from '../../generator/core/logs/index.js';
-import { loadPaceInputs } from '../../generator/core/pace/inputs.js';
+import { loadPaceInputs } from '../../generator/core/pace/inputs/inputs.js';
 import { codes } from './helpers.js';
 
 describe('per-instance target tables', () => {

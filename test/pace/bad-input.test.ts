@@ -1,8 +1,8 @@
 /** Bad or awkward inputs: each gives a typed finding and documented behaviour. */
 import { describe, expect, it } from 'vitest';
-import { prepareData } from '../../generator/core/pace/prepare.js';
+import { prepareData } from '../../generator/core/pace/inputs/prepare.js';
 import { fitPace } from '../../generator/core/pace/fit.js';
-import { syntheticPace } from '../../generator/core/pace/synthetic.js';
+import { syntheticPace } from '../../generator/core/pace/inputs/synthetic.js';
 import type { ScoreMatrix, TargetTable } from '../../generator/core/logs/matrix.js';
 
 const opts = { bootstrap: 10, seed: '1' };

@@ -14,16 +14,19 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { Rng } from '../../generator/core/kernel/rng.js';
 import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
-import { loadPaceInputs } from '../../generator/core/pace/inputs.js';
-import { prepareData } from '../../generator/core/pace/prepare.js';
-import { parseConfigs } from '../../generator/core/pace/config.js';
-import { nestedChoice } from '../../generator/core/pace/loocv.js';
+import { loadPaceInputs } from '../../generator/core/pace/inputs/inputs.js';
+import { prepareData } from '../../generator/core/pace/inputs/prepare.js';
+import { parseConfigs } from '../../generator/core/pace/settings/config.js';
+import { nestedChoice } from '../../generator/core/pace/evaluation/loocv.js';
 import { fitTarget, prepareFold, type Grid, type PartFit } from '../../generator/core/pace/pipeline.js';
-import { syntheticPace } from '../../generator/core/pace/synthetic.js';
+import { syntheticPace } from '../../generator/core/pace/inputs/synthetic.js';
 import type { ScoreMatrix, TargetTable } from '../../generator/core/logs/matrix.js';
 import type { PaceConfig, PaceData, PreparedTarget } from '../../generator/core/pace/types.js';
 import { fixtures, hasSharedData, shared } from '../helpers/env.js';
-import { loadDense } from '../../generator/core/pace/dense.js';
+import { loadDense } from '../../generator/core/pace/numerics/dense.js';
+import { shippedForms } from '../../generator/core/pace/predictors/shipped-family.js';
+import { crossValidatedPredictions } from '../../generator/core/pace/evaluation/coverage.js';
+import { baselineOrder, baselines } from '../../generator/core/pace/predictors/baselines.js';
 
 const options = { bootstrap: 20, alpha: 0.1, seed: '5', svdScope: 'fold' as const };
 const grid: Grid = { budgets: [40], qs: [0.2, 0.8], ms: [0.5], ncHs: [1, 3], ncDs: [2] };
@@ -124,7 +127,62 @@ function scrambledSynthetic(): { matrix: ScoreMatrix; targets: TargetTable[] } {
   return { matrix, targets: [syn.targets[0]!, subset] };
 }
 
+/**
+ * The family's training side in fold k: every shippable form fitted on the training models, and
+ * the whole selection `fit` would run on them (their own cross-validation, every form's inner
+ * predictions and the chosen kind). None of it may move when the held-out model changes.
+ */
+async function familySide(data: PaceData, target: PreparedTarget, k: number, config: PaceConfig) {
+  const trainIdx = Int32Array.from({ length: target.rows.length - 1 }, (_, i) => (i < k ? i : i + 1));
+  const basis = prepareFold(data, target, trainIdx, options, null, true);
+  const forms = shippedForms(basis, fitTarget(basis, config, null));
+  const inner = await crossValidatedPredictions(data, target, trainIdx, config, options, null);
+  return {
+    forms: Object.fromEntries(Object.entries(forms).map(([kind, f]) => [kind, { intercept: f.intercept, cols: Array.from(f.cols), weights: Array.from(f.weights) }])),
+    chosen: inner.kind,
+    inner: Object.fromEntries(Object.entries(inner.byKind).map(([kind, p]) => [kind, Array.from(p)])),
+  };
+}
+
+/** Every baseline's prediction of the held-out model (it may read the model's source row, never its target). */
+async function baselinePredictions(data: PaceData, target: PreparedTarget, k: number, config: PaceConfig) {
+  const trainIdx = Int32Array.from({ length: target.rows.length - 1 }, (_, i) => (i < k ? i : i + 1));
+  const basis = prepareFold(data, target, trainIdx, options, null, true);
+  const cache = new Map<string, unknown>();
+  const out: Record<string, number> = {};
+  for (const name of baselineOrder)
+    out[name] = await baselines[name].predict({ basis, testRow: target.rows[k] as number, budget: config.budget, ncH: config.ncH, rng: new Rng(`fixed/${k}`), cache });
+  return out;
+}
+
 beforeAll(loadDense);
+
+describe('the predictor family never sees the held-out model', () => {
+  it('shippable forms, the inner selection and its predictions are unchanged when the held-out model’s cells and target are corrupted; baselines ignore its target', async () => {
+    const { matrix, targets } = scrambledSynthetic();
+    const { data } = prepareData(matrix, targets, { bootstrap: options.bootstrap, seed: options.seed });
+    const config: PaceConfig = { budget: 40, q: 0.5, m: 0.5, ncH: 3, ncD: 2 };
+    const rng = new Rng('poison-family');
+    let folds = 0;
+    for (const target of data!.targets)
+      for (let k = 0; k < target.rows.length; k += 3) {
+        const where = `${target.name}, held out ${data!.models[target.rows[k] as number]}`;
+        const before = await familySide(data!, target, k, config);
+        const p = poison(data!, target, k, rng.fork(`${target.name}/${k}`));
+        expect(await familySide(p.data, p.target, k, config), where).toEqual(before);
+        // The corruption is real: what reads the held-out row (its own prediction) does move.
+        expect((await baselinePredictions(p.data, p.target, k, config))['ridge-all']).not.toBe((await baselinePredictions(data!, target, k, config))['ridge-all']);
+        // Only the target changes for the baselines: they predict from the held-out source row.
+        const y = target.y.slice();
+        y[k] = 1 - (y[k] as number);
+        const relabelled = { ...target, y };
+        const relabelledData = { ...data!, targets: data!.targets.map((t) => (t === target ? relabelled : t)) };
+        expect(await baselinePredictions(relabelledData, relabelled, k, config), where).toEqual(await baselinePredictions(data!, target, k, config));
+        folds++;
+      }
+    expect(folds).toBe(8);
+  }, 300_000);
+});
 
 describe('no training-side quantity depends on the held-out model or on models outside the pool', () => {
   it('synthetic: permuted pool rows, zero-filled models outside the pool, a target on part of the pool — every fold', () => {

@@ -9,15 +9,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
-import { loadPaceInputs } from '../../generator/core/pace/inputs.js';
-import { prepareData } from '../../generator/core/pace/prepare.js';
-import { parseConfigs } from '../../generator/core/pace/config.js';
-import { embedViewRow } from '../../generator/core/pace/embed.js';
+import { loadPaceInputs } from '../../generator/core/pace/inputs/inputs.js';
+import { prepareData } from '../../generator/core/pace/inputs/prepare.js';
+import { parseConfigs } from '../../generator/core/pace/settings/config.js';
+import { embedViewRow } from '../../generator/core/pace/embedding/embed.js';
 import { fitTarget, predictPoolRow, prepareFold } from '../../generator/core/pace/pipeline.js';
 import { fallbackConfig, type PaceConfig, type PaceData } from '../../generator/core/pace/types.js';
 import { fixtures, hasSharedData, shared } from '../helpers/env.js';
 import { runReference, skipPython } from './reference.js';
-import { loadDense } from '../../generator/core/pace/dense.js';
+import { loadDense } from '../../generator/core/pace/numerics/dense.js';
 
 const script = String.raw`
 import json, sys

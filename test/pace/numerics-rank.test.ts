@@ -6,9 +6,9 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Rng } from '../../generator/core/kernel/rng.js';
-import { range, type MatrixView } from '../../generator/core/pace/kernels.js';
-import { topSvd, type TopSvd } from '../../generator/core/pace/svd.js';
-import { embedViewRow, localEmbedding } from '../../generator/core/pace/embed.js';
+import { range, type MatrixView } from '../../generator/core/pace/numerics/kernels.js';
+import { topSvd, type TopSvd } from '../../generator/core/pace/numerics/svd.js';
+import { embedViewRow, localEmbedding } from '../../generator/core/pace/embedding/embed.js';
 import { runReference, skipPython } from './reference.js';
 
 const rng = new Rng('rank');

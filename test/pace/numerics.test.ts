@@ -4,19 +4,19 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Rng } from '../../generator/core/kernel/rng.js';
-import { averageRanks, columnSpearman, pearson, spearman } from '../../generator/core/pace/rank.js';
-import { leastSquares, symmetricEigen } from '../../generator/core/pace/linalg.js';
-import { topSvd } from '../../generator/core/pace/svd.js';
-import { range } from '../../generator/core/pace/kernels.js';
-import { embedPartial, embedViewRow, globalEmbedding, localEmbedding } from '../../generator/core/pace/embed.js';
-import { fitBradleyTerry, pairCounts } from '../../generator/core/pace/bradley-terry.js';
-import { kernelRidge } from '../../generator/core/pace/baselines/kernel-ridge.js';
-import { lassoFit } from '../../generator/core/pace/baselines/lasso.js';
-import { absoluteMetrics } from '../../generator/core/pace/metrics.js';
-import { fitGoalA, poolStats, pooledSpearman } from '../../generator/core/pace/goal-a.js';
-import { gramRows } from '../../generator/core/pace/kernels.js';
+import { averageRanks, columnSpearman, pearson, spearman } from '../../generator/core/pace/numerics/rank.js';
+import { leastSquares, symmetricEigen } from '../../generator/core/pace/numerics/linalg.js';
+import { topSvd } from '../../generator/core/pace/numerics/svd.js';
+import { range } from '../../generator/core/pace/numerics/kernels.js';
+import { embedPartial, embedViewRow, globalEmbedding, localEmbedding } from '../../generator/core/pace/embedding/embed.js';
+import { fitBradleyTerry, pairCounts } from '../../generator/core/pace/predictors/bradley-terry.js';
+import { kernelRidge } from '../../generator/core/pace/numerics/kernel-ridge.js';
+import { lassoFit } from '../../generator/core/pace/predictors/lasso.js';
+import { absoluteMetrics } from '../../generator/core/pace/evaluation/metrics.js';
+import { fitGoalA, poolStats, pooledSpearman } from '../../generator/core/pace/predictors/goal-a.js';
+import { gramRows } from '../../generator/core/pace/numerics/kernels.js';
 import { runReference, skipPython } from './reference.js';
-import { loadDense } from '../../generator/core/pace/dense.js';
+import { loadDense } from '../../generator/core/pace/numerics/dense.js';
 
 const rng = new Rng('numerics');
 const normal = (n: number, r = rng) => Array.from({ length: n }, () => r.normal());

@@ -6,11 +6,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hasSharedData, shared, fixtures } from '../helpers/env.js';
 import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
-import { loadPaceInputs, type PaceInputs } from '../../generator/core/pace/inputs.js';
-import { prepareData } from '../../generator/core/pace/prepare.js';
-import { runLoocv } from '../../generator/core/pace/loocv.js';
+import { loadPaceInputs, type PaceInputs } from '../../generator/core/pace/inputs/inputs.js';
+import { prepareData } from '../../generator/core/pace/inputs/prepare.js';
+import { runLoocv } from '../../generator/core/pace/evaluation/loocv.js';
 import { fitPace } from '../../generator/core/pace/fit.js';
-import { parseConfigs } from '../../generator/core/pace/config.js';
+import { parseConfigs } from '../../generator/core/pace/settings/config.js';
 import { readFileSync } from 'node:fs';
 
 let inputs: PaceInputs;

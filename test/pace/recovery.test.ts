@@ -4,17 +4,17 @@
  * never leak the held-out model's target, and be byte-for-byte reproducible.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { syntheticPace, type SyntheticData } from '../../generator/core/pace/synthetic.js';
-import { prepareData } from '../../generator/core/pace/prepare.js';
-import { runLoocv, nestedChoice, type LoocvReport } from '../../generator/core/pace/loocv.js';
+import { syntheticPace, type SyntheticData } from '../../generator/core/pace/inputs/synthetic.js';
+import { prepareData } from '../../generator/core/pace/inputs/prepare.js';
+import { runLoocv, nestedChoice, type LoocvReport } from '../../generator/core/pace/evaluation/loocv.js';
 import { fitTarget, predictPoolRow, prepareFold } from '../../generator/core/pace/pipeline.js';
 import { fitPace } from '../../generator/core/pace/fit.js';
 import { checkpointScores, predictPace } from '../../generator/core/pace/predict.js';
-import { spearman } from '../../generator/core/pace/rank.js';
+import { spearman } from '../../generator/core/pace/numerics/rank.js';
 import { stableStringify } from '../../generator/core/kernel/stable-json.js';
 import type { ScoreMatrix, TargetTable } from '../../generator/core/logs/matrix.js';
 import type { PaceConfig, PaceData } from '../../generator/core/pace/types.js';
-import { loadDense } from '../../generator/core/pace/dense.js';
+import { loadDense } from '../../generator/core/pace/numerics/dense.js';
 
 const options = { bootstrap: 40, alpha: 0.1, seed: '7', svdScope: 'fold' as const };
 const config: PaceConfig = { budget: 60, q: 0.5, m: 0.5, ncH: 3, ncD: 3 };
@@ -147,8 +147,8 @@ describe('recovery on synthetic IRT data', () => {
 
 describe('cross-validation faces what a checkpoint faces', () => {
   it('a held-out model’s missing cells are its own: refit without it + predict equals its fold, and its gaps do not shrink the fold’s universe', async () => {
-    const { crossValidatedPredictions } = await import('../../generator/core/pace/coverage.js');
-    const { foldView } = await import('../../generator/core/pace/fold-view.js');
+    const { crossValidatedPredictions } = await import('../../generator/core/pace/evaluation/coverage.js');
+    const { foldView } = await import('../../generator/core/pace/evaluation/fold-view.js');
     const s = syntheticPace({ models: 14, instances: 400, dims: 2, targets: 1, targetInstances: 100, seed: 'gaps' });
     const S = s.matrix.instances.length;
     const last = s.matrix.models.length - 1;

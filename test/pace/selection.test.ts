@@ -1,12 +1,12 @@
 /** Selection steps on hand-computed cases. */
 import { describe, expect, it } from 'vitest';
-import { mergeStrictBudget, roundHalfEven } from '../../generator/core/pace/merge.js';
-import { rankByScore, rankLocal } from '../../generator/core/pace/select-local.js';
-import { leverage, rankGlobal } from '../../generator/core/pace/select-global.js';
-import { ols1d, predictGoalA, type GoalAFit } from '../../generator/core/pace/goal-a.js';
-import { addPair, pairAccuracy } from '../../generator/core/pace/metrics.js';
-import { skillMap } from '../../generator/core/pace/skill-map.js';
-import { proxySamples } from '../../generator/core/pace/proxy-set.js';
+import { mergeStrictBudget, roundHalfEven } from '../../generator/core/pace/selection/merge.js';
+import { rankByScore, rankLocal } from '../../generator/core/pace/selection/select-local.js';
+import { leverage, rankGlobal } from '../../generator/core/pace/selection/select-global.js';
+import { ols1d, predictGoalA, type GoalAFit } from '../../generator/core/pace/predictors/goal-a.js';
+import { addPair, pairAccuracy } from '../../generator/core/pace/evaluation/metrics.js';
+import { skillMap } from '../../generator/core/pace/selection/skill-map.js';
+import { proxySamples } from '../../generator/core/pace/selection/proxy-set.js';
 
 const order = (xs: number[]) => Int32Array.from(xs);
 

@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../generator/core/kernel/rng.js';
-import { conformalHalfWidth, conformalInterval, residualsNeeded } from '../../generator/core/pace/conformal.js';
-import { absoluteErrorDifferences, bootstrapIndices, looMeanPredictions, maeVerdict, pairedComparison, pointPairAccuracy } from '../../generator/core/pace/uncertainty.js';
-import { minimumModelsForSkill, signFlipTest } from '../../generator/core/pace/sign-flip.js';
+import { conformalHalfWidth, conformalInterval, residualsNeeded } from '../../generator/core/pace/evaluation/conformal.js';
+import { absoluteErrorDifferences, bootstrapIndices, looMeanPredictions, maeVerdict, pairedComparison, pointPairAccuracy } from '../../generator/core/pace/evaluation/uncertainty.js';
+import { minimumModelsForSkill, signFlipTest } from '../../generator/core/pace/evaluation/sign-flip.js';
 import { runReference, skipPython } from './reference.js';
 
 const rng = new Rng('uncertainty-test');

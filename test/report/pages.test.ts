@@ -14,7 +14,7 @@ import { tempDir } from '../helpers/tmp.js';
 import { browserAvailable, CLIPPED_TEXT_PROBE, launchBrowser } from '../helpers/browser.js';
 import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
 import { saveStore } from '../../generator/core/logs/store.js';
-import { syntheticPace } from '../../generator/core/pace/synthetic.js';
+import { syntheticPace } from '../../generator/core/pace/inputs/synthetic.js';
 import type { ScoreMatrix } from '../../generator/core/logs/matrix.js';
 
 const dir = tempDir('aptpace-pages-');

@@ -11,7 +11,7 @@ import { cli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { hasPython, inCi, python } from '../helpers/env.js';
 import { saveTrainAndHeldOut } from '../helpers/pace-stores.js';
-import { syntheticPace } from '../../generator/core/pace/synthetic.js';
+import { syntheticPace } from '../../generator/core/pace/inputs/synthetic.js';
 
 const dir = tempDir('aptpace-trackers-');
 const trainStore = path.join(dir, 'train');

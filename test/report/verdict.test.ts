@@ -4,7 +4,7 @@ import type { CheckResult, CheckTargetResult } from '../../generator/core/report
 import { checkVerdict, verdictKind, whatNext, winNote } from '../../generator/core/report/verdict.js';
 import { checkReportPage } from '../../generator/core/report/checkpoint-report.js';
 import { renderReportMarkdown } from '../../generator/core/report/html.js';
-import type { PaceModelFile } from '../../generator/core/pace/model-file.js';
+import type { PaceModelFile } from '../../generator/core/pace/model-file/model-file.js';
 
 const wins = (p: number) => Array.from({ length: 6 }, (_, i) => ({ model: `ref-${i}`, score: 0.1 + 0.05 * i, probability: p }));
 const skill = { verdict: 'no-demonstrated-difference' as const, pValue: 0.4, mae: 0.2, meanMae: 0.19, maeDifference: 0.01, interval: [-0.02, 0.04] as [number, number], folds: 6, models: 6, baselines: [] };
@@ -90,7 +90,7 @@ describe('verdict in words', () => {
 
 describe('evaluate report: the mean baseline’s Spearman', () => {
   it('is explained where it is shown (−1 by construction under leave-one-out)', async () => {
-    const { renderLoocvTable } = await import('../../generator/core/pace/report.js');
+    const { renderLoocvTable } = await import('../../generator/core/pace/evaluation/report.js');
     const method = (name: string, spearman: number) => ({ method: name, metrics: { mae: 0.1, spearman, pearson: spearman, r2: 0.1 }, pairAccuracy: 0.5 });
     const t = { target: 'swe', scale: 'raw', models: ['a', 'b', 'c'], truth: [0.1, 0.2, 0.3], methods: [method('pace', 0.5), method('mean', -1)], comparisons: [], coverage: [], budgetCurve: [], nestedChoices: [], guardedPredictions: 0 };
     const md = renderLoocvTable({ pool: { models: 3, instances: 10 }, options: { bootstrap: 10, svdScope: 'fold' }, targets: [t] } as any);

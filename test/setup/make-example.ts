@@ -1,6 +1,6 @@
 /**
  * Writes fixtures/example/: the built-in example score data the demo runs on, drawn from a
- * known generative model (multidimensional 2PL IRT, generator/core/pace/synthetic.ts) so the
+ * known generative model (multidimensional 2PL IRT, generator/core/pace/inputs/synthetic.ts) so the
  * true agentic scores are known. Run: `npx tsx test/setup/make-example.ts [OUT_DIR]`.
  * test/example/example-data.test.ts regenerates it and fails on any byte difference.
  *
@@ -10,7 +10,7 @@
  * The model `new-checkpoint` has sources but no targets: it is the checkpoint the demo checks.
  */
 import * as path from 'node:path';
-import { syntheticPace } from '../../generator/core/pace/synthetic.js';
+import { syntheticPace } from '../../generator/core/pace/inputs/synthetic.js';
 import { stableStringify } from '../../generator/core/kernel/stable-json.js';
 
 export const EXAMPLE_SPEC = { models: 24, instances: 1200, tasks: 6, dims: 3, targets: 2, targetInstances: 150, seed: 'aptpace-example', binaryShare: 0.8 };

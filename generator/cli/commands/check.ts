@@ -39,11 +39,11 @@ const check: CommandSpec = {
       .option('--force', 'overwrite existing report files; drop unreadable history lines');
   },
   async run(_args, opts, ctx) {
-    const settings = await import('../../core/pace/settings.js');
+    const settings = await import('../../core/pace/settings/settings.js');
     const { predictPace, checkpointScores } = await import('../../core/pace/predict.js');
-    const { verifyProxyDocuments } = await import('../../core/pace/proxy-identity.js');
+    const { verifyProxyDocuments } = await import('../../core/pace/model-file/proxy-identity.js');
     const { paceFindings } = await import('../../core/pace/findings.js');
-    const { loadCheckpointMatrix, checkpointSourceFromOptions, readModelFile } = await import('../../core/pace/checkpoint-inputs.js');
+    const { loadCheckpointMatrix, checkpointSourceFromOptions, readModelFile } = await import('../../core/pace/model-file/checkpoint-inputs.js');
     const { evaluateCheck, buildCheckResult } = await import('../../core/report/check-result.js');
     const history = await import('../../core/report/history.js');
     const { checkFindings } = await import('../../core/report/check-findings.js');

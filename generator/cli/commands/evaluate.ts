@@ -16,18 +16,18 @@ const evaluate: CommandSpec = {
       .option('--no-nested', 'skip the nested hyper-parameter search')
       .option('--grid <file>', 'nested search grid JSON {budgets, qs, ms, ncHs, ncDs}')
       .option('--budgets <list>', 'budget curve under the frozen settings, comma-separated ("" = none)', '25,50,100,200,400')
-      .option('--baselines <list>', 'comma-separated baselines (mean, ridge-all, lasso-all, correlation-top-c, random-c, benchmark-means; "" = none)')
+      .option('--baselines <list>', 'comma-separated baselines (mean, overall-mean-ols, benchmark-means, benchmark-means-lasso, ridge-all, lasso-all, knn-models, correlation-top-c, random-c; "" = none)')
       .option('--max-folds <n>', 'evaluate only the first n held-out models (timing runs)')
       .option('--out <dir>', 'write loocv.md and loocv.json here')
       .option('--force', 'overwrite existing output files');
   },
   async run(_args, opts, ctx) {
-    const settings = await import('../../core/pace/settings.js');
-    const { loadPaceInputs } = await import('../../core/pace/inputs.js');
-    const { prepareData } = await import('../../core/pace/prepare.js');
-    const { runLoocv } = await import('../../core/pace/loocv.js');
-    const { baselineOrder } = await import('../../core/pace/baselines/index.js');
-    const { renderLoocvTable } = await import('../../core/pace/report.js');
+    const settings = await import('../../core/pace/settings/settings.js');
+    const { loadPaceInputs } = await import('../../core/pace/inputs/inputs.js');
+    const { prepareData } = await import('../../core/pace/inputs/prepare.js');
+    const { runLoocv } = await import('../../core/pace/evaluation/loocv.js');
+    const { baselineOrder } = await import('../../core/pace/predictors/baselines.js');
+    const { renderLoocvTable } = await import('../../core/pace/evaluation/report.js');
     const { paceFindings } = await import('../../core/pace/findings.js');
     const { gridSize } = await import('../../core/pace/pipeline.js');
     const make = findingFactory(paceFindings);

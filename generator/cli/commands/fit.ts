@@ -8,7 +8,7 @@ import { stableStringify } from '../../core/kernel/stable-json.js';
 import { findingFactory } from '../../core/kernel/findings.js';
 import { renderTally } from '../../core/kernel/render.js';
 import { packageVersion } from '../version.js';
-import type { PaceModelFile } from '../../core/pace/model-file.js';
+import type { PaceModelFile } from '../../core/pace/model-file/model-file.js';
 
 /** Flags shared by fit and evaluate (inputs, settings). */
 export function configurePaceInputs(cmd: Command): Command {
@@ -43,10 +43,10 @@ const fit: CommandSpec = {
       .option('--force', 'overwrite existing output files');
   },
   async run(_args, opts, ctx) {
-    const settings = await import('../../core/pace/settings.js');
-    const { loadPaceInputs } = await import('../../core/pace/inputs.js');
+    const settings = await import('../../core/pace/settings/settings.js');
+    const { loadPaceInputs } = await import('../../core/pace/inputs/inputs.js');
     const { fitPace } = await import('../../core/pace/fit.js');
-    const { proxySamples } = await import('../../core/pace/proxy-set.js');
+    const { proxySamples } = await import('../../core/pace/selection/proxy-set.js');
     const { paceFindings } = await import('../../core/pace/findings.js');
     const make = findingFactory(paceFindings);
     try {

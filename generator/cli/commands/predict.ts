@@ -18,10 +18,10 @@ const predict: CommandSpec = {
       .option('--force', 'overwrite --out');
   },
   async run(_args, opts, ctx) {
-    const settings = await import('../../core/pace/settings.js');
+    const settings = await import('../../core/pace/settings/settings.js');
     const { predictPace, checkpointScores } = await import('../../core/pace/predict.js');
-    const { verifyProxyDocuments } = await import('../../core/pace/proxy-identity.js');
-    const { loadCheckpointMatrix, checkpointSourceFromOptions, readModelFile } = await import('../../core/pace/checkpoint-inputs.js');
+    const { verifyProxyDocuments } = await import('../../core/pace/model-file/proxy-identity.js');
+    const { loadCheckpointMatrix, checkpointSourceFromOptions, readModelFile } = await import('../../core/pace/model-file/checkpoint-inputs.js');
     const { evaluateCheck } = await import('../../core/report/check-result.js');
     const { paceFindings } = await import('../../core/pace/findings.js');
     const make = findingFactory(paceFindings);

@@ -25,7 +25,7 @@ Examples:
   aptpace report --store store --model-file fit/model.json --reference reference.yaml --out reports/series`);
   },
   async run(_args, opts, ctx) {
-    const { loadCheckpointMatrix, readModelFile } = await import('../../core/pace/checkpoint-inputs.js');
+    const { loadCheckpointMatrix, readModelFile } = await import('../../core/pace/model-file/checkpoint-inputs.js');
     const { predictPace, checkpointScores } = await import('../../core/pace/predict.js');
     const { readHistory } = await import('../../core/report/history.js');
     const { buildSeries } = await import('../../core/report/series.js');

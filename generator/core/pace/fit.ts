@@ -9,15 +9,16 @@ import type { Finding } from '../kernel/findings.js';
 import { findingFactory } from '../kernel/findings.js';
 import { stableStringify } from '../kernel/stable-json.js';
 import { paceFindings } from './findings.js';
-import { prepareData } from './prepare.js';
+import { prepareData } from './inputs/prepare.js';
 import { computeGlobalBasis, fitTarget, prepareFold, type PartFit, type TargetFit } from './pipeline.js';
 import { fallbackConfig, type PaceConfig, type PaceData, type PaceOptions, type PreparedTarget } from './types.js';
-import { MODEL_FORMAT, MODEL_VERSION, type PaceModelFile, type SerializedPart, type SerializedTarget } from './model-file.js';
-import { skillMap } from './skill-map.js';
-import { betterBaseline, crossValidatedSkill, embeddingRange, proxyMeans, type CrossValidatedSkill } from './skill.js';
-import { formatPValue, skillVerdictWords } from './uncertainty.js';
-import { loadDense } from './dense.js';
-import { columnLinearForm, monotoneForm, type ShippedKind } from './monotone.js';
+import { MODEL_FORMAT, MODEL_VERSION, type PaceModelFile, type SerializedPart, type SerializedTarget } from './model-file/model-file.js';
+import { skillMap } from './selection/skill-map.js';
+import { betterBaseline, crossValidatedSkill, embeddingRange, proxyMeans, type CrossValidatedSkill } from './evaluation/skill.js';
+import { formatPValue, skillVerdictWords } from './evaluation/uncertainty.js';
+import { loadDense } from './numerics/dense.js';
+import { columnLinearForm } from './predictors/monotone.js';
+import { buildShippedForms, type ShippedKind } from './predictors/shipped-family.js';
 
 const make = findingFactory(paceFindings);
 
@@ -69,9 +70,9 @@ function linearForm(data: PaceData, fit: TargetFit): SerializedTarget['linear'] 
   };
 }
 
-/** The monotone, bounded predictor `check` uses (monotone.ts), by instance key. */
+/** The monotone, bounded predictor `check` uses (predictors/shipped-family.ts), by instance key. */
 function shippedForm(data: PaceData, target: PreparedTarget, fit: TargetFit, kind: ShippedKind): SerializedTarget['shipped'] {
-  const form = monotoneForm(columnLinearForm(fit), data.view, target.rows, (c) => data.instances[c]!.task, target.y, kind);
+  const form = buildShippedForms(columnLinearForm(fit), data.view, target.rows, target.y, (c) => data.instances[c]!.task)[kind];
   return {
     kind,
     intercept: form.intercept,

@@ -5,16 +5,16 @@
  * model, and the nested search once per inner fold.
  */
 import { Rng } from '../kernel/rng.js';
-import type { MatrixView } from './kernels.js';
-import { columnSpearman } from './rank.js';
-import { rankLocal } from './select-local.js';
-import { rankGlobal } from './select-global.js';
-import { mergeStrictBudget, type Selection } from './merge.js';
-import { embedViewRow, embedViewRows, globalEmbedding, localEmbedding, type LinearEmbedding } from './embed.js';
-import { fitGoalA, poolStats, predictGoalA, type GoalAFit, type PoolStats } from './goal-a.js';
-import { fitBradleyTerry, margin, pairCounts, sigmoid, type BradleyTerryFit, type PairCounts } from './bradley-terry.js';
-import { topSvd } from './svd.js';
-import { symmetricEigenMathjs } from './dense.js';
+import type { MatrixView } from './numerics/kernels.js';
+import { columnSpearman } from './numerics/rank.js';
+import { rankLocal } from './selection/select-local.js';
+import { rankGlobal } from './selection/select-global.js';
+import { mergeStrictBudget, type Selection } from './selection/merge.js';
+import { embedViewRow, embedViewRows, globalEmbedding, localEmbedding, type LinearEmbedding } from './embedding/embed.js';
+import { fitGoalA, poolStats, predictGoalA, type GoalAFit, type PoolStats } from './predictors/goal-a.js';
+import { fitBradleyTerry, margin, pairCounts, sigmoid, type BradleyTerryFit, type PairCounts } from './predictors/bradley-terry.js';
+import { topSvd } from './numerics/svd.js';
+import { symmetricEigenMathjs } from './numerics/dense.js';
 import type { PaceConfig, PaceData, PaceOptions, PreparedTarget } from './types.js';
 
 export interface GlobalBasis {

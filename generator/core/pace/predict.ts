@@ -6,16 +6,16 @@
 import type { ScoreMatrix } from '../logs/matrix.js';
 import { findingFactory, type Finding } from '../kernel/findings.js';
 import { paceFindings } from './findings.js';
-import { embedPartial, type LinearEmbedding } from './embed.js';
+import { embedPartial, type LinearEmbedding } from './embedding/embed.js';
 import { predictFromEmbeddings, type PartFit, type TargetFit } from './pipeline.js';
-import type { PaceModelFile, SerializedPart, SerializedTarget } from './model-file.js';
-import { conformalInterval, intervalLevels, targetBounds } from './conformal.js';
-import { labelNoiseInterval } from './coverage.js';
-import { betterBaseline, rangeExcursions, type BaselineSkill, type RangeExcursion } from './skill.js';
-import { formatPValue, skillVerdictWords } from './uncertainty.js';
-import type { Verdict } from './uncertainty.js';
-import { loadDense } from './dense.js';
-import { clipToBounds, monotoneValue } from './monotone.js';
+import type { PaceModelFile, SerializedPart, SerializedTarget } from './model-file/model-file.js';
+import { conformalInterval, intervalLevels, targetBounds } from './evaluation/conformal.js';
+import { labelNoiseInterval } from './evaluation/coverage.js';
+import { betterBaseline, rangeExcursions, type BaselineSkill, type RangeExcursion } from './evaluation/skill.js';
+import { formatPValue, skillVerdictWords } from './evaluation/uncertainty.js';
+import type { Verdict } from './evaluation/uncertainty.js';
+import { loadDense } from './numerics/dense.js';
+import { clipToBounds, monotoneValue } from './predictors/monotone.js';
 
 const make = findingFactory(paceFindings);
 

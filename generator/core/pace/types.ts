@@ -1,5 +1,5 @@
 import type { InstanceRef, ScoreMatrix } from '../logs/matrix.js';
-import type { MatrixView } from './kernels.js';
+import type { MatrixView } from './numerics/kernels.js';
 
 /** One point of PACE's hyper-parameter space (names follow PACE's config.py). */
 export interface PaceConfig {

@@ -5,11 +5,11 @@
 import { findingFactory, type Finding } from '../kernel/findings.js';
 import { exitCodeFor } from '../kernel/exit-codes.js';
 import { paceFindings } from '../pace/findings.js';
-import type { PaceModelFile, SerializedTarget } from '../pace/model-file.js';
+import type { PaceModelFile, SerializedTarget } from '../pace/model-file/model-file.js';
 import { skillOf, type TargetForecast } from '../pace/predict.js';
-import { skillVerdictWords } from '../pace/uncertainty.js';
+import { skillVerdictWords } from '../pace/evaluation/uncertainty.js';
 import { checkFindings } from './check-findings.js';
-import type { CheckpointSource } from '../pace/checkpoint-inputs.js';
+import type { CheckpointSource } from '../pace/model-file/checkpoint-inputs.js';
 
 export const CHECK_RESULT_FORMAT = 'aptpace-check-result';
 export const CHECK_RESULT_VERSION = 1;

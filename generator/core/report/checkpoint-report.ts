@@ -5,14 +5,14 @@
  */
 import type { Finding } from '../kernel/findings.js';
 import { renderFinding } from '../kernel/render.js';
-import type { PaceModelFile } from '../pace/model-file.js';
-import type { SkillShare } from '../pace/skill-map.js';
+import type { PaceModelFile } from '../pace/model-file/model-file.js';
+import type { SkillShare } from '../pace/selection/skill-map.js';
 import { escapeMarkdown, renderReportMarkdown, type ReportPage, type ReportSection } from './html.js';
 import { barChartSpec, chartSlug, groupedBarChartSpec, trendChartSpec, type BarRow, type ReferenceBand } from './charts/specs.js';
 import { renderPageFiles } from './page-files.js';
 import { concernWords, type CheckResult, type CheckTargetResult } from './check-result.js';
-import { betterBaseline } from '../pace/skill.js';
-import { formatPValue } from '../pace/uncertainty.js';
+import { betterBaseline } from '../pace/evaluation/skill.js';
+import { formatPValue } from '../pace/evaluation/uncertainty.js';
 import { trendPositions, type HistoryEntry } from './history.js';
 import { checkVerdict, formatScore, whatNext, winNote, verdictKind } from './verdict.js';
 

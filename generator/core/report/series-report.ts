@@ -3,7 +3,7 @@
  * report's trend) with the reference models as rules, a table of every checkpoint with its flags,
  * and the reference models' known scores.
  */
-import type { PaceModelFile } from '../pace/model-file.js';
+import type { PaceModelFile } from '../pace/model-file/model-file.js';
 import { chartSlug, trendChartSpec } from './charts/specs.js';
 import { notices, referenceBands, scaleLabel, scaleMax } from './checkpoint-report.js';
 import { escapeMarkdown, renderReportMarkdown, type ReportPage, type ReportSection } from './html.js';

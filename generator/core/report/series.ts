@@ -7,7 +7,7 @@
  * are flagged. Pure apart from PACE's prediction; same inputs, same bytes.
  */
 import { findingFactory, type Finding } from '../kernel/findings.js';
-import type { PaceModelFile } from '../pace/model-file.js';
+import type { PaceModelFile } from '../pace/model-file/model-file.js';
 import type { TargetForecast } from '../pace/predict.js';
 import type { ScoreMatrix } from '../logs/matrix.js';
 import type { ReferenceFile } from '../workflow/reference.js';

@@ -7,7 +7,7 @@ import { type Finding, findingFactory } from '../kernel/findings.js';
 import { sha256 } from '../kernel/stable-json.js';
 import type { Vfs } from '../kernel/vfs.js';
 import { STORE_FILES, tryLoadStore } from '../logs/store.js';
-import { parseModelFile } from '../pace/model-file.js';
+import { parseModelFile } from '../pace/model-file/model-file.js';
 import { workflowFindings } from './findings.js';
 import { parseReferenceFile } from './reference.js';
 import { readSuiteTasks } from './suite-tasks.js';

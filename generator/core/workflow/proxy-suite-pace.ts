@@ -10,9 +10,9 @@
  */
 import { parseDocument, isSeq } from 'yaml';
 import { stableStringify } from '../kernel/stable-json.js';
-import type { PaceModelFile, SerializedPart } from '../pace/model-file.js';
-import { rangeTolerance } from '../pace/skill.js';
-import { leverageTolerance } from '../pace/leverage.js';
+import type { PaceModelFile, SerializedPart } from '../pace/model-file/model-file.js';
+import { rangeTolerance } from '../pace/evaluation/skill.js';
+import { leverageTolerance } from '../pace/evaluation/leverage.js';
 
 export const PACE_MODULE_FILE = 'aptpace_pace.py';
 export const PACE_MODEL_FILE = 'pace_model.json';

@@ -1,0 +1,118 @@
+/**
+ * Leave-one-out residuals of one frozen configuration over a set of models, used twice: `fit`
+ * turns them into the cross-validated skill and the conformal interval stored in the model file;
+ * `evaluate` recomputes them inside every outer fold (training models only) to measure how often
+ * the interval it would have issued covers the held-out model.
+ */
+import { fitTarget, prepareFold, type GlobalBasis } from '../pipeline.js';
+import { shippedForms, shippedKinds, shippedPoolPredictions, type ShippedKind } from '../predictors/shipped-family.js';
+import { chooseShippedKind, type ShippedChoice } from './shipped-selection.js';
+import { foldView } from './fold-view.js';
+import { baselines, type BaselineName } from '../predictors/baselines.js';
+import { conformalInterval, intervalLevels, targetBounds } from './conformal.js';
+import { percentileSorted } from './uncertainty.js';
+import { Rng } from '../../kernel/rng.js';
+import type { PaceConfig, PaceData, PaceOptions, PreparedTarget } from '../types.js';
+
+/**
+ * Pools up to this size are cross-validated leave-one-out (PACE's own protocol, 13–26 models).
+ * Larger pools use `largePoolFolds`-fold CV: leave-one-out would refit the pool once per model
+ * inside `fit` and once per model per outer fold inside `evaluate` (n² fits), while K-fold
+ * residuals serve the skill estimate and the conformal intervals (CV+) just as well.
+ */
+export const leaveOneOutUpTo = 50;
+export const largePoolFolds = 10;
+
+/** Fold of each of `n` models: its own fold (leave-one-out) up to `leaveOneOutUpTo`, else a seeded balanced assignment. */
+export function crossValidationFolds(n: number, seed: string): { folds: number; foldOf: Int32Array } {
+  if (n <= leaveOneOutUpTo) return { folds: n, foldOf: Int32Array.from({ length: n }, (_, i) => i) };
+  const order = new Rng(seed).shuffle(Array.from({ length: n }, (_, i) => i));
+  const foldOf = new Int32Array(n);
+  order.forEach((model, position) => (foldOf[model] = position % largePoolFolds));
+  return { folds: largePoolFolds, foldOf };
+}
+
+/**
+ * Cross-validated predictions of every shippable form (predictors/shipped-family.ts: monotone
+ * and clipped to the target's range) over `idx` (indices into target.rows): each model is
+ * predicted by a fit on the models outside its fold (see `crossValidationFolds`), exactly as
+ * `check` would predict it from that fit's model file. `kind` is the form the selection rule
+ * picks (shipped-selection.ts); `predictions` and `residuals` (y − ŷ) are that form's.
+ */
+export async function crossValidatedPredictions(
+  data: PaceData,
+  target: PreparedTarget,
+  idx: Int32Array,
+  config: PaceConfig,
+  options: PaceOptions,
+  shared: GlobalBasis | null,
+  compareWith: BaselineName[] = [],
+): Promise<{ predictions: Float64Array; residuals: Float64Array; folds: number; baselines: Map<BaselineName, Float64Array>; kind: ShippedKind; choice: ShippedChoice; byKind: Record<ShippedKind, Float64Array> }> {
+  const byKind = Object.fromEntries(shippedKinds.map((k) => [k, new Float64Array(idx.length)])) as Record<ShippedKind, Float64Array>;
+  const others = new Map(compareWith.map((name) => [name, new Float64Array(idx.length)]));
+  const cache = new Map<string, unknown>();
+  const rng = new Rng(`${options.seed}/cv-baselines/${target.name}`);
+  // Target models outside `idx` (evaluate's outer held-out model) are never training models here.
+  const inIdx = new Set(Array.from(idx, (i) => target.rows[i] as number));
+  const outside = Array.from(target.rows).filter((r) => !inIdx.has(r));
+  const { folds, foldOf } = crossValidationFolds(idx.length, `${options.seed}/cv/${target.name}/${idx.length}`);
+  for (let f = 0; f < folds; f++) {
+    const held: number[] = [];
+    const train: number[] = [];
+    idx.forEach((_, t) => ((foldOf[t] as number) === f ? held : train).push(t));
+    if (held.length === 0) continue;
+    const trainIdx = Int32Array.from(train, (t) => idx[t] as number);
+    // The fold's universe is fixed by its training models; the held-out rows' gaps are their own.
+    const fold = foldView(data, [...held.map((t) => target.rows[idx[t] as number] as number), ...outside]);
+    const basis = prepareFold(fold, target, trainIdx, options, fold === data ? shared : null);
+    const fit = fitTarget(basis, config, null);
+    const forms = shippedForms(basis, fit);
+    // Baselines read the held-out row whole: they stay on the universe every pool model has.
+    const baselineBasis = others.size && fold !== data ? prepareFold(data, target, trainIdx, options, shared) : basis;
+    for (const t of held) {
+      const row = idx[t] as number;
+      const p = shippedPoolPredictions(basis, forms, target.rows[row] as number);
+      for (const k of shippedKinds) byKind[k][t] = p[k];
+      for (const [name, out] of others)
+        out[t] = await baselines[name].predict({ basis: baselineBasis, testRow: target.rows[row] as number, budget: config.budget, ncH: config.ncH, rng: rng.fork(`${name}/${t}`), cache });
+    }
+  }
+  const choice = chooseShippedKind(Float64Array.from(idx, (i) => target.y[i] as number), byKind);
+  const predictions = byKind[choice.kind];
+  const residuals = Float64Array.from(predictions, (p, t) => (target.y[idx[t] as number] as number) - p);
+  return { predictions, residuals, folds, baselines: others, kind: choice.kind, choice, byKind };
+}
+
+/** The label-noise interval of a prediction at `level`, from its bootstrap replicates. */
+export function labelNoiseInterval(replicates: number[], level: number): [number, number] | null {
+  if (replicates.length < 2) return null;
+  const sorted = [...replicates].sort((a, b) => a - b);
+  const tail = (1 - level) / 2;
+  return [percentileSorted(sorted, tail), percentileSorted(sorted, 1 - tail)];
+}
+
+export interface CoverageTally {
+  level: number;
+  folds: number;
+  covered: number;
+  /** Folds where the inner residuals were too few to bound the interval (whole valid range). */
+  unbounded: number;
+  /** Mean interval width on the internal scale. */
+  meanWidth: number;
+}
+
+export function newCoverage(): CoverageTally[] {
+  return intervalLevels.map((level) => ({ level, folds: 0, covered: 0, unbounded: 0, meanWidth: 0 }));
+}
+
+/** Scores one outer fold: the interval built from the training models' own residuals, against the held-out truth. */
+export function addCoverage(tallies: CoverageTally[], truth: number, point: number, innerResiduals: Float64Array, replicates: number[], scale: PreparedTarget['scale']): void {
+  const abs = innerResiduals.map(Math.abs);
+  for (const t of tallies) {
+    const iv = conformalInterval(point, abs, t.level, targetBounds(scale), labelNoiseInterval(replicates, t.level));
+    t.meanWidth = (t.meanWidth * t.folds + (iv.upper - iv.lower)) / (t.folds + 1);
+    t.folds++;
+    if (truth >= iv.lower && truth <= iv.upper) t.covered++;
+    if (iv.unbounded) t.unbounded++;
+  }
+}

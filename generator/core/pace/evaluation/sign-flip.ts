@@ -1,0 +1,103 @@
+/**
+ * Paired sign-flip (permutation) test over models. Under "the two predictors err alike", each
+ * model's difference d_i = |error of A| − |error of B| is as likely to carry either sign, so the
+ * observed Σ d_i is compared with Σ ±|d_i| over sign assignments. Up to `exactUpTo` models every
+ * assignment is enumerated (exact p); above that a fixed number of assignments is drawn from a
+ * fixed stream, so the p-value never depends on the user's `--seed`: the same predictions give
+ * the same verdict in `fit`, `evaluate` and `check`, on every run.
+ */
+import { Rng } from '../../kernel/rng.js';
+
+export const exactUpTo = 20;
+export const signFlipResamples = 100_000;
+/** Fewer models than this cannot demonstrate skill: the test has too little power to be trusted. */
+export const minimumModelsForSkill = 10;
+const SIGN_FLIP_STREAM = 'aptpace/sign-flip/v1';
+
+export interface SignFlipResult {
+  models: number;
+  /** Σ d_i / n. */
+  meanDifference: number;
+  /** P(Σ ±|d| ≤ observed): small when A errs less than B. */
+  pLess: number;
+  /** P(Σ ±|d| ≥ observed): small when A errs more than B. */
+  pGreater: number;
+  /** Two-sided: min(1, 2·min(pLess, pGreater)). */
+  pTwoSided: number;
+  exact: boolean;
+}
+
+/** Relative slack for ties: a permuted sum equal to the observed one up to rounding counts as equal. */
+const TIE = 1e-12;
+
+export function signFlipTest(differences: ArrayLike<number>): SignFlipResult {
+  return signFlipTests([differences])[0] as SignFlipResult;
+}
+
+/**
+ * Several tests over the same models at once. Above `exactUpTo` every test reads the same fixed
+ * stream, so the sign assignments are drawn once and shared: each result is bit-identical to
+ * `signFlipTest` on its own differences, at the cost of one stream instead of one per test (the
+ * selection among the shippable forms runs three such tests per fit).
+ */
+export function signFlipTests(differenceSets: ReadonlyArray<ArrayLike<number>>): SignFlipResult[] {
+  const n = differenceSets[0]?.length ?? 0;
+  if (n <= exactUpTo) return differenceSets.map(exactSignFlipTest);
+  if (differenceSets.some((d) => d.length !== n)) throw new Error('signFlipTests: every set must cover the same models');
+  const sets = differenceSets.map((differences) => {
+    const d = Array.from(differences);
+    const observed = d.reduce((a, b) => a + b, 0);
+    const abs = Float64Array.from(d, Math.abs);
+    const total = abs.reduce((a, b) => a + b, 0);
+    // The observed assignment counts as one of the draws (a valid Monte Carlo p-value).
+    return { observed, abs, slack: TIE * Math.max(1, total), less: 1, greater: 1 };
+  });
+  const rng = new Rng(SIGN_FLIP_STREAM);
+  // ±1 multipliers rather than a branch per model: the signs are random, so a branch would be
+  // mispredicted half the time; multiplying by ±1 is exact, so the sums are unchanged.
+  const sign = new Float64Array(n);
+  for (let r = 0; r < signFlipResamples; r++) {
+    for (let i = 0; i < n; i++) sign[i] = rng.next() < 0.5 ? 1 : -1;
+    for (const t of sets) {
+      let sum = 0;
+      for (let i = 0; i < n; i++) sum += sign[i]! * t.abs[i]!;
+      if (sum <= t.observed + t.slack) t.less++;
+      if (sum >= t.observed - t.slack) t.greater++;
+    }
+  }
+  const count = signFlipResamples + 1;
+  return sets.map((t) => {
+    const pLess = t.less / count;
+    const pGreater = t.greater / count;
+    return { models: n, meanDifference: t.observed / n, pLess, pGreater, pTwoSided: Math.min(1, 2 * Math.min(pLess, pGreater)), exact: false };
+  });
+}
+
+/** Every assignment of signs (n ≤ `exactUpTo`). */
+function exactSignFlipTest(differences: ArrayLike<number>): SignFlipResult {
+  const d = Array.from(differences);
+  const n = d.length;
+  if (n === 0) return { models: 0, meanDifference: NaN, pLess: 1, pGreater: 1, pTwoSided: 1, exact: true };
+  const observed = d.reduce((a, b) => a + b, 0);
+  const abs = d.map(Math.abs);
+  const total = abs.reduce((a, b) => a + b, 0);
+  const slack = TIE * Math.max(1, total);
+  let less = 0;
+  let greater = 0;
+  // Gray code: each step flips one sign, so the sum updates in O(1).
+  let sum = total;
+  const signs = new Int8Array(n).fill(1);
+  const combos = 2 ** n;
+  for (let k = 0; k < combos; k++) {
+    if (k > 0) {
+      const bit = 31 - Math.clz32(k & -k);
+      sum -= 2 * signs[bit]! * abs[bit]!;
+      signs[bit] = -signs[bit]! as 1 | -1;
+    }
+    if (sum <= observed + slack) less++;
+    if (sum >= observed - slack) greater++;
+  }
+  const pLess = less / combos;
+  const pGreater = greater / combos;
+  return { models: n, meanDifference: observed / n, pLess, pGreater, pTwoSided: Math.min(1, 2 * Math.min(pLess, pGreater)), exact: true };
+}

@@ -1,0 +1,70 @@
+/**
+ * Where fit / evaluate / predict get their matrix and targets: a saved store (`ingest`'s
+ * output), or score tables + target files read directly with the logs domain's readers.
+ */
+import { parseJson } from '../../kernel/json.js';
+import type { Finding, Tally } from '../../kernel/findings.js';
+import type { Vfs } from '../../kernel/vfs.js';
+import type { ScoreMatrix, TargetTable } from '../../logs/matrix.js';
+
+export interface PaceInputSpec {
+  store?: string;
+  sources?: string[];
+  targets?: string[];
+  /** Model-name mapping file (JSON {from: to}), applied to sources and targets. */
+  mapping?: string;
+  /** Target-name mapping file (JSON {from: to}). */
+  targetNames?: string;
+  /** Score tables: policy for an id repeated with a different score. */
+  duplicates?: 'error' | 'first' | 'last';
+}
+
+export interface PaceInputs {
+  matrix: ScoreMatrix | null;
+  targets: TargetTable[];
+  findings: Finding[];
+  tallies: Record<string, Tally>;
+}
+
+async function readNameMap(vfs: Vfs, file: string): Promise<Record<string, string>> {
+  const raw = parseJson(await vfs.readText(file)) as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(raw).filter(([k, v]) => !k.startsWith('$') && typeof v === 'string')) as Record<string, string>;
+}
+
+export async function loadPaceInputs(vfs: Vfs, spec: PaceInputSpec): Promise<PaceInputs> {
+  const logs = await import('../../logs/index.js');
+  const findings: Finding[] = [];
+  const tallies: Record<string, Tally> = {};
+  let matrix: ScoreMatrix | null = null;
+  let targets: TargetTable[] = [];
+  let mapping: Record<string, string> | undefined;
+  if (spec.mapping) {
+    const m = await logs.readModelMapping(vfs, spec.mapping);
+    mapping = m.mapping;
+    findings.push(...m.findings);
+  }
+  const targetNames = spec.targetNames ? await readNameMap(vfs, spec.targetNames) : undefined;
+  if (spec.store) {
+    const res = await logs.tryLoadStore(vfs, spec.store);
+    findings.push(...res.findings);
+    if (res.store) {
+      matrix = res.store.matrix;
+      targets = res.store.targets;
+    }
+  }
+  if (spec.sources?.length) {
+    const res = await logs.readScoreTables(vfs, spec.sources, { ...(mapping ? { mapping } : {}), ...(spec.duplicates ? { duplicates: spec.duplicates } : {}) });
+    findings.push(...res.findings);
+    tallies.sources = res.tally;
+    matrix = matrix ? logs.mergeMatrices(matrix, res.matrix).matrix : res.matrix;
+  }
+  if (spec.targets?.length) {
+    const res = await logs.readTargets(vfs, spec.targets, { ...(mapping ? { mapping } : {}), ...(targetNames ? { targetNames } : {}) });
+    findings.push(...res.findings);
+    if (mapping && spec.sources?.length) logs.narrowUnusedAliases(findings, new Set(res.usedAliases));
+    tallies.targets = res.tally;
+    const names = new Set(res.targets.map((t) => t.target));
+    targets = [...targets.filter((t) => !names.has(t.target)), ...res.targets];
+  }
+  return { matrix, targets, findings, tallies };
+}

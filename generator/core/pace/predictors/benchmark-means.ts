@@ -1,0 +1,43 @@
+import type { Baseline, BaselineContext } from './baseline-types.js';
+import { gramRows, viewCols } from '../numerics/kernels.js';
+import { cachedRidgeFold, predictKernelRidge } from '../numerics/kernel-ridge.js';
+
+/** Per-model mean score on each source benchmark (task): pool rows × tasks. */
+export function benchmarkMeans(ctx: BaselineContext): { features: Float64Array; tasks: string[] } {
+  const cached = ctx.cache.get('benchmark-means') as { features: Float64Array; tasks: string[] } | undefined;
+  if (cached) return cached;
+  const { view, instances } = ctx.basis.data;
+  const tasks = [...new Set(instances.map((i) => i.task))].sort();
+  const taskOf = Int32Array.from(instances, (i) => tasks.indexOf(i.task));
+  const counts = new Float64Array(tasks.length);
+  for (const t of taskOf) counts[t] = (counts[t] as number) + 1;
+  const n = view.rows.length;
+  const features = new Float64Array(n * tasks.length);
+  for (let r = 0; r < n; r++) {
+    const base = (view.rows[r] as number) * view.stride;
+    for (let c = 0; c < viewCols(view); c++) {
+      const t = taskOf[c] as number;
+      features[r * tasks.length + t] = (features[r * tasks.length + t] as number) + (view.data[base + (view.cols ? (view.cols[c] as number) : c)] as number) / (counts[t] as number);
+    }
+  }
+  const out = { features, tasks };
+  ctx.cache.set('benchmark-means', out);
+  return out;
+}
+
+/** Benchmark-level means (one feature per source benchmark) → ridge, penalty by inner leave-one-out. */
+export const benchmarkMeansBaseline: Baseline = {
+  name: 'benchmark-means',
+  notShippedBecause: 'needs each benchmark’s mean over all its instances, and ridge weights can be negative (not monotone); the shippable form "benchmark-accuracy" is the non-negative fit on the proxy items',
+  title: 'per-benchmark means + ridge',
+  predict: (ctx) => {
+    let g = ctx.cache.get('benchmark-gram') as Float64Array | undefined;
+    const n = ctx.basis.data.models.length;
+    if (!g) {
+      const { features, tasks } = benchmarkMeans(ctx);
+      g = gramRows({ data: features, stride: tasks.length, rows: Int32Array.from({ length: n }, (_, i) => i), cols: null });
+      ctx.cache.set('benchmark-gram', g);
+    }
+    return predictKernelRidge(cachedRidgeFold(ctx.cache, 'benchmark-means', g, n, ctx.basis.trainRows, ctx.basis.yTrain), g, n, ctx.testRow);
+  },
+};
