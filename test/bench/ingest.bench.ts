@@ -8,7 +8,8 @@
  * the stable one.
  *
  * Env: INGEST_BENCH_MODELS (200), INGEST_BENCH_TASKS (30), INGEST_BENCH_DOCS (80),
- * INGEST_BENCH_DIR (generate there and keep it; default: a temp folder removed afterwards).
+ * INGEST_BENCH_DIR (generate there and keep it; default: a temp folder removed afterwards),
+ * INGEST_BENCH_THREADS=1 (read every samples file on the main thread, no worker pool).
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -18,6 +19,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
 import { ingestLogs } from '../../generator/core/logs/index.js';
+import { startSamplePool } from '../../generator/core/logs/harness/sample-pool.js';
 import { peakRssMiB, report, runPythonReference, timed } from './measure.js';
 
 const MODELS = Number(process.env.INGEST_BENCH_MODELS ?? 200);
@@ -123,7 +125,10 @@ if (process.argv.includes('--generate')) {
     const bytes = sampleBytes(root);
     const py = runPythonReference(PYTHON_LOOP, [root]);
     const cpu0 = process.cpuUsage();
-    const { result, seconds } = await timed(() => ingestLogs(nodeVfs, [root]));
+    // As `aptpace ingest` runs it: samples files parsed and hashed on worker threads.
+    const pool = process.env.INGEST_BENCH_THREADS === '1' ? undefined : startSamplePool();
+    const { result, seconds } = await timed(() => ingestLogs(nodeVfs, [root], { readSamples: pool?.read }));
+    await pool?.close();
     const cpu = process.cpuUsage(cpu0);
     const cpuSeconds = (cpu.user + cpu.system) / 1e6;
     const errors = result.findings.filter((f) => f.severity !== 'info');
@@ -131,6 +136,7 @@ if (process.argv.includes('--generate')) {
     const mbps = bytes / 1e6 / seconds;
     report('ingest', {
       input_mb: bytes / 1e6,
+      threads: pool ? 'workers' : 'main',
       models: result.matrix.models.length,
       instances: result.matrix.instances.length,
       records: result.tally.read,

@@ -10,7 +10,8 @@ import { discoverRuns, type RunFiles } from './discover.js';
 import { chooseMetric, metricLabel, type MetricChoice, type MetricRule } from './metric-choice.js';
 import { placeTask, type Coverage, type PlacedBlock } from './place.js';
 import { isResultsJson, parseResults, splitMetricKey, type MetricKey, type RunInfo, type TaskResult } from './results.js';
-import { readSampleFile, type MetricRecompute, type SampleBlock } from './samples.js';
+import { inThreadSampleReader, type SampleFileReader } from './sample-file.js';
+import type { MetricRecompute, SampleBlock } from './samples.js';
 import { selectRuns, type LoadedRun, type SupersededRun, type Winner } from './select.js';
 
 export type { Coverage, CoverageCell } from './place.js';
@@ -26,6 +27,8 @@ export interface IngestOptions {
   fastPath?: boolean;
   /** Called as samples files are read (done, total). */
   onProgress?: ProgressCallback;
+  /** Reads one samples file (e.g. on a worker thread); default: in this thread through `vfs`. A reader that fails falls back to the in-thread one. */
+  readSamples?: SampleFileReader;
 }
 
 /**
@@ -155,6 +158,7 @@ export async function ingestLogs(
   const coverage: Coverage = { models: [], tasks: [], cells: {} };
   const versions = new Map<string, Set<string>>();
   const filesTotal = [...byTask.values()].reduce((n, runs) => n + runs.length, 0);
+  const inThread = inThreadSampleReader(vfs);
   let filesRead = 0;
   for (const task of [...byTask.keys()].sort()) {
     const choice = choices.get(task)!;
@@ -163,26 +167,19 @@ export async function ingestLogs(
     // tally, merged back in model order so findings come out in the same order every run.
     const blocks = await mapInOrder(runs, READ_AHEAD, async (w) => {
       const tr = w.run.info.leafTasks.get(w.task)!;
-      const own = new FindingSink();
-      const ownTally = emptyTally();
-      const block = await readSampleFile(
-        vfs,
-        w.file,
-        {
-          metric: choice.metric,
-          filter: choice.filter,
-          filterOrder: tr.filters.length ? tr.filters : [choice.filter],
-          docsPerFilter: tr.nSamples?.effective,
-          jsonArray: w.run.files.legacyArrays,
-          fastPath: options.fastPath,
-          fractionMetric: FRACTION_METRICS.has(choice.metric),
-          ...recomputeFor(tr, choice),
-        },
-        own,
-        ownTally,
-      );
+      const readOptions = {
+        metric: choice.metric,
+        filter: choice.filter,
+        filterOrder: tr.filters.length ? tr.filters : [choice.filter],
+        docsPerFilter: tr.nSamples?.effective,
+        jsonArray: w.run.files.legacyArrays,
+        fastPath: options.fastPath,
+        fractionMetric: FRACTION_METRICS.has(choice.metric),
+        ...recomputeFor(tr, choice),
+      };
+      const read = await (options.readSamples ?? inThread)(w.file, readOptions).catch(() => inThread(w.file, readOptions));
       options.onProgress?.(++filesRead, filesTotal, 'samples files read');
-      return { w, block, findings: own.close(), tally: ownTally };
+      return { w, ...read };
     });
     for (const { w, block, findings, tally: t } of blocks) {
       sink.pushAll(findings);

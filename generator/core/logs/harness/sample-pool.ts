@@ -1,0 +1,79 @@
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { SampleFileReader, SampleFileResult } from './sample-file.js';
+import type { SampleReadOptions } from './samples.js';
+
+/**
+ * Reads samples files on worker threads (the local file system only): the parsing and hashing
+ * of different files runs on different cores, the main thread only merges. Results are the
+ * same as the in-thread reader's (the caller merges them in a fixed order).
+ */
+export interface SamplePool {
+  read: SampleFileReader;
+  close(): Promise<void>;
+}
+
+/**
+ * A pool of `threads` workers, or undefined when worker threads cannot load this code (e.g.
+ * TypeScript sources without a loader, as under a test runner): the caller then reads in-thread.
+ */
+export function startSamplePool(threads = Math.min(4, availableParallelism())): SamplePool | undefined {
+  if (threads < 2) return undefined;
+  const here = fileURLToPath(import.meta.url);
+  const ts = here.endsWith('.ts');
+  const entry = here.replace(/sample-pool\.(ts|js)$/, ts ? 'sample-worker.ts' : 'sample-worker.js');
+  if (!existsSync(entry)) return undefined;
+  // TypeScript sources load in a worker only through the loader the parent runs under (tsx).
+  if (ts && !process.execArgv.some((a) => a.includes('tsx'))) return undefined;
+
+  interface Pending { resolve: (r: SampleFileResult) => void; reject: (e: Error) => void }
+  const workers = Array.from({ length: threads }, () => {
+    const worker = new Worker(entry, { execArgv: loaderArgs(process.execArgv) });
+    const pending = new Map<number, Pending>();
+    worker.on('message', (msg: { id: number; result?: SampleFileResult; error?: string }) => {
+      const p = pending.get(msg.id);
+      pending.delete(msg.id);
+      if (msg.error !== undefined) p?.reject(new Error(msg.error));
+      else p?.resolve(msg.result!);
+    });
+    let dead = false;
+    const failAll = (err: Error) => {
+      for (const p of pending.values()) p.reject(err);
+      pending.clear();
+      dead = true;
+    };
+    worker.on('error', failAll);
+    worker.on('exit', (code) => failAll(new Error(`samples worker exited with code ${code}`)));
+    return { worker, pending, isDead: () => dead };
+  });
+  let nextId = 0;
+  return {
+    read(file: string, options: SampleReadOptions) {
+      const live = workers.filter((w) => !w.isDead());
+      if (!live.length) return Promise.reject(new Error('no samples worker is running'));
+      // The least busy worker takes the file.
+      const w = live.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
+      const id = nextId++;
+      return new Promise<SampleFileResult>((resolve, reject) => {
+        w.pending.set(id, { resolve, reject });
+        w.worker.postMessage({ id, file, options });
+      });
+    },
+    async close() {
+      await Promise.all(workers.map((w) => w.worker.terminate()));
+    },
+  };
+}
+
+/** The module-loader flags of `argv` (`--import`, `--require`, `--loader`, with their values): the only ones a worker needs and accepts. */
+function loaderArgs(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (/^--(import|require|loader|experimental-loader)=/.test(a)) out.push(a);
+    else if (/^--(import|require|loader|experimental-loader)$/.test(a) || a === '-r') out.push(a, argv[++i] ?? '');
+  }
+  return out;
+}
