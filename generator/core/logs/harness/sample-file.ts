@@ -24,3 +24,50 @@ export function inThreadSampleReader(vfs: Vfs): SampleFileReader {
     return { block, findings: sink.close(), tally };
   };
 }
+
+/** A result as it crosses a thread: per-record lists as one typed array or one joined string (cloned in one copy each, not per element). */
+export interface PackedSampleFileResult extends Omit<SampleFileResult, 'block'> {
+  block: Omit<SampleBlock, 'docIds' | 'values' | 'lines' | 'questionIds' | 'docHashes' | 'promptHashes' | 'targetHashes'> & {
+    numbers: Float64Array;
+    strings: string;
+  };
+}
+
+const STRING_LISTS = ['questionIds', 'docHashes', 'promptHashes', 'targetHashes'] as const;
+/** Separates the packed strings: a record's question id is decoded text and may hold any other character. */
+const SEP = '\u0000';
+
+export function packSampleFileResult(r: SampleFileResult): PackedSampleFileResult {
+  const { docIds, values, lines, questionIds, docHashes, promptHashes, targetHashes, ...rest } = r.block;
+  const n = docIds.length;
+  const numbers = new Float64Array(3 * n);
+  numbers.set(docIds, 0);
+  numbers.set(values, n);
+  numbers.set(lines, 2 * n);
+  const lists = { questionIds, docHashes, promptHashes, targetHashes };
+  // A NUL inside a question id would shift the split: such a block is sent unpacked.
+  if (questionIds.some((q) => q.includes(SEP))) return r as unknown as PackedSampleFileResult;
+  return { ...r, block: { ...rest, numbers, strings: STRING_LISTS.map((k) => lists[k].join(SEP)).join(SEP) } };
+}
+
+export function unpackSampleFileResult(p: PackedSampleFileResult | SampleFileResult): SampleFileResult {
+  const b = p.block as PackedSampleFileResult['block'];
+  if (!(b.numbers instanceof Float64Array)) return p as SampleFileResult;
+  const { numbers, strings, ...rest } = b;
+  const n = numbers.length / 3;
+  const parts = n ? strings.split(SEP) : [];
+  const list = (i: number) => parts.slice(i * n, (i + 1) * n);
+  return {
+    ...p,
+    block: {
+      ...rest,
+      docIds: Array.from(numbers.subarray(0, n)),
+      values: Array.from(numbers.subarray(n, 2 * n)),
+      lines: Array.from(numbers.subarray(2 * n)),
+      questionIds: list(0),
+      docHashes: list(1),
+      promptHashes: list(2),
+      targetHashes: list(3),
+    },
+  };
+}

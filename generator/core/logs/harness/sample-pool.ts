@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { SampleFileReader, SampleFileResult } from './sample-file.js';
+import { unpackSampleFileResult, type PackedSampleFileResult, type SampleFileReader, type SampleFileResult } from './sample-file.js';
 import type { SampleReadOptions } from './samples.js';
 
 /**
@@ -30,13 +30,13 @@ export function startSamplePool(threads = Math.min(4, availableParallelism())): 
 
   interface Pending { resolve: (r: SampleFileResult) => void; reject: (e: Error) => void }
   const workers = Array.from({ length: threads }, () => {
-    const worker = new Worker(entry, { execArgv: loaderArgs(process.execArgv) });
+    const worker = ts ? tsWorker(entry) : new Worker(entry);
     const pending = new Map<number, Pending>();
-    worker.on('message', (msg: { id: number; result?: SampleFileResult; error?: string }) => {
+    worker.on('message', (msg: { id: number; result?: PackedSampleFileResult; error?: string }) => {
       const p = pending.get(msg.id);
       pending.delete(msg.id);
       if (msg.error !== undefined) p?.reject(new Error(msg.error));
-      else p?.resolve(msg.result!);
+      else p?.resolve(unpackSampleFileResult(msg.result!));
     });
     let dead = false;
     const failAll = (err: Error) => {
@@ -67,13 +67,12 @@ export function startSamplePool(threads = Math.min(4, availableParallelism())): 
   };
 }
 
-/** The module-loader flags of `argv` (`--import`, `--require`, `--loader`, with their values): the only ones a worker needs and accepts. */
-function loaderArgs(argv: string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (/^--(import|require|loader|experimental-loader)=/.test(a)) out.push(a);
-    else if (/^--(import|require|loader|experimental-loader)$/.test(a) || a === '-r') out.push(a, argv[++i] ?? '');
-  }
-  return out;
+/**
+ * A worker running TypeScript sources (development, benchmarks): loader flags given to a
+ * worker do not reach its entry module, so the worker registers tsx's hooks itself first.
+ */
+function tsWorker(entry: string): Worker {
+  const api = import.meta.resolve('tsx/esm/api');
+  const boot = `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(pathToFileURL(entry).href)}); });`;
+  return new Worker(boot, { eval: true });
 }

@@ -9,7 +9,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { nodeVfs } from '../../kernel/node-vfs.js';
 import type { Vfs } from '../../kernel/vfs.js';
-import { inThreadSampleReader } from './sample-file.js';
+import { inThreadSampleReader, packSampleFileResult } from './sample-file.js';
 import type { SampleReadOptions } from './samples.js';
 
 const syncReads: Vfs = {
@@ -29,7 +29,7 @@ const syncReads: Vfs = {
 const read = inThreadSampleReader(syncReads);
 parentPort?.on('message', (msg: { id: number; file: string; options: SampleReadOptions }) => {
   read(msg.file, msg.options).then(
-    (result) => parentPort!.postMessage({ id: msg.id, result }),
+    (result) => parentPort!.postMessage({ id: msg.id, result: packSampleFileResult(result) }),
     (err: unknown) => parentPort!.postMessage({ id: msg.id, error: err instanceof Error ? err.message : String(err) }),
   );
 });
