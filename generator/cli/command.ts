@@ -18,6 +18,12 @@ export interface CommandContext {
   invoke: (argv: string[], io: { stdout: (s: string) => void; stderr: (s: string) => void }) => Promise<number>;
   /** The options another command accepts, as commander defines them (for config files). */
   optionsOf: (command: string) => Promise<readonly Option[]>;
+  /**
+   * With --findings-file: writes one finding there at once. A command that meets findings in
+   * bulk streams them here (through a FindingCollector) and returns only a bounded set; the
+   * CLI writes whatever it returns that was not streamed.
+   */
+  streamFinding?: (f: Finding) => Promise<void>;
 }
 
 export interface CommandResult {
