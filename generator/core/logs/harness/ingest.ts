@@ -160,12 +160,14 @@ export async function ingestLogs(
   const filesTotal = [...byTask.values()].reduce((n, runs) => n + runs.length, 0);
   const inThread = inThreadSampleReader(vfs);
   let filesRead = 0;
-  for (const task of [...byTask.keys()].sort()) {
+  const taskOrder = [...byTask.keys()].sort();
+  // Files are read a few at a time (I/O and worker threads overlap parsing), the next task's
+  // while this one is placed; each file gets its own sink and tally, merged back in model order
+  // so findings come out in the same order every run.
+  const readTask = (task: string) => {
     const choice = choices.get(task)!;
     const runs = byTask.get(task)!.sort((a, b) => compareStrings(a.run.model, b.run.model));
-    // Files are read a few at a time (I/O overlaps parsing); each gets its own sink and
-    // tally, merged back in model order so findings come out in the same order every run.
-    const blocks = await mapInOrder(runs, READ_AHEAD, async (w) => {
+    return mapInOrder(runs, READ_AHEAD, async (w) => {
       const tr = w.run.info.leafTasks.get(w.task)!;
       const readOptions = {
         metric: choice.metric,
@@ -181,6 +183,13 @@ export async function ingestLogs(
       options.onProgress?.(++filesRead, filesTotal, 'samples files read');
       return { w, ...read };
     });
+  };
+  let pending = taskOrder.length ? readTask(taskOrder[0]!) : undefined;
+  for (let k = 0; k < taskOrder.length; k++) {
+    const task = taskOrder[k]!;
+    const choice = choices.get(task)!;
+    const blocks = await pending!;
+    pending = k + 1 < taskOrder.length ? readTask(taskOrder[k + 1]!) : undefined;
     for (const { w, block, findings, tally: t } of blocks) {
       sink.pushAll(findings);
       addTally(tally, t);

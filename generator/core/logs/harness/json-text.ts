@@ -21,7 +21,7 @@ function skipString(text: string, i: number): number {
   }
 }
 
-function skipWs(text: string, i: number): number {
+export function skipWs(text: string, i: number): number {
   while (i < text.length) {
     const c = text.charCodeAt(i);
     if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) break;

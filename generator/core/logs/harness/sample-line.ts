@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { harnessDocHash, parseJsonValue, topLevelSpans } from './json-text.js';
+import { harnessDocHash, parseJsonValue, skipValue, skipWs, topLevelSpans } from './json-text.js';
 
 /**
  * One harness sample line parsed for the reader: the small top-level fields parsed, the big
@@ -85,8 +85,11 @@ export function parseSampleLine(text: string, fast: boolean, cache?: LinePrefixC
   const prefix = cut > 0 ? text.slice(0, cut) : undefined;
   const hit = prefix !== undefined ? cache!.get(prefix) : undefined;
   if (hit) {
-    // The rest of the line is small (responses, filter, hashes, metric values): one native parse.
-    const rec = parseFull(`{${text.slice(cut + 2)}`);
+    // The rest of the line is small (filter, hashes, metric values): one native parse, after
+    // the responses (not needed; skipped by brackets, never built).
+    const respsEnd = skipValue(text, cut + RESPS_KEY.length);
+    const comma = respsEnd > 0 ? skipWs(text, respsEnd) : -1;
+    const rec = comma > 0 && text.charCodeAt(comma) === 0x2c ? parseFull(`{${text.slice(comma + 1)}`) : undefined;
     if (rec && !PREFIX_LIST.some((k) => Object.hasOwn(rec, k))) {
       for (const [k, v] of hit.fields) rec[k] = v;
       return { rec, content: hit.content };
