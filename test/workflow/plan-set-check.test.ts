@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cli } from '../helpers/cli.js';
+import { cliIn } from '../helpers/cli.js';
 import { repoRoot } from '../helpers/env.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -27,14 +27,8 @@ checkpoints:
   - {name: cp-a, model: hf, model_args: pretrained=org/ckpt, step: 100}
 `,
   );
-  const cwd = process.cwd();
-  process.chdir(pristine);
-  try {
-    const planned = await cli('plan', '--reference', 'reference.yaml', '--models', 'checkpoints', '--shards', '2', '--out', 'plans', '--quiet');
-    expect(planned.code, planned.stderr).toBe(0);
-  } finally {
-    process.chdir(cwd);
-  }
+  const planned = await cliIn(pristine, 'plan', '--reference', 'reference.yaml', '--models', 'checkpoints', '--shards', '2', '--out', 'plans', '--quiet');
+  expect(planned.code, planned.stderr).toBe(0);
 }, 120_000);
 
 function copy(name: string): string {
