@@ -242,7 +242,7 @@ function winnersByRun(winners: Winner[]) {
   return [...out.values()].map((r) => ({ ...r, tasks: r.tasks.sort() })).sort((a, b) => compareStrings(a.results, b.results));
 }
 
-const READ_AHEAD = 4;
+const READ_AHEAD = 8;
 
 /** `fn` over `items` with at most `limit` in flight; results in input order. */
 async function mapInOrder<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
