@@ -12,6 +12,8 @@ import type { SampleReadOptions } from './samples.js';
  */
 export interface SamplePool {
   read: SampleFileReader;
+  /** Resolves once every worker has loaded its code (a benchmark times the reading, not the start-up). */
+  ready: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -32,7 +34,10 @@ export function startSamplePool(threads = Math.min(4, availableParallelism())): 
   const workers = Array.from({ length: threads }, () => {
     const worker = ts ? tsWorker(entry) : new Worker(entry);
     const pending = new Map<number, Pending>();
-    worker.on('message', (msg: { id: number; result?: PackedSampleFileResult; error?: string }) => {
+    let markReady!: () => void;
+    const ready = new Promise<void>((resolve) => (markReady = resolve));
+    worker.on('message', (msg: { id: number; result?: PackedSampleFileResult; error?: string; ready?: boolean }) => {
+      if (msg.ready) return markReady();
       const p = pending.get(msg.id);
       pending.delete(msg.id);
       if (msg.error !== undefined) p?.reject(new Error(msg.error));
@@ -44,12 +49,13 @@ export function startSamplePool(threads = Math.min(4, availableParallelism())): 
       pending.clear();
       dead = true;
     };
-    worker.on('error', failAll);
-    worker.on('exit', (code) => failAll(new Error(`samples worker exited with code ${code}`)));
-    return { worker, pending, isDead: () => dead };
+    worker.on('error', (err) => (failAll(err), markReady()));
+    worker.on('exit', (code) => (failAll(new Error(`samples worker exited with code ${code}`)), markReady()));
+    return { worker, pending, ready, isDead: () => dead };
   });
   let nextId = 0;
   return {
+    ready: Promise.all(workers.map((w) => w.ready)).then(() => undefined),
     read(file: string, options: SampleReadOptions) {
       const live = workers.filter((w) => !w.isDead());
       if (!live.length) return Promise.reject(new Error('no samples worker is running'));

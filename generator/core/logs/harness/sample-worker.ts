@@ -33,3 +33,5 @@ parentPort?.on('message', (msg: { id: number; file: string; options: SampleReadO
     (err: unknown) => parentPort!.postMessage({ id: msg.id, error: err instanceof Error ? err.message : String(err) }),
   );
 });
+// Loaded: the pool may count this worker as ready.
+parentPort?.postMessage({ ready: true });
