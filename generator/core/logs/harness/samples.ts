@@ -45,14 +45,13 @@ export interface SampleBlock {
   hasHashes: boolean;
 }
 
-
 /**
- * Reads one samples file for one chosen (metric, filter). Streams line by line; for
- * each line only the tail after the top-level `"filter"` (or `"doc_hash"`) key is parsed,
- * because that is where the harness writes filter, hashes and per-sample metric values
- * (`example.update(metrics)` after the fixed keys). A key of that name nested inside
- * `doc` cannot fool it: such a tail is not a balanced object and the line falls back to
- * a full parse. Every rejected line is a finding with file:line.
+ * Reads one samples file for one chosen (metric, filter). Streams line by line; each line is
+ * parsed by `parseSampleLine` (top-level fields located in one scan, big ones never built, a
+ * line prefix seen in another model's file served from `cache`), checked against its own
+ * content (doc, prompt and target hashes, the metric recomputed where the harness's built-in
+ * scoring applies) and every check that could not be made is counted. Every rejected line is
+ * a finding with file:line.
  */
 export async function readSampleFile(vfs: Vfs, file: string, options: SampleReadOptions, sink: FindingSink, tally: Tally, cache?: LinePrefixCache): Promise<SampleBlock> {
   const block: SampleBlock = { docIds: [], questionIds: [], values: [], lines: [], docHashes: [], promptHashes: [], targetHashes: [], perFilter: {}, sum: 0, metricSums: {}, hasHashes: false };
