@@ -21,6 +21,12 @@ export interface CommandContext {
   optionsOf: (command: string) => Promise<readonly Option[]>;
   /** Runs a child program (check's tracker clients); passed in so commands never spawn directly. */
   runProcess: ProcessRunner;
+  /**
+   * With --findings-file: writes one finding there at once. A command that meets findings in
+   * bulk streams them here (through a FindingCollector) and returns only a bounded set; the
+   * CLI writes whatever it returns that was not streamed.
+   */
+  streamFinding?: (f: Finding) => Promise<void>;
 }
 
 export interface CommandResult {

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { namedOutputTarget, OutputError, refuseInputAsOutput } from '../core/kernel/confine.js';
-import { writeOutputFile } from '../core/kernel/output.js';
+import { openOutputFile } from '../core/kernel/output.js';
 import type { Finding } from '../core/kernel/findings.js';
 import type { Vfs } from '../core/kernel/vfs.js';
 
@@ -39,8 +39,25 @@ function isFindingsText(text: string): boolean {
   return true;
 }
 
-/** Writes every finding as one JSON line to the file `prepareFindingsFile` allowed. */
-export async function writeFindingsFile(vfs: Vfs, target: string, findings: readonly Finding[]): Promise<void> {
-  const lines = findings.map((f) => JSON.stringify(f)).join('\n');
-  await writeOutputFile(vfs, target, lines ? `${lines}\n` : '', true);
+/**
+ * The findings file `prepareFindingsFile` allowed, written as findings come: `stream` writes one
+ * JSON line at once (the command streams bulk findings here), `finish` adds the command's
+ * returned findings that were not streamed and replaces the file atomically; `abort` leaves the
+ * old file as it was.
+ */
+export async function openFindingsFile(vfs: Vfs, target: string): Promise<{ stream: (f: Finding) => Promise<void>; finish: (findings: readonly Finding[]) => Promise<void>; abort: () => Promise<void> }> {
+  const writer = await openOutputFile(vfs, target, { force: true });
+  const streamed = new WeakSet<Finding>();
+  return {
+    async stream(f) {
+      streamed.add(f);
+      await writer.write(`${JSON.stringify(f)}\n`);
+    },
+    async finish(findings) {
+      // A fold only says "the file lists them all": the file itself has no use for it.
+      for (const f of findings) if (!streamed.has(f) && f.code !== 'findings-folded') await writer.write(`${JSON.stringify(f)}\n`);
+      await writer.commit();
+    },
+    abort: () => writer.abort(),
+  };
 }

@@ -3,7 +3,7 @@ import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError, Help, type Option } from 'commander';
 import { commandRegistry } from './registry.js';
-import { UsageError, type CommandContext } from './command.js';
+import { UsageError, type CommandContext, type CommandResult } from './command.js';
 import { exitCodeFor, ExitCode } from '../core/kernel/exit-codes.js';
 import { escapeTerminal, renderFinding } from '../core/kernel/render.js';
 import { fsProblem } from '../core/kernel/walk.js';
@@ -11,7 +11,7 @@ import { fsFindings } from '../core/kernel/fs-findings.js';
 import { nodeVfs } from '../core/kernel/node-vfs.js';
 import { spawnProcess } from './process.js';
 import { OutputError } from '../core/kernel/output.js';
-import { prepareFindingsFile, writeFindingsFile } from './findings-file.js';
+import { openFindingsFile, prepareFindingsFile } from './findings-file.js';
 import { finding } from '../core/kernel/findings.js';
 import { kernelFindings } from '../core/catalog.js';
 import { packageVersion } from './version.js';
@@ -92,12 +92,19 @@ export async function runCli(givenArgv: string[], io: Io = defaultIo): Promise<n
           },
         };
         // Refused before any work: a findings file must not replace an input or a file that is not ours.
-        const findingsFile = opts.findingsFile ? await prepareFindingsFile(nodeVfs, ctx.cwd, opts.findingsFile as string, command.args, opts) : undefined;
-        const result = await spec.run(command.args, opts, ctx);
+        const findingsFile = opts.findingsFile ? await openFindingsFile(nodeVfs, await prepareFindingsFile(nodeVfs, ctx.cwd, opts.findingsFile as string, command.args, opts)) : undefined;
+        if (findingsFile) ctx.streamFinding = findingsFile.stream;
+        let result: CommandResult;
+        try {
+          result = await spec.run(command.args, opts, ctx);
+        } catch (err) {
+          await findingsFile?.abort();
+          throw err;
+        }
         const verbosity: Verbosity = opts.quiet ? 0 : opts.verbose ? 2 : 1;
         printFindings(result.findings, (line) => io.stderr(`${line}\n`), { verbosity, color: Boolean(io.color) && !ctx.json });
-        if (findingsFile) await writeFindingsFile(nodeVfs, findingsFile, result.findings);
-        if (ctx.json) io.stdout(`${JSON.stringify({ command: entry.name, findings: result.findings, data: result.data ?? null }, null, 2)}\n`);
+        await findingsFile?.finish(result.findings);
+        if (ctx.json) writeJsonResult(io.stdout, entry.name, result);
         else {
           const text = opts.quiet && result.quietText !== undefined ? result.quietText : result.text;
           if (text) io.stdout(escapeTerminal(text.endsWith('\n') ? text : `${text}\n`));
@@ -163,4 +170,19 @@ if (invokedDirectly) {
   runCli(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
   });
+}
+
+/**
+ * `--json` output, byte for byte `JSON.stringify({ command, findings, data }, null, 2)`, written
+ * a finding at a time so a long list is never one string.
+ */
+function writeJsonResult(out: (s: string) => void, command: string, result: CommandResult): void {
+  const data = JSON.stringify(result.data ?? null, null, 2).replace(/\n/g, '\n  ');
+  if (!result.findings.length) {
+    out(`{\n  "command": ${JSON.stringify(command)},\n  "findings": [],\n  "data": ${data}\n}\n`);
+    return;
+  }
+  out(`{\n  "command": ${JSON.stringify(command)},\n  "findings": [\n`);
+  result.findings.forEach((f, i) => out(`    ${JSON.stringify(f, null, 2).replace(/\n/g, '\n    ')}${i < result.findings.length - 1 ? ',' : ''}\n`));
+  out(`  ],\n  "data": ${data}\n}\n`);
 }

@@ -1,8 +1,9 @@
 /**
  * How the CLI prints findings on a terminal: bounded (the first few of each code, then a count,
  * so a bad input file does not bury the summary under thousands of lines), coloured by severity
- * only on a TTY without NO_COLOR, and filtered by verbosity. The full list is always in
- * `--json` output and in `--findings-file`.
+ * only on a TTY without NO_COLOR, and filtered by verbosity. `--findings-file` always holds
+ * every finding; `--json` holds them all too, except where a command bounds bulk findings
+ * (the first 1,000 of a code, then a `findings-folded` count).
  */
 import type { Finding, Severity } from '../core/kernel/findings.js';
 import { renderFinding } from '../core/kernel/render.js';
@@ -44,7 +45,7 @@ export function printFindings(findings: readonly Finding[], write: (line: string
     write(o.color ? `${COLORS[f.severity]}${text}${RESET}` : text);
   }
   for (const [code, h] of [...hidden].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const text = `${h.severity}[${code}]: … and ${h.count} more like this (--verbose or --json lists them all)`;
+    const text = `${h.severity}[${code}]: … and ${h.count} more like this (--verbose, --json or --findings-file lists them)`;
     write(o.color ? `${COLORS[h.severity]}${text}${RESET}` : text);
   }
 }

@@ -32,7 +32,7 @@ describe('findings printout', () => {
     const lines: string[] = [];
     printFindings(many, (l) => lines.push(l), { verbosity: 1, color: false });
     expect(lines.filter((l) => l.startsWith('error[question-invalid-json] q.jsonl'))).toHaveLength(10);
-    expect(lines).toContain('error[question-invalid-json]: … and 15 more like this (--verbose or --json lists them all)');
+    expect(lines).toContain('error[question-invalid-json]: … and 15 more like this (--verbose, --json or --findings-file lists them)');
     const all: string[] = [];
     printFindings(many, (l) => all.push(l), { verbosity: 2, color: false });
     expect(all).toHaveLength(26);

@@ -15,3 +15,14 @@ export async function cli(...argv: string[]): Promise<{ code: number; stdout: st
   }
   return { code, stdout, stderr, json };
 }
+
+/** `cli` run from `dir` (the working directory is restored afterwards, also on failure). */
+export async function cliIn(dir: string, ...argv: string[]): ReturnType<typeof cli> {
+  const cwd = process.cwd();
+  process.chdir(dir);
+  try {
+    return await cli(...argv);
+  } finally {
+    process.chdir(cwd);
+  }
+}

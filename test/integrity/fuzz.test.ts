@@ -15,6 +15,7 @@ import { fixtures, repoRoot } from '../helpers/env.js';
 import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
 import { saveStore } from '../../generator/core/logs/store.js';
 import { syntheticPace } from '../../generator/core/pace/inputs/synthetic.js';
+import { applySkipMutation, SKIP_MUTATIONS } from './skipped-checks.js';
 
 const root = tempDir('aptpace-fuzz-');
 const inputs = path.join(root, 'inputs');
@@ -22,7 +23,7 @@ const outputs = path.join(root, 'outputs');
 const store = path.join(root, 'store');
 const fit = path.join(root, 'fit');
 const fast = ['--budget', '20', '--bootstrap', '0', '--nc-h', '2', '--nc-d', '2'];
-const tried = { inputs: 0, invocations: 0, crashes: 0, silentLosses: 0, escapes: 0, foreignOverwrites: 0, tornAccepted: 0, concurrentMixed: 0 };
+const tried = { inputs: 0, invocations: 0, crashes: 0, silentLosses: 0, escapes: 0, foreignOverwrites: 0, tornAccepted: 0, concurrentMixed: 0, checksSkippedSilently: 0 };
 
 /** mulberry32: the same mutations on every machine. */
 function rng(seed: number) {
@@ -409,9 +410,32 @@ describe('fuzz: every command on generated bad inputs', () => {
     expect(readdirSync(victim, { recursive: true }).filter((n) => !['deeper'].includes(String(n)))).toEqual([]);
   });
 
+  it('integrity checks that cannot be made (no responses, target, prompt or doc; no task hash) are findings, and errors under --strict', async () => {
+    const model = fixtures('logs', 'harness-output', 'out', 'model-b');
+    const ts = '2026-11-29T08-32-45.130167';
+    for (let i = 0; i < 40; i++) {
+      const runDir = path.join(inputs, 'skipped', `run${i}`, 'model-b');
+      cpSync(model, runDir, { recursive: true });
+      const applied = Array.from({ length: 1 + Math.floor(rand() * 2) }, () => {
+        const m = pick(SKIP_MUTATIONS);
+        const task = m.mcOnly ? pick(['aptd_mc', 'aptd_mc_x']) : pick(['aptd_mc', 'aptd_mc_x', 'aptd_gen']);
+        applySkipMutation(m, path.join(runDir, `samples_${task}_${ts}.jsonl`), path.join(runDir, `results_${ts}.json`), task, (n) => Math.floor(rand() * n));
+        return m;
+      });
+      tried.inputs++;
+      const o = nextOut();
+      const r = await run(['ingest', path.dirname(runDir), '--out', o, '--strict'], o);
+      const reported = new Set<string>(r.json?.findings.map((f: any) => f.code));
+      const missing = applied.filter((m) => !reported.has(m.expect));
+      if (missing.length || r.code === 0) tried.checksSkippedSilently++;
+      expect(missing.map((m) => m.name), `run${i}: ${applied.map((m) => m.name).join(' + ')}`).toEqual([]);
+      expect(r.code, `run${i}: --strict with a skipped check`).toBe(1);
+    }
+  });
+
   it('reports the counts', () => {
     console.log(
-      `fuzz: ${tried.inputs} generated inputs, ${tried.invocations} invocations, ${tried.crashes} crashes, ${tried.silentLosses} silent losses, ${tried.escapes} escapes, ${tried.foreignOverwrites} foreign overwrites, ${tried.tornAccepted} torn sets accepted, ${tried.concurrentMixed} mixed concurrent writes`,
+      `fuzz: ${tried.inputs} generated inputs, ${tried.invocations} invocations, ${tried.crashes} crashes, ${tried.silentLosses} silent losses, ${tried.escapes} escapes, ${tried.foreignOverwrites} foreign overwrites, ${tried.tornAccepted} torn sets accepted, ${tried.concurrentMixed} mixed concurrent writes, ${tried.checksSkippedSilently} skipped checks not reported`,
     );
     expect(tried.inputs).toBeGreaterThan(2000);
     expect(tried.crashes).toBe(0);
@@ -420,5 +444,6 @@ describe('fuzz: every command on generated bad inputs', () => {
     expect(tried.foreignOverwrites).toBe(0);
     expect(tried.tornAccepted).toBe(0);
     expect(tried.concurrentMixed).toBe(0);
+    expect(tried.checksSkippedSilently).toBe(0);
   });
 });

@@ -42,7 +42,29 @@ describe('wrong-typed trajectory fields are findings', () => {
     expect((await ignored('acme__widgets-12.traj', (r) => Object.assign(r, { info: { ...r.info, model_stats: { instance_cost: 'x' }, exit_status: 1 } }), false)).fields).toEqual(['info.exit_status', 'info.model_stats.instance_cost']);
   });
 
+  it('openhands events: wrong-typed event fields name the event and field (file and line come with them)', async () => {
+    const edit = (r: any[]) => {
+      r[1].args.content = 7; // the goal
+      r[2].args.command = ['wc']; // the command run
+      r[3].success = 'yes';
+      r[3].extras = { metadata: { exit_code: '0' } };
+      r[5].cause = '4';
+      r[7].args.final_thought = { text: 'done' };
+    };
+    expect((await ignored('openhands-events.json', edit, false)).fields).toEqual(['[1].args.content', '[2].args.command', '[3].extras.metadata.exit_code', '[3].success', '[5].cause', '[7].args.final_thought']);
+    const text = readFileSync(fixtures('trajectories', 'good', 'openhands-events.json'), 'utf8');
+    const events = JSON.parse(text);
+    events[2].args = 'wc -l';
+    const file = path.join(dir, 'events-args.json');
+    writeFileSync(file, JSON.stringify(events));
+    const read = await readTrajectories(nodeVfs, [file]);
+    const f = read.findings.find((x) => x.code === 'traj-field-ignored')!;
+    expect(f.path).toMatchObject({ file, field: '[2].args' });
+    expect(f.args).toEqual({ expected: 'an object', actual: 'string' });
+  });
+
   it('a field of the right type, or absent, is no finding', async () => {
+    expect((await ignored('openhands-events.json', () => undefined, false)).fields).toEqual([]);
     expect((await ignored('openhands-output.jsonl', () => undefined)).fields).toEqual([]);
     expect((await ignored('chat-messages.jsonl', (r) => delete r.model)).fields).toEqual([]);
   });

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cli } from '../helpers/cli.js';
+import { cliIn } from '../helpers/cli.js';
 import { harnessEnv, hasLmEval, inCi, python, repoRoot } from '../helpers/env.js';
 import { isRoot, slurmInstalled, startSlurm, type SlurmCluster } from '../helpers/slurm.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -35,14 +35,8 @@ checkpoints:
   - {name: cp-b, model: team-echo, model_args: pretrained=org/ckpt, extra_args: [--seed, "6"], step: 200}
 `,
   );
-  const cwd = process.cwd();
-  process.chdir(work);
-  try {
-    const planned = await cli('plan', '--reference', 'reference.yaml', '--models', 'checkpoints', '--shards', '2', '--out', 'plans', '--quiet');
-    expect(planned.code, planned.stderr).toBe(0);
-  } finally {
-    process.chdir(cwd);
-  }
+  const planned = await cliIn(work, 'plan', '--reference', 'reference.yaml', '--models', 'checkpoints', '--shards', '2', '--out', 'plans', '--quiet');
+  expect(planned.code, planned.stderr).toBe(0);
   writeFileSync(path.join(work, 'fail-job'), FAILING);
 }
 

@@ -1,5 +1,7 @@
 import { targetModelsNotInStore } from '../../core/logs/targets/unmatched.js';
 import type { Command } from 'commander';
+import { nodeVfs } from '../../core/kernel/node-vfs.js';
+import { startSamplePool } from '../../core/logs/harness/sample-pool.js';
 import { withProgress } from '../progress.js';
 import { UsageError, type CommandSpec } from '../command.js';
 import { addSourcesOption, collect, listOption } from '../options.js';
@@ -93,7 +95,9 @@ const ingest: CommandSpec = {
     let superseded: SupersededRun[] = [];
     if (roots.length) {
       ctx.progress(`ingesting harness logs under ${roots.join(', ')}`);
-      const r = await withProgress(ctx, 'ingest', (onProgress) => ingestLogs(ctx.vfs, roots, { mapping, metrics, pins, onProgress }));
+      // Samples files are parsed and hashed on worker threads when reading the real file system.
+      const pool = ctx.vfs === nodeVfs ? startSamplePool() : undefined;
+      const r = await withProgress(ctx, 'ingest', (onProgress) => ingestLogs(ctx.vfs, roots, { mapping, metrics, pins, onProgress, readSamples: pool?.read })).finally(() => pool?.close());
       findings.push(...r.findings);
       tallies.samples = r.tally;
       superseded = r.superseded;

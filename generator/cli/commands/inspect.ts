@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { UsageError, type CommandSpec } from '../command.js';
 import { deprecatedAlias, listOption } from '../options.js';
-import type { Finding } from '../../core/kernel/findings.js';
+import { FindingCollector } from '../../core/kernel/finding-collector.js';
 import { DOMAINS } from '../../core/trajectories/types.js';
-import { formatNames, streamTrajectories, tallyOf, type FileSummary, type ReadTrajectoriesOptions } from '../../core/trajectories/read.js';
+import { formatNames, streamTrajectories, tallyOf, TALLY_CODES, type FileSummary, type ReadTrajectoriesOptions } from '../../core/trajectories/read.js';
 import { describeSuccess, totalsOf } from '../../core/trajectories/summary.js';
 import { renderTally } from '../../core/kernel/render.js';
 import type { Tally } from '../../core/kernel/findings.js';
@@ -17,16 +17,18 @@ const inspect: CommandSpec = {
   },
   async run(args, opts, ctx) {
     const options = readOptionsFrom(opts);
-    const findings: Finding[] = [];
+    // Bulk findings (one per bad record) are streamed to --findings-file and held bounded.
+    const collector = new FindingCollector({ keepAll: TALLY_CODES, onFinding: ctx.streamFinding });
     const files: FileSummary[] = [];
     // Streamed: inspect keeps per-file summaries only, so any corpus size fits in memory.
     for await (const ev of streamTrajectories(ctx.vfs, args, options)) {
-      if (ev.kind === 'finding') findings.push(ev.finding);
+      if (ev.kind === 'finding') await collector.add(ev.finding);
       else if (ev.kind === 'file') {
         files.push(ev.summary);
         if (files.length % 500 === 0) ctx.progress(`inspected ${files.length} files`);
       }
     }
+    const findings = collector.findings();
     const tally = tallyOf(files, findings);
     const tokenNote = options.exactTokens ? '' : '~';
     return { findings, data: { files, tally, totals: totalsOf(files), tokens: options.exactTokens ? 'cl100k_base' : 'chars/4' }, text: fileTable(files, tally, tokenNote) };

@@ -5,6 +5,7 @@ import { hasErrors, type Finding } from '../../core/kernel/findings.js';
 import { OutputFolder } from '../../core/kernel/output.js';
 import { budgetFindings, parseReferenceFile, targetsCsv } from '../../core/workflow/reference.js';
 import { buildRunPlan } from '../../core/workflow/run-plan.js';
+import { loadPlanSetCheck } from '../../core/emit/templates.js';
 import { readSuiteTasks } from '../../core/workflow/suite-tasks.js';
 import { workflowFindings } from '../../core/workflow/findings.js';
 import { findingFactory } from '../../core/kernel/findings.js';
@@ -65,7 +66,8 @@ const plan: CommandSpec = {
       ...(opts.models !== 'references' ? reference.checkpoints : []),
     ];
     if (models.length === 0) throw new UsageError(`the reference file lists no ${opts.models === 'all' ? 'models' : opts.models}`);
-    const built = buildRunPlan({ models, suite: suiteRead.suite, shards, runsDir: opts.runs, planDir: opts.out, harness: reference.harness, slurm: reference.slurm });
+    const setCheck = await loadPlanSetCheck(ctx.vfs);
+    const built = buildRunPlan({ models, suite: suiteRead.suite, shards, runsDir: opts.runs, planDir: opts.out, harness: reference.harness, slurm: reference.slurm, setCheck });
     findings.push(...built.findings);
     if (!built.plan) return { findings, text: summary };
     const out = new OutputFolder(ctx.vfs, path.resolve(ctx.cwd, opts.out as string), { force: Boolean(opts.force), set: 'plan' });

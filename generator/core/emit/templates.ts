@@ -25,6 +25,11 @@ export function defaultSuiteTemplateDir(vfs: Vfs): Promise<string> {
   return packageTemplateDir(vfs, 'suite', TEMPLATE_FILES.utils);
 }
 
+/** run.sh's plan-set check (templates/plan/verify-plan-set.sh), verbatim. */
+export async function loadPlanSetCheck(vfs: Vfs): Promise<string> {
+  return vfs.readText(path.join(await packageTemplateDir(vfs, 'plan', 'verify-plan-set.sh'), 'verify-plan-set.sh'));
+}
+
 /** The proxy suite's Python module (templates/proxy-suite/aptpace_pace.py), verbatim. */
 export async function loadPaceModule(vfs: Vfs): Promise<string> {
   return vfs.readText(path.join(await packageTemplateDir(vfs, 'proxy-suite', 'aptpace_pace.py'), 'aptpace_pace.py'));

@@ -56,6 +56,11 @@ export const fsFindings = {
     title: 'Input nested too deeply',
     message: (a) => `${a.path} nests values more than ${a.limit} levels deep; refused`,
   },
+  'findings-folded': {
+    severity: 'info',
+    title: 'More findings of one kind',
+    message: (a) => `${a.count} more ${a.code} finding(s) are not listed here (the first ${a.kept} are); --findings-file lists every one`,
+  },
   'output-set-foreign': {
     severity: 'error',
     title: 'File is not part of its folder\'s set',

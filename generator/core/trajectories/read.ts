@@ -364,6 +364,9 @@ export async function readTrajectories(vfs: Vfs, inputs: string[], options: Read
   return result;
 }
 
+/** The finding codes `tallyOf` counts from: a collector that bounds findings must keep all of these. */
+export const TALLY_CODES: ReadonlySet<string> = new Set(['traj-input-missing', 'no-inputs', 'traj-file-unreadable', 'traj-skipped-extension']);
+
 /** read = accepted + rejected records; evaluation files and skipped extensions count as skipped. */
 export function tallyOf(files: FileSummary[], findings: Finding[]): Tally {
   const tally = emptyTally();

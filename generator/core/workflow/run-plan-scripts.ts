@@ -20,7 +20,7 @@ const inDoubleQuotes = (s: string) => s.replace(/[\\"$`]/g, (c) => `\\${c}`);
 
 const oneLine = (s: string) => s.replace(/[\r\n]/g, ' ');
 
-export function shellScript(jobs: ScriptJob[], command: string[], planDir: string, harness: Partial<HarnessSettings>): string {
+export function shellScript(jobs: ScriptJob[], command: string[], planDir: string, harness: Partial<HarnessSettings>, setCheck?: string): string {
   const last = jobs.length - 1;
   const outputs = jobs.map((j) => `    ${j.job}) printf '%s\\n' ${shellQuote(j.outputPath)} ;;`).join('\n');
   const cases = jobs
@@ -29,6 +29,10 @@ export function shellScript(jobs: ScriptJob[], command: string[], planDir: strin
   const env = (harness.env ?? []).map(([k, v]) => `export ${k}=${shellQuote(v)}`).join('\n');
   const setup = harness.setup ? `# harness.setup from the reference file:\n${oneLine(harness.setup)} || { echo "run.sh: the setup line failed" >&2; exit 1; }` : '';
   const rerun = `bash ${shellQuote(`${planDir}/run.sh`)}`;
+  // The plan set is checked before anything runs: a torn or edited plan is refused (exit 2).
+  const check = setCheck ? `${setCheck.trimEnd()}
+aptpace_verify_plan_set "$(dirname "\${BASH_SOURCE[0]}")" || exit 2
+` : '';
   return `#!/usr/bin/env bash
 # Written by aptpace plan. Runs the plan's (model, shard) jobs one after another:
 #   bash run.sh               # every job whose logs are not complete yet
@@ -37,9 +41,10 @@ export function shellScript(jobs: ScriptJob[], command: string[], planDir: strin
 # A job is complete when its output folder holds the harness's results_*.json, which the
 # harness writes last; a failed or killed job leaves none and runs again next time. A failed
 # job does not stop the others: the end lists the failed jobs and how to rerun them (exit 1).
+# A plan whose files are not the set aptpace plan wrote (torn, edited, mixed) is refused (exit 2).
 # Run it from the folder the plan's paths are relative to.
 set -uo pipefail
-${env}${env ? '\n' : ''}${setup}${setup ? '\n' : ''}HARNESS=(${command.map(shellQuote).join(' ')})
+${check}${env}${env ? '\n' : ''}${setup}${setup ? '\n' : ''}HARNESS=(${command.map(shellQuote).join(' ')})
 job_output() {
   case "$1" in
 ${outputs}

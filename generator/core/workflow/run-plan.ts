@@ -66,6 +66,8 @@ export interface RunPlanOptions {
   planDir: string;
   harness: Partial<HarnessSettings> & { extra_args: string[] };
   slurm?: SlurmSettings;
+  /** templates/plan/verify-plan-set.sh: run.sh includes it and refuses a torn or edited plan set. */
+  setCheck?: string;
 }
 
 /**
@@ -164,7 +166,7 @@ export function buildRunPlan(options: RunPlanOptions): { plan?: RunPlan; finding
   }
   files['jobs.tsv'] = `job\tmodel\tshard\toutput_path\n${jobs.map((j) => `${j.job}\t${j.model}\t${j.shard}\t${j.outputPath}`).join('\n')}\n`;
   files['model-names.csv'] = modelNamesCsv(jobs);
-  files['run.sh'] = shellScript(jobs, command, options.planDir, options.harness);
+  files['run.sh'] = shellScript(jobs, command, options.planDir, options.harness, options.setCheck);
   files['slurm.sbatch'] = slurmScript(jobs, options.planDir, options.slurm ?? { gres: 'gpu:1', cpus_per_task: 8, time: '04:00:00', directives: [] });
   return { plan: { shards, jobs, files }, findings };
 }

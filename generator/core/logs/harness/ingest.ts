@@ -10,7 +10,8 @@ import { discoverRuns, type RunFiles } from './discover.js';
 import { chooseMetric, metricLabel, type MetricChoice, type MetricRule } from './metric-choice.js';
 import { placeTask, type Coverage, type PlacedBlock } from './place.js';
 import { isResultsJson, parseResults, splitMetricKey, type MetricKey, type RunInfo, type TaskResult } from './results.js';
-import { readSampleFile, type MetricRecompute, type SampleBlock } from './samples.js';
+import { inThreadSampleReader, type SampleFileReader } from './sample-file.js';
+import type { MetricRecompute, SampleBlock } from './samples.js';
 import { selectRuns, type LoadedRun, type SupersededRun, type Winner } from './select.js';
 
 export type { Coverage, CoverageCell } from './place.js';
@@ -26,6 +27,8 @@ export interface IngestOptions {
   fastPath?: boolean;
   /** Called as samples files are read (done, total). */
   onProgress?: ProgressCallback;
+  /** Reads one samples file (e.g. on a worker thread); default: in this thread through `vfs`. A reader that fails falls back to the in-thread one. */
+  readSamples?: SampleFileReader;
 }
 
 /**
@@ -155,35 +158,38 @@ export async function ingestLogs(
   const coverage: Coverage = { models: [], tasks: [], cells: {} };
   const versions = new Map<string, Set<string>>();
   const filesTotal = [...byTask.values()].reduce((n, runs) => n + runs.length, 0);
+  const inThread = inThreadSampleReader(vfs);
   let filesRead = 0;
-  for (const task of [...byTask.keys()].sort()) {
+  const taskOrder = [...byTask.keys()].sort();
+  // Files are read a few at a time (I/O and worker threads overlap parsing), the next task's
+  // while this one is placed; each file gets its own sink and tally, merged back in model order
+  // so findings come out in the same order every run.
+  const readTask = (task: string) => {
     const choice = choices.get(task)!;
     const runs = byTask.get(task)!.sort((a, b) => compareStrings(a.run.model, b.run.model));
-    // Files are read a few at a time (I/O overlaps parsing); each gets its own sink and
-    // tally, merged back in model order so findings come out in the same order every run.
-    const blocks = await mapInOrder(runs, READ_AHEAD, async (w) => {
+    return mapInOrder(runs, READ_AHEAD, async (w) => {
       const tr = w.run.info.leafTasks.get(w.task)!;
-      const own = new FindingSink();
-      const ownTally = emptyTally();
-      const block = await readSampleFile(
-        vfs,
-        w.file,
-        {
-          metric: choice.metric,
-          filter: choice.filter,
-          filterOrder: tr.filters.length ? tr.filters : [choice.filter],
-          docsPerFilter: tr.nSamples?.effective,
-          jsonArray: w.run.files.legacyArrays,
-          fastPath: options.fastPath,
-          fractionMetric: FRACTION_METRICS.has(choice.metric),
-          ...recomputeFor(tr, choice),
-        },
-        own,
-        ownTally,
-      );
+      const readOptions = {
+        metric: choice.metric,
+        filter: choice.filter,
+        filterOrder: tr.filters.length ? tr.filters : [choice.filter],
+        docsPerFilter: tr.nSamples?.effective,
+        jsonArray: w.run.files.legacyArrays,
+        fastPath: options.fastPath,
+        fractionMetric: FRACTION_METRICS.has(choice.metric),
+        ...recomputeFor(tr, choice),
+      };
+      const read = await (options.readSamples ?? inThread)(w.file, readOptions).catch(() => inThread(w.file, readOptions));
       options.onProgress?.(++filesRead, filesTotal, 'samples files read');
-      return { w, block, findings: own.close(), tally: ownTally };
+      return { w, ...read };
     });
+  };
+  let pending = taskOrder.length ? readTask(taskOrder[0]!) : undefined;
+  for (let k = 0; k < taskOrder.length; k++) {
+    const task = taskOrder[k]!;
+    const choice = choices.get(task)!;
+    const blocks = await pending!;
+    pending = k + 1 < taskOrder.length ? readTask(taskOrder[k + 1]!) : undefined;
     for (const { w, block, findings, tally: t } of blocks) {
       sink.pushAll(findings);
       addTally(tally, t);
@@ -236,7 +242,7 @@ function winnersByRun(winners: Winner[]) {
   return [...out.values()].map((r) => ({ ...r, tasks: r.tasks.sort() })).sort((a, b) => compareStrings(a.results, b.results));
 }
 
-const READ_AHEAD = 4;
+const READ_AHEAD = 8;
 
 /** `fn` over `items` with at most `limit` in flight; results in input order. */
 async function mapInOrder<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * Raw-text JSON helpers for harness sample lines. The harness hashes a record's `doc`
@@ -21,13 +21,18 @@ function skipString(text: string, i: number): number {
   }
 }
 
-function skipWs(text: string, i: number): number {
+export function skipWs(text: string, i: number): number {
   while (i < text.length) {
     const c = text.charCodeAt(i);
     if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) break;
     i++;
   }
   return i;
+}
+
+/** `,` `}` `]` or JSON whitespace: where a bare scalar ends. */
+function isScalarEnd(c: number): boolean {
+  return c === 0x2c || c === 0x7d || c === 0x5d || c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
 
 /** Index just past the JSON value starting at `i`, or -1 when it is unbalanced or cut off. */
@@ -50,11 +55,44 @@ export function skipValue(text: string, i: number): number {
     } else if (depth === 0) {
       // A bare scalar: number, true, false, null, NaN, Infinity.
       let j = i;
-      while (j < text.length && !',}] \n\r\t'.includes(text[j]!)) j++;
+      while (j < text.length && !isScalarEnd(text.charCodeAt(j))) j++;
       return j > i ? j : -1;
     }
   }
   return -1;
+}
+
+/** The JSON string token text[from, to) decoded; a token without escapes is sliced, not parsed. */
+export function jsonStringAt(text: string, from: number, to: number): string | undefined {
+  const body = text.slice(from + 1, to - 1);
+  if (body.indexOf('\\') < 0 && !hasControl(body)) return body;
+  try {
+    return JSON.parse(text.slice(from, to)) as string;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A raw control character (U+0000–U+001F) makes a JSON string invalid. */
+const CONTROL = /[\u0000-\u001f]/;
+const hasControl = (s: string): boolean => CONTROL.test(s);
+
+const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/**
+ * `JSON.parse` of one raw value, with the common small shapes (a string without escapes, a
+ * number, true/false/null) decoded without the parser. Throws like `JSON.parse` on bad input.
+ */
+export function parseJsonValue(raw: string): unknown {
+  const c = raw.charCodeAt(0);
+  if (c === 0x22 && raw.length >= 2 && raw.charCodeAt(raw.length - 1) === 0x22) {
+    const body = raw.slice(1, -1);
+    if (body.indexOf('\\') < 0 && body.indexOf('"') < 0 && !hasControl(body)) return body;
+  } else if ((c === 0x2d || (c >= 0x30 && c <= 0x39)) && raw.length < 24 && JSON_NUMBER.test(raw)) return Number(raw);
+  else if (raw === 'true') return true;
+  else if (raw === 'false') return false;
+  else if (raw === 'null') return null;
+  return JSON.parse(raw);
 }
 
 /**
@@ -71,12 +109,8 @@ export function topLevelSpans(text: string): Map<string, [number, number]> | und
     if (text[i] !== '"') return undefined;
     const keyEnd = skipString(text, i);
     if (keyEnd < 0) return undefined;
-    let key: string;
-    try {
-      key = JSON.parse(text.slice(i, keyEnd)) as string;
-    } catch {
-      return undefined;
-    }
+    const key = jsonStringAt(text, i, keyEnd);
+    if (key === undefined) return undefined;
     i = skipWs(text, keyEnd);
     if (text[i] !== ':') return undefined;
     const start = skipWs(text, i + 1);
@@ -132,5 +166,5 @@ export function pythonIndent2(raw: string): string {
 
 /** The harness's `doc_hash` of a doc whose compact text is `raw`. */
 export function harnessDocHash(raw: string): string {
-  return createHash('sha256').update(pythonIndent2(raw), 'utf8').digest('hex');
+  return hash('sha256', pythonIndent2(raw), 'hex');
 }

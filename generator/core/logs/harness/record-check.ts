@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
-import { harnessDocHash, skipValue, topLevelSpans } from './json-text.js';
 import { parsePythonStringList } from './python-repr.js';
+import type { LineContent } from './sample-line.js';
 
 /**
  * Checks one harness sample record against its own content, the way lm-eval 0.4.13 builds
@@ -11,50 +10,24 @@ import { parsePythonStringList } from './python-repr.js';
  */
 export type HashField = 'doc_hash' | 'prompt_hash' | 'target_hash';
 
-const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
-
 /**
  * The first stored hash that does not match the record's content (`mismatch`), and the stored
  * hashes whose content is absent from the record, so they could not be checked (`unchecked`).
  */
-export function contentHashCheck(rec: Record<string, unknown>, docRaw: string | undefined): { mismatch?: HashField; unchecked: HashField[] } {
+export function contentHashCheck(rec: Record<string, unknown>, content: LineContent): { mismatch?: HashField; unchecked: HashField[] } {
   const unchecked: HashField[] = [];
-  if (typeof rec.doc_hash === 'string') {
-    if (docRaw === undefined) unchecked.push('doc_hash');
-    else if (harnessDocHash(docRaw) !== rec.doc_hash) return { mismatch: 'doc_hash', unchecked };
-  }
-  const args = rec.arguments as Record<string, Record<string, unknown>> | undefined;
-  const prompt = args && typeof args === 'object' ? args.gen_args_0?.arg_0 : undefined;
-  if (typeof rec.prompt_hash === 'string') {
-    if (typeof prompt !== 'string') unchecked.push('prompt_hash');
-    else if (sha256(prompt) !== rec.prompt_hash) return { mismatch: 'prompt_hash', unchecked };
-  }
-  if (typeof rec.target_hash === 'string') {
-    if (typeof rec.target !== 'string') unchecked.push('target_hash');
-    else if (sha256(rec.target) !== rec.target_hash) return { mismatch: 'target_hash', unchecked };
+  const pairs: [HashField, string | undefined][] = [
+    ['doc_hash', content.docHash],
+    ['prompt_hash', content.promptHash],
+    ['target_hash', content.targetHash],
+  ];
+  for (const [field, computed] of pairs) {
+    const stored = rec[field];
+    if (typeof stored !== 'string') continue;
+    if (computed === undefined) unchecked.push(field);
+    else if (computed !== stored) return { mismatch: field, unchecked };
   }
   return { unchecked };
-}
-
-/** Our question id: a non-empty string `id` at the top level of the doc text. */
-export function questionIdOf(docRaw: string | undefined): string {
-  if (!docRaw) return '';
-  const spans = topLevelSpans(docRaw);
-  const at = spans?.get('id');
-  if (!at) return '';
-  try {
-    const id: unknown = JSON.parse(docRaw.slice(at[0], at[1]));
-    return typeof id === 'string' && id.trim() !== '' ? id : '';
-  } catch {
-    return '';
-  }
-}
-
-/** The raw text of the top-level `doc` value in a record line (undefined when absent). */
-export function docSpan(text: string, spans: Map<string, [number, number]> | undefined): string | undefined {
-  const at = spans?.get('doc');
-  if (!at) return undefined;
-  return skipValue(text, at[0]) === at[1] ? text.slice(at[0], at[1]) : undefined;
 }
 
 /**

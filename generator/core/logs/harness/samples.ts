@@ -3,8 +3,8 @@ import { countSkip, type Tally } from '../../kernel/findings.js';
 import { Buffer, isUtf8 } from 'node:buffer';
 import type { Vfs } from '../../kernel/vfs.js';
 import type { FindingSink } from '../sink.js';
-import { topLevelSpans } from './json-text.js';
-import { contentHashCheck, docSpan, questionIdOf, recomputeMetric, type MetricRecompute } from './record-check.js';
+import { contentHashCheck, recomputeMetric, type MetricRecompute } from './record-check.js';
+import { contentOf, NAN_SENTINEL, parseSampleLine, type LineContent, type LinePrefixCache } from './sample-line.js';
 
 export type { MetricRecompute } from './record-check.js';
 
@@ -45,16 +45,15 @@ export interface SampleBlock {
   hasHashes: boolean;
 }
 
-
 /**
- * Reads one samples file for one chosen (metric, filter). Streams line by line; for
- * each line only the tail after the top-level `"filter"` (or `"doc_hash"`) key is parsed,
- * because that is where the harness writes filter, hashes and per-sample metric values
- * (`example.update(metrics)` after the fixed keys). A key of that name nested inside
- * `doc` cannot fool it: such a tail is not a balanced object and the line falls back to
- * a full parse. Every rejected line is a finding with file:line.
+ * Reads one samples file for one chosen (metric, filter). Streams line by line; each line is
+ * parsed by `parseSampleLine` (top-level fields located in one scan, big ones never built, a
+ * line prefix seen in another model's file served from `cache`), checked against its own
+ * content (doc, prompt and target hashes, the metric recomputed where the harness's built-in
+ * scoring applies) and every check that could not be made is counted. Every rejected line is
+ * a finding with file:line.
  */
-export async function readSampleFile(vfs: Vfs, file: string, options: SampleReadOptions, sink: FindingSink, tally: Tally): Promise<SampleBlock> {
+export async function readSampleFile(vfs: Vfs, file: string, options: SampleReadOptions, sink: FindingSink, tally: Tally, cache?: LinePrefixCache): Promise<SampleBlock> {
   const block: SampleBlock = { docIds: [], questionIds: [], values: [], lines: [], docHashes: [], promptHashes: [], targetHashes: [], perFilter: {}, sum: 0, metricSums: {}, hasHashes: false };
   const taskHash = createHash('sha256');
   let hashedRecords = 0;
@@ -65,7 +64,7 @@ export async function readSampleFile(vfs: Vfs, file: string, options: SampleRead
   const unchecked = new Map<string, number>();
   const countGap = (reason: string) => unchecked.set(reason, (unchecked.get(reason) ?? 0) + 1);
 
-  const accept = (rec: Record<string, unknown>, line: number, where: { file: string; line?: number; record?: number }, docRaw?: string) => {
+  const accept = (rec: Record<string, unknown>, line: number, where: { file: string; line?: number; record?: number }, content: LineContent) => {
     const index = recordIndex++;
     const dh = rec.doc_hash;
     const ph = rec.prompt_hash;
@@ -83,7 +82,7 @@ export async function readSampleFile(vfs: Vfs, file: string, options: SampleRead
       }
     }
     block.perFilter[filter] = (block.perFilter[filter] ?? 0) + 1;
-    const hashes = contentHashCheck(rec, docRaw);
+    const hashes = contentHashCheck(rec, content);
     const badHash = hashes.mismatch;
     for (const field of hashes.unchecked) countGap(`${field} (its content is not in the record)`);
     if (badHash) {
@@ -137,7 +136,7 @@ export async function readSampleFile(vfs: Vfs, file: string, options: SampleRead
     }
     seen.set(docId, line);
     block.docIds.push(docId);
-    block.questionIds.push(questionIdOf(docRaw));
+    block.questionIds.push(content.questionId);
     block.values.push(value);
     block.lines.push(line);
     block.docHashes.push(typeof dh === 'string' ? dh : '');
@@ -187,7 +186,7 @@ export async function readSampleFile(vfs: Vfs, file: string, options: SampleRead
         tally.rejected++;
         return;
       }
-      accept(rec as Record<string, unknown>, i, { file, record: i });
+      accept(rec as Record<string, unknown>, i, { file, record: i }, contentOf(rec as Record<string, unknown>, undefined));
     });
   } else {
     const handle = (buf: Buffer, from: number, to: number, line: number, terminated: boolean) => {
@@ -204,16 +203,14 @@ export async function readSampleFile(vfs: Vfs, file: string, options: SampleRead
         sink.add('samples-invalid-utf8', { file, line });
         return;
       }
-      const text = buf.toString('utf8', from, end);
-      const spans = topLevelSpans(text);
-      const rec = (fast && spans ? fromSpans(text, spans) : undefined) ?? parseFull(text);
-      if (!rec) {
+      const parsed = parseSampleLine(buf.toString('utf8', from, end), fast, cache);
+      if (!parsed) {
         if (!terminated) sink.add('samples-truncated-line', { file, line }, { bytes: end - from });
         else sink.add('samples-bad-json', { file, line }, { reason: 'not a JSON object' });
         tally.rejected++;
         return;
       }
-      accept(rec, line, { file, line }, docSpan(text, spans));
+      accept(parsed.rec, line, { file, line }, parsed.content);
     };
     try {
       await forEachLine(vfs, file, handle);
@@ -242,9 +239,6 @@ export async function readSampleFile(vfs: Vfs, file: string, options: SampleRead
   }
   return block;
 }
-
-/** Python's json.dumps writes NaN/Infinity as bare tokens; they become this marker + the token, so the value is reported as written, not the line. */
-const NAN_SENTINEL = '\u0000non-finite:';
 
 const WHOLE_FILE_LIMIT = 32 << 20;
 
@@ -293,87 +287,4 @@ function isBlank(buf: Buffer, from: number, to: number): boolean {
     if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return false;
   }
   return true;
-}
-
-/** Fields the reader never parses whole: skipping them keeps big prompts and responses cheap. */
-const UNPARSED = new Set(['doc', 'resps', 'arguments']);
-
-/** `arguments.gen_args_0.arg_0` (the prompt the harness hashes), read through nested spans only. */
-function promptOf(text: string, spans: Map<string, [number, number]>): Record<string, unknown> | undefined {
-  const at = spans.get('arguments');
-  if (!at) return undefined;
-  const args = text.slice(at[0], at[1]);
-  const g = topLevelSpans(args)?.get('gen_args_0');
-  if (!g) return {};
-  const first = args.slice(g[0], g[1]);
-  const p = topLevelSpans(first)?.get('arg_0');
-  if (!p) return { gen_args_0: {} };
-  try {
-    return { gen_args_0: { arg_0: JSON.parse(first.slice(p[0], p[1])) } };
-  } catch {
-    return { gen_args_0: {} };
-  }
-}
-
-/** The record from its top-level spans, each parsed alone (bare NaN/Infinity become the marker). */
-function fromSpans(text: string, spans: Map<string, [number, number]>): Record<string, unknown> | undefined {
-  const rec: Record<string, unknown> = {};
-  const args = promptOf(text, spans);
-  if (args) rec.arguments = args;
-  for (const [key, [a, b]] of spans) {
-    if (UNPARSED.has(key)) continue;
-    const raw = text.slice(a, b);
-    try {
-      rec[key] = JSON.parse(raw);
-    } catch {
-      // Bare NaN / Infinity (Python's json.dumps) inside the value: parse it with the marker.
-      const value = parseFull(`{"v":${raw}}`);
-      if (!value) return undefined;
-      rec[key] = value.v;
-    }
-  }
-  return rec;
-}
-
-function parseFull(text: string): Record<string, unknown> | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    if (!/NaN|Infinity/.test(text)) return undefined;
-    try {
-      value = JSON.parse(replaceNonFinite(text));
-    } catch {
-      return undefined;
-    }
-  }
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-}
-
-/** Replaces bare NaN / Infinity / -Infinity tokens outside strings with a marker string. */
-function replaceNonFinite(text: string): string {
-  let out = '';
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (inString) {
-      out += ch;
-      if (ch === '\\') out += text[++i] ?? '';
-      else if (ch === '"') inString = false;
-      continue;
-    }
-    if (ch === '"') {
-      inString = true;
-      out += ch;
-      continue;
-    }
-    const token = text.startsWith('NaN', i) ? 'NaN' : text.startsWith('-Infinity', i) ? '-Infinity' : text.startsWith('Infinity', i) ? 'Infinity' : undefined;
-    if (token) {
-      out += JSON.stringify(NAN_SENTINEL + token);
-      i += token.length - 1;
-      continue;
-    }
-    out += ch;
-  }
-  return out;
 }

@@ -4,7 +4,8 @@
  * is its observation. `finish.args.task_completed` is the agent's self-report, not success.
  */
 import { trajFinding } from '../findings.js';
-import { isRecord, num, str, typeName } from '../text.js';
+import { isRecord, str, typeName } from '../text.js';
+import { fieldsOf, type Fields } from './fields.js';
 import type { ToolSpec, Trajectory } from '../types.js';
 import { at, buildTrajectory, parseToolArguments, type FormatReader, type RecordContext, type StepDraft } from './reader.js';
 
@@ -64,21 +65,26 @@ export interface ConvertedEvents {
 export function convertEvents(events: unknown[], ctx: RecordContext, field: string): ConvertedEvents | undefined {
   const out: ConvertedEvents = { steps: [], goal: null, systemPrompt: null, tools: [], selfReport: null, finalAnswer: null, model: null, metrics: {}, finished: false };
   const byId = new Map<number, number>(); // action id → step index
-  let lastMetrics: Json | undefined;
+  let lastMetrics: Fields | undefined;
   for (let i = 0; i < events.length; i++) {
     const e = events[i];
     if (!isRecord(e)) {
       ctx.findings.push(trajFinding('traj-wrong-type', at(ctx, `${field}[${i}]`), { expected: 'an event object', actual: typeName(e) }));
       return undefined;
     }
-    if (isRecord(e.llm_metrics)) lastMetrics = e.llm_metrics;
-    const args = isRecord(e.args) ? e.args : {};
-    if (typeof e.action === 'string') {
-      const action = e.action;
+    // Every field read through one typed accessor: a present field of the wrong type is a
+    // traj-field-ignored warning naming file, line and field, never a silent drop.
+    const ev = fieldsOf(ctx, e, `${field}[${i}]`);
+    const llmMetrics = ev.obj('llm_metrics');
+    if (isRecord(e.llm_metrics)) lastMetrics = llmMetrics;
+    const args = ev.obj('args');
+    const action = ev.str('action');
+    const message = () => ev.str('message');
+    if (action !== null) {
       if (action === 'system') {
-        out.systemPrompt = str(args.content) ?? str(e.message);
-        if (Array.isArray(args.tools)) {
-          for (const t of args.tools) {
+        out.systemPrompt = args.str('content') ?? message();
+        if (Array.isArray(args.raw.tools)) {
+          for (const t of args.raw.tools) {
             const fn = isRecord(t) && isRecord(t.function) ? t.function : undefined;
             if (fn && typeof fn.name === 'string') out.tools.push({ name: fn.name, description: str(fn.description), parameters: isRecord(fn.parameters) ? fn.parameters : null });
           }
@@ -86,8 +92,9 @@ export function convertEvents(events: unknown[], ctx: RecordContext, field: stri
         continue;
       }
       if (SKIPPED_ACTIONS.has(action)) continue;
-      if (e.source === 'user' || e.source === 'environment') {
-        const content = str(args.content) ?? str(e.message) ?? '';
+      const source = ev.str('source');
+      if (source === 'user' || source === 'environment') {
+        const content = args.str('content') ?? message() ?? '';
         if (out.goal === null && !out.steps.length) out.goal = content;
         else if (out.steps.length) {
           // Later user turns are part of what the agent observed after its last step.
@@ -96,11 +103,12 @@ export function convertEvents(events: unknown[], ctx: RecordContext, field: stri
         }
         continue;
       }
-      const meta = isRecord(e.tool_call_metadata) ? e.tool_call_metadata : undefined;
-      const tool = str(meta?.function_name) ?? action;
-      const thought = str(args.thought) || modelResponseContent(e) || null;
+      const meta = ev.obj('tool_call_metadata');
+      const hasMeta = isRecord(e.tool_call_metadata);
+      const tool = meta.str('function_name') ?? action;
+      const thought = args.str('thought') || modelResponseContent(e) || null;
       const chosen: Json = {};
-      for (const [k, v] of Object.entries(args)) if (!PLUMBING.has(k) && v !== null && v !== '') chosen[k] = v;
+      for (const [k, v] of Object.entries(args.raw)) if (!PLUMBING.has(k) && v !== null && v !== '') chosen[k] = v;
       let draft: StepDraft;
       const call = action === 'message' ? null : emittedCall(e);
       const callArgs = call ? parseToolArguments(call.arguments, call.name, ctx, `${field}[${i}].tool_call_metadata`) : null;
@@ -111,46 +119,50 @@ export function convertEvents(events: unknown[], ctx: RecordContext, field: stri
         draft = { thought: str(callArgs.thought) || thought, kind, tool: call.name, args: chosenArgs, raw, observation: null };
         if (action === 'finish') {
           out.finished = true;
-          out.selfReport = str(args.task_completed) ?? str(chosenArgs.task_completed);
-          out.finalAnswer = str(args.final_thought) ?? str(chosenArgs.message) ?? str(e.message);
+          out.selfReport = args.str('task_completed') ?? str(chosenArgs.task_completed);
+          out.finalAnswer = args.str('final_thought') ?? str(chosenArgs.message) ?? message();
           draft.text = 'finish';
         }
         if (action === 'think') draft.text = 'think';
       } else if (action === 'run' || action === 'run_ipython') {
-        const command = str(args.command) ?? str(args.code) ?? '';
+        const command = args.str('command') ?? args.str('code') ?? '';
         draft = { thought, kind: action === 'run' ? 'shell' : 'code', tool, args: action === 'run' ? { command } : { code: command }, raw: command, observation: null };
       } else if (action === 'read') {
-        const ed: Json = { command: 'view', path: args.path ?? '' };
-        if (Array.isArray(args.view_range)) ed.view_range = args.view_range;
-        draft = { thought, kind: 'tool_call', tool: meta ? tool : 'str_replace_editor', args: ed, observation: null };
+        const ed: Json = { command: 'view', path: args.str('path') ?? '' };
+        if (Array.isArray(args.raw.view_range)) ed.view_range = args.raw.view_range;
+        draft = { thought, kind: 'tool_call', tool: hasMeta ? tool : 'str_replace_editor', args: ed, observation: null };
       } else if (action === 'edit') {
-        draft = { thought, kind: 'tool_call', tool: meta ? tool : 'str_replace_editor', args: chosen, observation: null };
+        draft = { thought, kind: 'tool_call', tool: hasMeta ? tool : 'str_replace_editor', args: chosen, observation: null };
       } else if (action === 'finish') {
         out.finished = true;
-        out.selfReport = str(args.task_completed);
-        out.finalAnswer = str(args.final_thought) ?? str(e.message);
+        out.selfReport = args.str('task_completed');
+        out.finalAnswer = args.str('final_thought') ?? message();
         draft = { thought, kind: 'finish', tool: 'finish', args: chosen, raw: out.finalAnswer, text: 'finish', observation: null };
       } else if (action === 'message') {
-        const content = str(args.content) ?? str(e.message) ?? '';
+        const content = args.str('content') ?? message() ?? '';
         draft = { thought: null, kind: 'message', tool: null, args: { content }, raw: content, observation: null };
       } else if (action === 'think') {
-        draft = { thought: str(args.thought), kind: 'tool_call', tool: 'think', args: {}, text: 'think', observation: null };
+        draft = { thought: args.str('thought'), kind: 'tool_call', tool: 'think', args: {}, text: 'think', observation: null };
       } else {
         draft = { thought, kind: 'tool_call', tool, args: chosen, observation: null };
       }
-      if (typeof e.timestamp === 'string') draft.timestamp = e.timestamp;
-      if (typeof e.id === 'number') byId.set(e.id, out.steps.length);
+      const timestamp = ev.str('timestamp');
+      if (timestamp !== null) draft.timestamp = timestamp;
+      const id = ev.num('id');
+      if (id !== null) byId.set(id, out.steps.length);
       out.steps.push(draft);
       continue;
     }
-    if (typeof e.observation === 'string') {
-      if (['recall', 'agent_state_changed', 'null', 'user_rejected', 'condensation'].includes(e.observation)) continue;
-      const content = str(e.content) ?? str(e.message) ?? '';
+    const observation = ev.str('observation');
+    if (observation !== null) {
+      if (['recall', 'agent_state_changed', 'null', 'user_rejected', 'condensation'].includes(observation)) continue;
+      const content = ev.str('content') ?? message() ?? '';
       let target: number | undefined;
-      if (typeof e.cause === 'number') {
-        target = byId.get(e.cause);
+      const cause = ev.num('cause');
+      if (cause !== null) {
+        target = byId.get(cause);
         if (target === undefined) {
-          ctx.findings.push(trajFinding('traj-unpaired-observation', at(ctx, `${field}[${i}].cause`), { id: e.id, cause: e.cause }));
+          ctx.findings.push(trajFinding('traj-unpaired-observation', at(ctx, `${field}[${i}].cause`), { id: e.id, cause }));
           continue;
         }
       } else if (out.steps.length) {
@@ -160,18 +172,18 @@ export function convertEvents(events: unknown[], ctx: RecordContext, field: stri
       if (target === undefined) continue;
       const step = out.steps[target]!;
       step.observation = step.observation ? `${step.observation}\n${content}` : content;
-      const extras = isRecord(e.extras) ? e.extras : {};
-      const metadata = isRecord(extras.metadata) ? extras.metadata : {};
-      const exitCode = num(metadata.exit_code) ?? num(extras.exit_code);
+      const extras = ev.obj('extras');
+      const exitCode = extras.obj('metadata').num('exit_code') ?? extras.num('exit_code');
       if (exitCode !== null && Number.isInteger(exitCode)) step.exitCode = exitCode;
-      if (typeof e.success === 'boolean') step.ok = e.success;
-      else if (e.observation === 'error') step.ok = false;
+      const success = ev.bool('success');
+      if (success !== null) step.ok = success;
+      else if (observation === 'error') step.ok = false;
     }
   }
   out.model = modelOf(events.filter(isRecord));
   if (lastMetrics) {
-    const usage = isRecord(lastMetrics.accumulated_token_usage) ? lastMetrics.accumulated_token_usage : {};
-    out.metrics = { cost_usd: num(lastMetrics.accumulated_cost), tokens_in: num(usage.prompt_tokens), tokens_out: num(usage.completion_tokens) };
+    const usage = lastMetrics.obj('accumulated_token_usage');
+    out.metrics = { cost_usd: lastMetrics.num('accumulated_cost'), tokens_in: usage.num('prompt_tokens'), tokens_out: usage.num('completion_tokens') };
   }
   return out;
 }

@@ -1,0 +1,37 @@
+/**
+ * Worker-thread entry of the samples-file pool (`sample-pool.ts`): reads each file it is sent
+ * with the same reader as the main thread and posts back the block, findings and tally.
+ * A worker has nothing else to do while a file loads, so whole files are read synchronously
+ * (an async read costs several times the CPU of a sync one for a file of a few hundred KB);
+ * files too big to hold are still streamed.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { parentPort } from 'node:worker_threads';
+import { nodeVfs } from '../../kernel/node-vfs.js';
+import type { Vfs } from '../../kernel/vfs.js';
+import { inThreadSampleReader, packSampleFileResult } from './sample-file.js';
+import type { SampleReadOptions } from './samples.js';
+
+const syncReads: Vfs = {
+  ...nodeVfs,
+  async readBytes(p) {
+    return readFileSync(p);
+  },
+  async readText(p) {
+    return readFileSync(p, 'utf8');
+  },
+  async stat(p) {
+    const s = statSync(p, { throwIfNoEntry: false });
+    return s && { size: s.size, isFile: s.isFile(), isDirectory: s.isDirectory(), mtimeMs: s.mtimeMs };
+  },
+};
+
+const read = inThreadSampleReader(syncReads);
+parentPort?.on('message', (msg: { id: number; file: string; options: SampleReadOptions }) => {
+  read(msg.file, msg.options).then(
+    (result) => parentPort!.postMessage({ id: msg.id, result: packSampleFileResult(result) }),
+    (err: unknown) => parentPort!.postMessage({ id: msg.id, error: err instanceof Error ? err.message : String(err) }),
+  );
+});
+// Loaded: the pool may count this worker as ready.
+parentPort?.postMessage({ ready: true });
