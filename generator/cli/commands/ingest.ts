@@ -141,17 +141,20 @@ const ingest: CommandSpec = {
     ctx.progress(`wrote ${written.length} file(s) to ${opts.out}`);
 
     const coverage = matrixCoverage(store);
+    const summary = `store: ${opts.out} (${store.models.length} × ${store.instances.length}, ${observed} observed)`;
     const text = [
       renderCoverage(store),
       ...Object.entries(tallies).map(([label, t]) => renderTally(label, t)),
       ...(superseded.length ? [`superseded: ${superseded.length} (model, task) sample file(s) replaced by newer runs`] : []),
       ...(targets.length ? [`targets: ${targets.map((t) => `${t.target} (${Object.keys(t.scores).length} models, ${t.scale})`).join(', ')}`] : []),
-      `store: ${opts.out} (${store.models.length} × ${store.instances.length}, ${observed} observed)`,
+      summary,
     ].join('\n');
     return {
       findings,
       strict: Boolean(opts.strict),
       text,
+      // -q: the store line only; the coverage table and tallies are for a reader at a terminal.
+      quietText: summary,
       data: {
         store: opts.out,
         shape: [store.models.length, store.instances.length],
