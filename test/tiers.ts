@@ -8,6 +8,7 @@
 export const SLOW_TESTS: readonly string[] = [
   'test/docs/docs.test.ts',
   'test/e2e/loop.test.ts',
+  'test/e2e/ladder.test.ts',
   'test/e2e/workflow.test.ts',
   'test/cli/demo.test.ts',
   'test/package/pack.test.ts',

@@ -20,7 +20,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
 import { ingestLogs } from '../../generator/core/logs/index.js';
-import { startSamplePool } from '../../generator/core/logs/harness/sample-pool.js';
+import { startSamplePool } from '../../generator/cli/ingest/sample-pool.js';
 import { peakRssMiB, report, runPythonReference, timed } from './measure.js';
 
 const MODELS = Number(process.env.INGEST_BENCH_MODELS ?? 200);

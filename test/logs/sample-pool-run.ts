@@ -3,7 +3,7 @@
  * loader): ingests the roots in argv with the worker pool and in-thread, prints both as JSON.
  */
 import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
-import { startSamplePool } from '../../generator/core/logs/harness/sample-pool.js';
+import { startSamplePool } from '../../generator/cli/ingest/sample-pool.js';
 import { ingestLogs } from '../../generator/core/logs/index.js';
 
 const roots = process.argv.slice(2);

@@ -1,7 +1,7 @@
 import { targetModelsNotInStore } from '../../core/logs/targets/unmatched.js';
 import type { Command } from 'commander';
 import { nodeVfs } from '../../core/kernel/node-vfs.js';
-import { startSamplePool } from '../../core/logs/harness/sample-pool.js';
+import { startSamplePool } from '../ingest/sample-pool.js';
 import { withProgress } from '../progress.js';
 import { UsageError, type CommandSpec } from '../command.js';
 import { addSourcesOption, collect, listOption } from '../options.js';

@@ -7,10 +7,10 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
-import { nodeVfs } from '../../kernel/node-vfs.js';
-import type { Vfs } from '../../kernel/vfs.js';
-import { inThreadSampleReader, packSampleFileResult } from './sample-file.js';
-import type { SampleReadOptions } from './samples.js';
+import { nodeVfs } from '../../core/kernel/node-vfs.js';
+import type { Vfs } from '../../core/kernel/vfs.js';
+import { inThreadSampleReader, packSampleFileResult } from '../../core/logs/harness/sample-file.js';
+import type { SampleReadOptions } from '../../core/logs/harness/samples.js';
 
 const syncReads: Vfs = {
   ...nodeVfs,

@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { unpackSampleFileResult, type PackedSampleFileResult, type SampleFileReader, type SampleFileResult } from './sample-file.js';
-import type { SampleReadOptions } from './samples.js';
+import { unpackSampleFileResult, type PackedSampleFileResult, type SampleFileReader, type SampleFileResult } from '../../core/logs/harness/sample-file.js';
+import type { SampleReadOptions } from '../../core/logs/harness/samples.js';
 
 /**
  * Reads samples files on worker threads (the local file system only): the parsing and hashing
