@@ -261,7 +261,7 @@ function choose(p: Prepared, model: ReturnType<typeof fitLogistic>): void {
     // The audit's combined rule picks the option most similar to the others: the gold may be it
     // only as often as chance, and that gate comes before the rank.
     const miss =
-      Math.abs(above - p.targetRank) + 2 * Math.abs(combinedCredit(p, shown) - (p.goldMostSimilar ? 1 : 0)) + 2 * Math.abs(longerThanGold(p, shown) - p.longerTarget);
+      Math.abs(above - p.targetRank) + 3 * Math.abs(combinedCredit(p, shown) - (p.goldMostSimilar ? 1 : 0)) + Math.abs(longerThanGold(p, shown) - p.longerTarget);
     const top = Math.max(...scores);
     const sum = scores.reduce((s, v) => s + Math.exp(v - top), 0);
     const share = Math.exp(scores[0]! - top) / sum;

@@ -51,8 +51,8 @@ export const borrowedStep: StepOperator = {
       // A borrowed step still searching with its own task's words is told from the gold by
       // whether its arguments are in the context (most golds have all of them there).
       .filter((x) => argumentGrounding(x.c, seen) >= MIN_ARGUMENT_GROUNDING)
-      // A step of about the gold's length first (a borrowed step is usually longer than the real
-      // one, so "never pick the longest" would be a rule); then similarity of the source
+      // A step a little shorter than the gold first (a borrowed step is usually longer than the
+      // real one, so "never pick the longest" would be a rule); then similarity of the source
       // trajectory: a step of an unrelated task that happens to share words is exactly the
       // off-topic distractor this operator must not pick.
       .sort((a, b) => a.outOfBand - b.outOfBand || a.rank - b.rank || b.share - a.share || a.order - b.order)
@@ -61,10 +61,15 @@ export const borrowedStep: StepOperator = {
   },
 };
 
-/** 0 when a candidate's plan and action are within a factor of 1.2 of the gold's length, else 1. */
+/**
+ * 0 when a candidate's plan and action are 0.6–1.1 times the gold's length, else 1. The band
+ * leans short: the gold is the longest of K options only if every distractor is shorter, so
+ * for "pick the longest" to find it 1/K of the time each distractor must be shorter than the
+ * gold more often than not.
+ */
 function lengthBand(c: StepCandidate, gold: StepCandidate): number {
   const ratio = (c.plan.length + c.action.text.length + 1) / (gold.plan.length + gold.action.text.length + 1);
-  return ratio >= 1 / 1.2 && ratio <= 1.2 ? 0 : 1;
+  return ratio >= 0.6 && ratio <= 1.1 ? 0 : 1;
 }
 
 /** Least share of a borrowed step's argument words, after adaptation, that the context must show. */

@@ -69,7 +69,10 @@ export const offTargetArgument: StepOperator = {
       for (const target of shuffled) {
         if (out.length >= 5) break;
         const sameType = prior.filter((e) => e.type === target.type && sameShape(e.text, target.text) && !usedTo.has(e.text) && !e.text.includes(target.text) && !target.text.includes(e.text));
-        const close = sameType.filter((e) => e.text.length >= target.text.length * 0.67 && e.text.length <= target.text.length * 1.5);
+        // Names lean short, as borrowed steps do (the gold must be the longest option 1/K of the
+        // time); paths, code and URLs keep about their length.
+        const [low, high] = target.type === 'name' ? [0.5, 1.2] : [0.67, 1.5];
+        const close = sameType.filter((e) => e.text.length >= target.text.length * low && e.text.length <= target.text.length * high);
         const pool = close.length > 0 ? close : sameType;
         let to: string | undefined = mostFluent(rng.shuffle(pool.slice(0, 40)), (e) => candidateText(replaceInCandidate(gold, target.text, e.text)), seen)?.text;
         if (!to && target.type === 'number' && round === 0) to = String(Number(target.text) + [1, -1, 2, -2][rng.int(4)]!);
