@@ -111,7 +111,7 @@ def tool_of(parsed: dict | None, text: str) -> str:
 class Bigram:
     def __init__(self, tokens: list[str]) -> None:
         self.uni = Counter(tokens)
-        self.bi = Counter(zip(tokens, tokens[1:]))
+        self.bi = Counter(zip(tokens, tokens[1:], strict=False))
         self.total = len(tokens)
         self.vocabulary = len(self.uni) + 1
 
@@ -217,7 +217,7 @@ def evaluate(questions: list[dict], folds: int, rows: list[np.ndarray] | None = 
     single = {}
     for f, name in enumerate(FEATURES):
         for sign, label in ((1, "highest"), (-1, "lowest")):
-            single[f"{name} ({label})"] = float(np.mean([argmax_credit(sign * r[:, f], q["gold"]) for r, q in zip(rows, questions)]))
+            single[f"{name} ({label})"] = float(np.mean([argmax_credit(sign * r[:, f], q["gold"]) for r, q in zip(rows, questions, strict=True)]))
     return {"credits": credits, "single": single, "folds": k}
 
 

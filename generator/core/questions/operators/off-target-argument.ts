@@ -74,8 +74,7 @@ export const offTargetArgument: StepOperator = {
         const [low, high] = target.type === 'name' ? [0.5, 1.2] : [0.67, 1.5];
         const close = sameType.filter((e) => e.text.length >= target.text.length * low && e.text.length <= target.text.length * high);
         const pool = close.length > 0 ? close : sameType;
-        let to: string | undefined = mostFluent(rng.shuffle(pool.slice(0, 40)), (e) => candidateText(replaceInCandidate(gold, target.text, e.text)), seen)?.text;
-        if (!to && target.type === 'number' && round === 0) to = String(Number(target.text) + [1, -1, 2, -2][rng.int(4)]!);
+        const to: string | undefined = mostFluent(rng.shuffle(pool.slice(0, 40)), (e) => candidateText(replaceInCandidate(gold, target.text, e.text)), seen)?.text;
         if (!to || to === target.text) continue;
         usedTo.add(to);
         out.push({ ...replaceInCandidate(gold, target.text, to), reason: `about ${to} instead of ${target.text}, which is what the next step needs` });
