@@ -19,17 +19,21 @@ export interface PriorText {
 /** Characters of one observation read (its head, where search results and page text begin). */
 const OBSERVATION_CHARS = 8000;
 
-const perStep = new WeakMap<Trajectory, Array<{ words: string[]; pairs: string[] }>>();
+/**
+ * The words and pairs of each step of the trajectory asked about last. One trajectory only: its
+ * anchors are drafted one after another, and a cache over every trajectory would hold a word
+ * list per step of the whole corpus for the whole build (gigabytes at 10,000 trajectories).
+ */
+let last: { t: Trajectory; steps: Array<{ words: string[]; pairs: string[] }> } | null = null;
 
 function stepTexts(t: Trajectory): Array<{ words: string[]; pairs: string[] }> {
-  let out = perStep.get(t);
-  if (out) return out;
-  out = t.steps.map((s) => {
+  if (last?.t === t) return last.steps;
+  const steps = t.steps.map((s) => {
     const list = words([s.plan ?? '', s.thought ?? '', s.action.text, JSON.stringify(s.action.args), (s.observation ?? '').slice(0, OBSERVATION_CHARS)].join('\n'));
     return { words: list, pairs: pairsOf(list) };
   });
-  perStep.set(t, out);
-  return out;
+  last = { t, steps };
+  return steps;
 }
 
 function pairsOf(list: readonly string[]): string[] {
