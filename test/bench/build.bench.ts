@@ -1,20 +1,25 @@
 /**
- * Question-build throughput and peak memory on 10,000 generated trajectories, streamed per kind
- * as the `build` command runs it (80% SWE with
- * patches, 10% environment setup, 10% deep research), default kinds, shots and budgets.
- * References measured in the same run: a naive Python builder that renders the same number
- * of prompts by string concatenation (APTBench's own approach, no budgets, operators or
- * validation), and tokenizing the built prompts once with cl100k_base.
+ * Question-build throughput and peak memory on generated trajectories (80% SWE with patches,
+ * 10% environment setup, 10% deep research), streamed per kind as the `build` command runs
+ * it, default kinds, shots and budgets. Each corpus size (`BENCH_BUILD_SIZES`, default
+ * 1,000, 3,000 and 10,000 trajectories) runs in its own process, so peak memory is per size,
+ * and a last line compares them: time and questions per trajectory at the largest size over
+ * the smallest (1.0 = linear in corpus size). References measured in the same run, at the
+ * largest size: a naive Python builder that renders the same number of prompts by string
+ * concatenation (APTBench's own approach, no budgets, operators or validation), and
+ * tokenizing the built prompts once with cl100k_base.
  */
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Rng } from '../../generator/core/kernel/rng.js';
 import { buildQuestions } from '../../generator/core/questions/build.js';
 import { loadTokenCounter } from '../../generator/core/questions/tokenizer.js';
 import type { Step, Trajectory } from '../../generator/core/trajectories/types.js';
 import { peakRssMiB, report, runPythonReference, timed } from './measure.js';
 
-const N = Number(process.env.BENCH_BUILD_TRAJECTORIES ?? 10_000);
+const SIZES = (process.env.BENCH_BUILD_SIZES ?? '1000,3000,10000').split(',').map(Number).sort((a, b) => a - b);
 const CL100K_SUBSET = Number(process.env.BENCH_BUILD_CL100K ?? 1_000);
 const root = path.join('/tmp', `aptpace-bench-build-${process.pid}`);
 
@@ -85,40 +90,71 @@ function dr(i: number): Trajectory {
   };
 }
 
-const trajectories = Array.from({ length: N }, (_, i) => (i % 10 === 8 ? env(i) : i % 10 === 9 ? dr(i) : swe(i)));
+if (process.env.BENCH_BUILD_TRAJECTORIES === undefined) scaling();
+else await measure(Number(process.env.BENCH_BUILD_TRAJECTORIES), process.env.BENCH_BUILD_REFERENCES !== '0');
 
-// As the `build` command runs it: each kind's questions are handed over (there: audited and
-// written) and let go, so the build holds one kind's questions at a time, never the whole set.
-let built = 0;
-let promptChars = 0;
-const chars = await timed(() =>
-  buildQuestions(trajectories, {
-    tokenizer: 'chars',
-    seed: 'bench',
-    onQuestions: (batch) => {
-      built += batch.length;
-      for (const q of batch) promptChars += q.prompt.length;
-    },
-  }),
-);
-const questions = { length: built };
-const rssAfterChars = peakRssMiB();
+/** Runs `measure` once per size, each in a process of its own, and reports how the figures scale. */
+function scaling(): void {
+  const rows: Array<Record<string, number>> = [];
+  for (const n of SIZES) {
+    const env = { ...process.env, BENCH_BUILD_TRAJECTORIES: String(n), BENCH_BUILD_REFERENCES: n === SIZES[SIZES.length - 1] ? '1' : '0' };
+    const res = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url)], { env, encoding: 'utf8', maxBuffer: 1 << 26 });
+    process.stdout.write(res.stdout);
+    process.stderr.write(res.stderr);
+    const line = res.stdout.split('\n').find((l) => l.startsWith('BENCH build:'));
+    if (res.status !== 0 || !line) throw new Error(`build bench at ${n} trajectories failed (${res.status})`);
+    rows.push(Object.fromEntries(line.slice('BENCH build:'.length).trim().split(/\s+/).map((kv) => kv.split('=')).map(([k, v]) => [k!, Number(v)])));
+  }
+  const [small, large] = [rows[0]!, rows[rows.length - 1]!];
+  report('build-scaling', {
+    sizes: SIZES.join('/'),
+    questions_per_s: rows.map((r) => Math.round(r.questions_per_s_chars!)).join('/'),
+    peak_rss_mib: rows.map((r) => Math.round(r.peak_rss_mib_after_chars!)).join('/'),
+    seconds_per_trajectory_large_over_small: large.seconds_chars! / large.trajectories! / (small.seconds_chars! / small.trajectories!),
+    questions_per_trajectory_large_over_small: large.questions! / large.trajectories! / (small.questions! / small.trajectories!),
+  });
+}
 
-const subset = trajectories.slice(0, CL100K_SUBSET);
-const cl = await timed(() => buildQuestions(subset, { tokenizer: 'cl100k_base', seed: 'bench' }));
+async function measure(N: number, references: boolean): Promise<void> {
+  const trajectories = Array.from({ length: N }, (_, i) => (i % 10 === 8 ? env(i) : i % 10 === 9 ? dr(i) : swe(i)));
 
-const counter = await loadTokenCounter('cl100k_base');
-const clPrompts = cl.result.questions.map((q) => q.prompt);
-const tokenizeOnly = await timed(() => clPrompts.reduce((a, p) => a + counter.count(p), 0));
+  // As the `build` command runs it: each kind's questions are handed over (there: audited and
+  // written) and let go, so the build holds one kind's questions at a time, never the whole set.
+  let built = 0;
+  let promptChars = 0;
+  const chars = await timed(() =>
+    buildQuestions(trajectories, {
+      tokenizer: 'chars',
+      seed: 'bench',
+      onQuestions: (batch) => {
+        built += batch.length;
+        for (const q of batch) promptChars += q.prompt.length;
+      },
+    }),
+  );
+  const questions = { length: built };
+  const rssAfterChars = peakRssMiB();
 
-// Naive reference: the same trajectories, one prompt per question built by string joins.
-mkdirSync(root, { recursive: true });
-const input = path.join(root, 'trajectories.jsonl');
-writeFileSync(input, trajectories.map((t) => JSON.stringify(t)).join('\n'));
-// BENCH_BUILD_KEEP_INPUT=FILE keeps the generated trajectories, to time the `build` command itself on them.
-if (process.env.BENCH_BUILD_KEEP_INPUT) copyFileSync(input, process.env.BENCH_BUILD_KEEP_INPUT);
-const python = runPythonReference(
-  `
+  if (!references) {
+    report('build', { trajectories: N, questions: questions.length, seconds_chars: chars.seconds, questions_per_s_chars: questions.length / chars.seconds, prompt_mb: promptChars / 1e6, peak_rss_mib_after_chars: rssAfterChars });
+    return;
+  }
+
+  const subset = trajectories.slice(0, CL100K_SUBSET);
+  const cl = await timed(() => buildQuestions(subset, { tokenizer: 'cl100k_base', seed: 'bench' }));
+
+  const counter = await loadTokenCounter('cl100k_base');
+  const clPrompts = cl.result.questions.map((q) => q.prompt);
+  const tokenizeOnly = await timed(() => clPrompts.reduce((a, p) => a + counter.count(p), 0));
+
+  // Naive reference: the same trajectories, one prompt per question built by string joins.
+  mkdirSync(root, { recursive: true });
+  const input = path.join(root, 'trajectories.jsonl');
+  writeFileSync(input, trajectories.map((t) => JSON.stringify(t)).join('\n'));
+  // BENCH_BUILD_KEEP_INPUT=FILE keeps the generated trajectories, to time the `build` command itself on them.
+  if (process.env.BENCH_BUILD_KEEP_INPUT) copyFileSync(input, process.env.BENCH_BUILD_KEEP_INPUT);
+  const python = runPythonReference(
+    `
 import json, random, sys, time
 rows = [json.loads(l) for l in open(sys.argv[1])]
 target = int(sys.argv[2])
@@ -137,22 +173,23 @@ while made < target:
         if made >= target: break
 print(json.dumps({"seconds": time.perf_counter() - start, "questions": made}))
 `,
-  [input, String(questions.length)],
-);
-rmSync(root, { recursive: true, force: true });
+    [input, String(questions.length)],
+  );
+  rmSync(root, { recursive: true, force: true });
 
-report('build', {
-  trajectories: N,
-  questions: questions.length,
-  seconds_chars: chars.seconds,
-  questions_per_s_chars: questions.length / chars.seconds,
-  prompt_mb: promptChars / 1e6,
-  peak_rss_mib_after_chars: rssAfterChars,
-  cl100k_trajectories: subset.length,
-  cl100k_questions: cl.result.questions.length,
-  questions_per_s_cl100k: cl.result.questions.length / cl.seconds,
-  tokenize_only_share_of_cl100k_build: tokenizeOnly.seconds / cl.seconds,
-  python_naive_questions_per_s: python.questions! / python.seconds!,
-  ratio_vs_python_naive: questions.length / chars.seconds / (python.questions! / python.seconds!),
-  peak_rss_mib: peakRssMiB(),
-});
+  report('build', {
+    trajectories: N,
+    questions: questions.length,
+    seconds_chars: chars.seconds,
+    questions_per_s_chars: questions.length / chars.seconds,
+    prompt_mb: promptChars / 1e6,
+    peak_rss_mib_after_chars: rssAfterChars,
+    cl100k_trajectories: subset.length,
+    cl100k_questions: cl.result.questions.length,
+    questions_per_s_cl100k: cl.result.questions.length / cl.seconds,
+    tokenize_only_share_of_cl100k_build: tokenizeOnly.seconds / cl.seconds,
+    python_naive_questions_per_s: python.questions! / python.seconds!,
+    ratio_vs_python_naive: questions.length / chars.seconds / (python.questions! / python.seconds!),
+    peak_rss_mib: peakRssMiB(),
+  });
+}

@@ -88,6 +88,11 @@ function renderTask(t: TaskAudit): string {
       `  copied distractors ${t.defects.copiedOptions}, undeclared off-tool distractors ${t.defects.undeclaredInvalidTools}, declared invalid-tool distractors ${t.defects.declaredInvalidTools}, golds calling a tool not offered ${t.defects.goldToolNotOffered}`,
     );
   }
+  if (t.completionRules) {
+    const c = t.completionRules;
+    const rules = Object.entries(c.rules).map(([name, share]) => `${name} ${pct(share)}`).join(', ');
+    lines.push(`  completion (${c.metric}) on ${c.questions} scored questions: a target stands in the question (any length) in ${pct(c.copyable)}; string rules by exact match: ${rules || 'none (no exact-match metric)'}`);
+  }
   if (t.multiSelect) {
     const rules = Object.entries(t.multiSelect.rules).map(([name, r]) => `${name} ${pct(r.setMatch)} (F1 ${pct(r.f1)})`).join(', ');
     lines.push(`  multi-select rules, set match on ${t.multiSelect.questions} scored questions (chance ${pct(t.multiSelect.chanceSetMatch)}): ${rules}`);

@@ -55,6 +55,8 @@ interface Prepared {
   targetRank: number;
   /** Seeded coin (heads 1/K): whether the gold should be the audit's combined-rule pick. */
   goldMostSimilar: boolean;
+  /** Seeded target (uniform over 0..K−1) for how many shown options are at least as long as the gold: length is a rule of its own, read both ways. */
+  longerTarget: number;
   fold: number;
 }
 
@@ -152,7 +154,8 @@ function prepare(item: FilterItem, seed: string, fold: number, renderDraft: Filt
   const rng = new Rng(`${seed}/af-rank/${item.id}`);
   const targetRank = rng.int(mcq.choices.length);
   const goldMostSimilar = rng.int(mcq.choices.length) === 0;
-  return { item, mcq, raw, similarity, tools: texts.map(optionTool), pinned, shown, texts, sources, reasons, targetRank, goldMostSimilar, fold };
+  const longerTarget = rng.int(mcq.choices.length);
+  return { item, mcq, raw, similarity, tools: texts.map(optionTool), pinned, shown, texts, sources, reasons, targetRank, goldMostSimilar, longerTarget, fold };
 }
 
 /**
@@ -257,7 +260,8 @@ function choose(p: Prepared, model: ReturnType<typeof fitLogistic>): void {
     const above = scores.slice(1).filter((v) => v > scores[0]!).length;
     // The audit's combined rule picks the option most similar to the others: the gold may be it
     // only as often as chance, and that gate comes before the rank.
-    const miss = Math.abs(above - p.targetRank) + 2 * Math.abs(combinedCredit(p, shown) - (p.goldMostSimilar ? 1 : 0));
+    const miss =
+      Math.abs(above - p.targetRank) + 3 * Math.abs(combinedCredit(p, shown) - (p.goldMostSimilar ? 1 : 0)) + Math.abs(longerThanGold(p, shown) - p.longerTarget);
     const top = Math.max(...scores);
     const sum = scores.reduce((s, v) => s + Math.exp(v - top), 0);
     const share = Math.exp(scores[0]! - top) / sum;
@@ -281,6 +285,13 @@ function combinedCredit(p: Prepared, shown: readonly number[]): number {
   keep((i) => p.raw[i]![RELEVANCE]!);
   keep((i) => p.raw[i]![LENGTH]!);
   return candidates.includes(0) ? 1 / candidates.length : 0;
+}
+
+/** How many of the shown distractors are at least as long as the gold (whitespace collapsed; a tie shares the longest-option credit). */
+function longerThanGold(p: Prepared, shown: readonly number[]): number {
+  const length = (i: number) => [...p.texts[i]!.replace(/\s+/g, ' ').trim()].length;
+  const gold = length(0);
+  return shown.filter((i) => length(i) >= gold).length;
 }
 
 /** Held-out margin of the gold over the best shown distractor (> 0: the model picks the gold). */

@@ -5,26 +5,29 @@ import { Rng } from '../kernel/rng.js';
 import { contentId, sha256 } from '../kernel/stable-json.js';
 import type { Vfs } from '../kernel/vfs.js';
 import { type Trajectory, isProvenSuccess } from '../trajectories/types.js';
-import { LENGTH_BUCKETS, lengthBucket } from './buckets.js';
-import { CorpusIndex, sameTask } from './corpus.js';
+import { lengthBucket } from './buckets.js';
+import { CorpusIndex } from './corpus.js';
 import { questionFindings } from './findings.js';
 import { addQuestionExtras, multiSelectQuestion } from './question-extras.js';
 import { DEFAULT_KINDS, QUESTION_KIND_INFO, taskFor } from './kinds.js';
 import { modelDistractor, rewritePlans, type LlmAssist } from './llm-assist.js';
-import { normaliseChoice } from './normalise.js';
 import { planOf } from './plans.js';
 import { offeredTools } from './tools.js';
 import { validateQuestion } from './read-questions.js';
-import { type TemplateSet, loadTemplates, renderBare, renderWithinBudget, shotContext } from './render.js';
+import { type TemplateSet, loadTemplates, renderBare, renderWithinBudget } from './render.js';
 import { answerStemFor, omittedMarkersFor, questionHeaderFor } from './stems-zh.js';
-import { MIN_COPY_CHARS } from './audit/features.js';
 import { filterByTask } from './adversarial-filter.js';
-import { drStepJson } from './types/dr-plan-mcq.js';
-import type { StepView } from './views.js';
+import { nearDuplicateKey, questionLanguage } from './build-keys.js';
+import { chooseShots } from './build-shots.js';
+import { balanceGoldPositions } from './gold-positions.js';
 import { type TokenizerName, loadTokenCounter } from './tokenizer.js';
 import { QUESTION_SCHEMA_VERSION, type Question, type QuestionKind } from './types.js';
 import { QUESTION_TYPES, type QuestionDraft } from './types/index.js';
 import type { PlanHistory } from './types/module.js';
+
+export { countByKind, lengthBucketsByKind } from './build-summary.js';
+export { balanceGoldPositions } from './gold-positions.js';
+export { languageOf } from './build-keys.js';
 
 const make = findingFactory(questionFindings);
 
@@ -361,139 +364,4 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
     else for (const q of kindQuestions) questions.push(q);
   }
   return { questions, count, findings, skipped };
-}
-
-/** Questions per kind and length bucket (APTBench's ≤4K, 4–16K, 16–32K, >32K), for summaries. */
-export function lengthBucketsByKind(questions: ReadonlyArray<Pick<Question, 'kind' | 'length_bucket'>>): Record<string, Record<string, number>> {
-  const out: Record<string, Record<string, number>> = {};
-  for (const q of questions) {
-    const kind = (out[q.kind] ??= Object.fromEntries(LENGTH_BUCKETS.map((b) => [b.bucket, 0])));
-    kind[q.length_bucket] = (kind[q.length_bucket] ?? 0) + 1;
-  }
-  return out;
-}
-
-/** Counts per kind, for summaries. */
-export function countByKind(questions: ReadonlyArray<Pick<Question, 'kind'>>): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const q of questions) out[q.kind] = (out[q.kind] ?? 0) + 1;
-  return out;
-}
-
-/**
- * Spreads gold letters evenly within a kind (per choice count): positions cycle through a
- * seeded order of A…K over the questions sorted by id, so counts differ by at most one and
- * "always answer B" scores chance. Distractors keep their relative order.
- */
-export function balanceGoldPositions(list: Array<{ id: string; draft: QuestionDraft; split?: string; order?: string }>, rng: Rng): void {
-  // Per split: the scored (test) split is balanced on its own, not only the union of splits.
-  const groups = new Map<string, Array<{ id: string; draft: QuestionDraft; order?: string }>>();
-  for (const e of list) {
-    if (!e.draft.mcq) continue;
-    const key = `${e.split ?? 'test'}/${String(e.draft.mcq.choices.length).padStart(2, '0')}`;
-    const group = groups.get(key);
-    if (group) group.push(e);
-    else groups.set(key, [e]);
-  }
-  for (const [key, group] of [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const k = group[0]!.draft.mcq!.choices.length;
-    const groupRng = rng.fork(key);
-    // Each run of k consecutive questions in this order gets every letter once.
-    const orderOf = (e: { id: string; order?: string }) => e.order ?? e.id;
-    const sorted = group.slice().sort((a, b) => (orderOf(a) < orderOf(b) ? -1 : orderOf(a) > orderOf(b) ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    let cycle: number[] = [];
-    for (const e of sorted) {
-      if (cycle.length === 0) cycle = groupRng.shuffle(Array.from({ length: k }, (_, i) => i));
-      const target = cycle.shift()!;
-      const mcq = e.draft.mcq!;
-      // Kinds give reasons either aligned (`mcq.reasons`) or keyed by option text (`draft.reasons`);
-      // reordering must carry whichever exists, and invent none (the generic fallback applies later).
-      const keyed = e.draft.reasons;
-      const reasons = mcq.reasons ?? (keyed ? mcq.choices.map((c) => keyed[c] ?? '') : undefined);
-      const others = mcq.choices.map((c, i) => ({ c, s: mcq.sources[i]!, r: reasons?.[i] ?? '' })).filter((_, i) => i !== mcq.gold);
-      others.splice(target, 0, { c: mcq.choices[mcq.gold]!, s: mcq.sources[mcq.gold]!, r: '' });
-      e.draft.mcq = { choices: others.map((o) => o.c), sources: others.map((o) => o.s), ...(reasons ? { reasons: others.map((o) => o.r) } : {}), gold: target };
-    }
-  }
-}
-
-/** Same goal, same steps shown, same gold: the identity of a question across overlapping rows. */
-function nearDuplicateKey(kind: string, d: QuestionDraft): string {
-  const gold = d.mcq ? d.mcq.choices[d.mcq.gold]! : (d.completion?.targets ?? []).join('\u0001');
-  const steps = d.history.map((v) => `${normaliseChoice(v.plan)}\u0002${normaliseChoice(v.action)}`);
-  return sha256([kind, normaliseChoice(String(d.fields.goal ?? '')), ...steps, normaliseChoice(gold)].join('\u0000'));
-}
-
-/**
- * The language a trajectory's questions are written in: the reader's (or `--language`'s)
- * `task.language` when it is one we have templates for, else detected from the goal.
- */
-function questionLanguage(t: Trajectory): 'en' | 'zh' {
-  const given = t.task.language;
-  return given === 'en' || given === 'zh' ? given : languageOf(t.task.goal);
-}
-
-/** `zh` when a tenth of the goal's letters are CJK ideographs, else `en`. */
-export function languageOf(text: string): 'en' | 'zh' {
-  const letters = text.match(/[\p{L}]/gu)?.length ?? 0;
-  const cjk = text.match(/[\u3400-\u9fff]/g)?.length ?? 0;
-  return letters > 0 && cjk / letters >= 0.1 ? 'zh' : 'en';
-}
-
-/**
- * The first `count` examples of the ranked pool that are not from the question's own
- * trajectory, taking one per trajectory before taking a second, so examples vary.
- */
-function chooseShots<E extends { t: Trajectory; draft: QuestionDraft }>(pool: readonly E[], own: Trajectory, question: QuestionDraft, count: number): E[] {
-  // Another run on the same task may take the very same steps, and a borrowed distractor may be
-  // this question's gold: either way the example would show the answer in the prompt.
-  // Nor may an example show any option of the question: copy detection would eliminate it.
-  // Checked against everything the example shows (its goal, kept steps in every form a template
-  // renders them, cut observations, options and answer), as the audit's copy detection reads it:
-  // an option inside a longer shown text is as eliminable as an equal one.
-  const options = [...new Set((question.mcq ? question.mcq.choices : [answerOf(question)]).map(normaliseChoice))].filter((o) => o.length > 0);
-  const shows = (d: QuestionDraft) => {
-    const { text, lines } = shotShown(d);
-    return options.some((o) => (o.length >= MIN_COPY_CHARS ? text.includes(o) : lines.has(o)));
-  };
-  const others = pool.filter((e) => !sameTask(e.t, own) && !shows(e.draft));
-  const first: E[] = [];
-  const rest: E[] = [];
-  const used = new Set<string>();
-  for (const e of others) {
-    if (used.has(e.t.traj_id)) rest.push(e);
-    else {
-      used.add(e.t.traj_id);
-      first.push(e);
-    }
-  }
-  return [...first, ...rest].slice(0, count);
-}
-
-const shownTexts = new WeakMap<QuestionDraft, { text: string; lines: Set<string> }>();
-
-/** Normalised text a draft shows when used as a few-shot example, one item per line, and its lines (cached per draft). */
-function shotShown(d: QuestionDraft): { text: string; lines: Set<string> } {
-  const cached = shownTexts.get(d);
-  if (cached !== undefined) return cached;
-  const items: string[] = [];
-  const collect = (v: unknown): void => {
-    if (typeof v === 'string') items.push(v);
-    else if (Array.isArray(v)) v.forEach(collect);
-    else if (v && typeof v === 'object') Object.values(v).forEach(collect);
-  };
-  const ctx = shotContext(d);
-  collect(ctx);
-  // The shown answer carries its suffix; the bare targets and choices are what a question could repeat.
-  collect(d.mcq?.choices ?? []);
-  collect(d.completion?.targets ?? []);
-  for (const v of (ctx.history as StepView[] | undefined) ?? []) items.push(drStepJson({ plan: v.plan, action: { tool: v.tool, args: v.args } }));
-  const text = items.map(normaliseChoice).join('\n');
-  const out = { text, lines: new Set(text.split('\n')) };
-  shownTexts.set(d, out);
-  return out;
-}
-
-function answerOf(d: QuestionDraft): string {
-  return d.mcq ? d.mcq.choices[d.mcq.gold]! : (d.completion?.targets[0] ?? '');
 }

@@ -35,9 +35,13 @@ export function sameTask(a: Trajectory, b: Trajectory): boolean {
   return goal !== '' && goal === goalKey(b);
 }
 
-/** A goal compared without case, spacing or punctuation. */
+const goalKeys = new WeakMap<Trajectory, string>();
+
+/** A goal compared without case, spacing or punctuation (computed once per trajectory: `sameTask` runs for every pair a build compares). */
 function goalKey(t: Trajectory): string {
-  return t.task.goal.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  let key = goalKeys.get(t);
+  if (key === undefined) goalKeys.set(t, (key = t.task.goal.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim()));
+  return key;
 }
 
 function repoOf(t: Trajectory): string | null {

@@ -52,6 +52,18 @@ export const auditFindings = {
     message: (a) =>
       `task ${a.task}: the model-free rule "${a.rule}" matches the gold set exactly in ${pct(a.setMatch)} of ${a.n} questions (chance ${pct(a.chance)}), above the ${pct(a.limit)} limit; too few questions to fail the task`,
   },
+  'audit-completion-rule': {
+    severity: 'error',
+    title: 'A string rule answers a completion task',
+    message: (a) =>
+      `task ${a.task}: the model-free rule "${a.rule}" matches a target exactly in ${pct(a.accuracy)} of ${a.n} scored questions (95% CI ${pct(a.low)}–${pct(a.high)}), and the whole interval is above the ${pct(a.limit)} limit`,
+  },
+  'audit-completion-rule-not-significant': {
+    severity: 'warning',
+    title: 'A string rule answers a completion task, but not significantly',
+    message: (a) =>
+      `task ${a.task}: the model-free rule "${a.rule}" matches a target exactly in ${pct(a.accuracy)} of ${a.n} scored questions (95% CI ${pct(a.low)}–${pct(a.high)}), above the ${pct(a.limit)} limit, but the interval reaches it${Number(a.n) < Number(a.minQuestions) ? ` and the task has fewer than ${a.minQuestions} scored questions` : ''}; add questions to decide`,
+  },
   'audit-letter-imbalance': {
     severity: 'error',
     title: 'Gold letters are unbalanced',

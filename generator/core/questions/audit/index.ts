@@ -10,6 +10,7 @@ import { normaliseChoice } from '../normalise.js';
 import type { CompletionQuestion, McqQuestion, Question } from '../types.js';
 import { auditFindings } from './findings.js';
 import { ADVERSARY_MIN_QUESTIONS, runAdversary, type AdversaryResult } from './adversary.js';
+import { completionBaselines, gateCompletionRules, type CompletionBaselines } from './completion-baselines.js';
 import { MAX_RULE_SET_MATCH, multiSelectBaselines, type MultiSelectBaselines, type MultiSelectRule } from './multi-select.js';
 import { SHORTCUT_NAMES } from './shortcuts/index.js';
 import { detectableExcess, runShortcut } from './gate.js';
@@ -63,6 +64,8 @@ export interface TaskAudit {
   shortcuts: ShortcutResult[];
   /** The cross-fitted learned adversary, for the whole task and per language; null without two source groups. */
   adversary: AdversaryResult | null;
+  /** String rules on the task's scored completion questions, scored by exact match; null without any. */
+  completionRules: CompletionBaselines | null;
   /** Model-free rules on the task's scored multi-select questions (set match, F1); null without any. */
   multiSelect: MultiSelectBaselines | null;
   /**
@@ -204,6 +207,9 @@ export function auditQuestions(questions: Question[], options: AuditOptions = {}
       }
     }
 
+    const completionRules = completionBaselines(taskQuestions)[0] ?? null;
+    if (completionRules) gateCompletionRules(completionRules, maxShortcutGain / 100, taskFindings);
+
     const choiceCounts: Record<string, number> = {};
     for (const q of valid) choiceCounts[String(q.choices.length)] = (choiceCounts[String(q.choices.length)] ?? 0) + 1;
 
@@ -222,6 +228,7 @@ export function auditQuestions(questions: Question[], options: AuditOptions = {}
       letters,
       shortcuts,
       adversary,
+      completionRules,
       multiSelect,
       detectablePoints,
       duplicates,

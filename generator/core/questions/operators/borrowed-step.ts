@@ -2,7 +2,8 @@ import { entityTokens, stepActionTokens } from '../context.js';
 import { candidateOf } from '../plans.js';
 import { toolOf } from '../tools.js';
 import { replaceInCandidate } from './edit.js';
-import { entitiesIn, priorEntities } from './off-target-argument.js';
+import { argumentGrounding, priorText } from './grounding.js';
+import { entitiesIn, priorEntities, sameShape } from './off-target-argument.js';
 import type { StepCandidate, StepOperator } from './types.js';
 import { topicContext, topicShares } from '../types/cues.js';
 
@@ -15,7 +16,7 @@ import { topicContext, topicShares } from '../types/cues.js';
 export const borrowedStep: StepOperator = {
   name: 'borrowed_step',
   description: 'a real step of the most similar other trajectory (negative sampling by similarity)',
-  propose({ trajectory, position, corpus, offered }) {
+  propose({ trajectory, position, corpus, offered, gold }) {
     const here = entityTokens([trajectory.task.goal, ...trajectory.steps.slice(Math.max(0, position - 2), position).map((s) => s.action.text)].join('\n'));
     const scored: Array<{ c: StepCandidate; rank: number; score: number; key: string }> = [];
     // A step in another language than the trajectory's is eliminable on sight.
@@ -34,25 +35,45 @@ export const borrowedStep: StepOperator = {
       });
     }
     const prior = priorEntities(trajectory, position);
-    const priorText = new Set(prior.map((e) => e.text));
+    const priorTexts = new Set(prior.map((e) => e.text));
     // Most similar trajectory first; within it, after adaptation, the most on-topic step (by the
     // audit's own topic score): a borrowed step still speaking of its own task's subjects is the odd
     // one out to "pick the most on-topic option", and the cue balancing needs on-topic ones.
     const context = topicContext([trajectory.task.goal, ...trajectory.steps.slice(0, position).flatMap((s) => [s.plan ?? '', s.thought ?? '', s.action.text, (s.observation ?? '').slice(0, 6000)])]);
+    const seen = priorText(trajectory, position);
     return scored
       .sort((a, b) => a.rank - b.rank || b.score - a.score || (a.key < b.key ? -1 : 1))
-      .slice(0, 24)
+      .slice(0, 48)
       .map((x, order) => {
-        const c = adapt(x.c, prior, priorText);
-        return { c, order, rank: x.rank, share: topicShares([`${c.plan}\n${c.action.text}`], context)[0]! };
+        const c = adapt(x.c, prior, priorTexts);
+        return { c, order, rank: x.rank, share: topicShares([`${c.plan}\n${c.action.text}`], context)[0]!, outOfBand: lengthBand(c, gold) };
       })
-      // Similarity of the source trajectory still decides first: a step of an unrelated task that
-      // happens to share words is exactly the off-topic distractor this operator must not pick.
-      .sort((a, b) => a.rank - b.rank || b.share - a.share || a.order - b.order)
+      // A borrowed step still searching with its own task's words is told from the gold by
+      // whether its arguments are in the context (most golds have all of them there).
+      .filter((x) => argumentGrounding(x.c, seen) >= MIN_ARGUMENT_GROUNDING)
+      // A step a little shorter than the gold first (a borrowed step is usually longer than the
+      // real one, so "never pick the longest" would be a rule); then similarity of the source
+      // trajectory: a step of an unrelated task that happens to share words is exactly the
+      // off-topic distractor this operator must not pick.
+      .sort((a, b) => a.outOfBand - b.outOfBand || a.rank - b.rank || b.share - a.share || a.order - b.order)
       .slice(0, 6)
       .map((x) => x.c);
   },
 };
+
+/**
+ * 0 when a candidate's plan and action are 0.6–1.1 times the gold's length, else 1. The band
+ * leans short: the gold is the longest of K options only if every distractor is shorter, so
+ * for "pick the longest" to find it 1/K of the time each distractor must be shorter than the
+ * gold more often than not.
+ */
+function lengthBand(c: StepCandidate, gold: StepCandidate): number {
+  const ratio = (c.plan.length + c.action.text.length + 1) / (gold.plan.length + gold.action.text.length + 1);
+  return ratio >= 0.6 && ratio <= 1.1 ? 0 : 1;
+}
+
+/** Least share of a borrowed step's argument words, after adaptation, that the context must show. */
+const MIN_ARGUMENT_GROUNDING = 0.8;
 
 /** Entities of a borrowed step replaced by this trajectory's: enough that it speaks of this task's subjects. */
 const MAX_ADAPTED = 4;
@@ -62,7 +83,7 @@ const MAX_ADAPTED = 4;
  * met (another person, page, file) become entities of the same kind this trajectory did meet,
  * so the step is about this task's subjects and only reasoning about the step rejects it.
  */
-function adapt(c: StepCandidate, prior: ReturnType<typeof priorEntities>, priorText: ReadonlySet<string>): StepCandidate {
+function adapt(c: StepCandidate, prior: ReturnType<typeof priorEntities>, priorNames: ReadonlySet<string>): StepCandidate {
   let out = c;
   const used = new Set<string>();
   let changed = 0;
@@ -71,8 +92,8 @@ function adapt(c: StepCandidate, prior: ReturnType<typeof priorEntities>, priorT
   const replaced: string[] = [];
   for (const e of entities) {
     if (changed >= MAX_ADAPTED) break;
-    if (priorText.has(e.text) || e.type === 'number' || replaced.some((r) => r.includes(e.text))) continue;
-    const to = prior.find((p) => p.type === e.type && !used.has(p.text) && !out.action.text.includes(p.text));
+    if (priorNames.has(e.text) || e.type === 'number' || replaced.some((r) => r.includes(e.text))) continue;
+    const to = prior.find((p) => p.type === e.type && sameShape(p.text, e.text) && !used.has(p.text) && !out.action.text.includes(p.text));
     if (!to) continue;
     used.add(to.text);
     replaced.push(e.text);

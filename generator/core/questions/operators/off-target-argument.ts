@@ -1,5 +1,6 @@
 import type { Trajectory } from '../../trajectories/types.js';
 import { pathsIn, replaceInCandidate } from './edit.js';
+import { candidateText, pairFluency, priorText } from './grounding.js';
 import type { StepCandidate, StepOperator } from './types.js';
 
 type EntityType = 'url' | 'path' | 'name' | 'number' | 'code';
@@ -59,6 +60,7 @@ export const offTargetArgument: StepOperator = {
     const targets = entitiesIn(goldText).filter((e) => gold.action.text.includes(e.text) || JSON.stringify(gold.action.args).includes(e.text));
     if (targets.length === 0) return [];
     const prior = priorEntities(trajectory, position).filter((e) => !goldText.includes(e.text));
+    const seen = priorText(trajectory, position);
     const out: StepCandidate[] = [];
     // Up to five variants: each target entity in turn, each time with another replacement.
     const shuffled = rng.shuffle(targets);
@@ -66,11 +68,13 @@ export const offTargetArgument: StepOperator = {
     for (let round = 0; round < 3 && out.length < 5; round++) {
       for (const target of shuffled) {
         if (out.length >= 5) break;
-        const sameType = prior.filter((e) => e.type === target.type && !usedTo.has(e.text) && !e.text.includes(target.text) && !target.text.includes(e.text));
-        const close = sameType.filter((e) => e.text.length >= target.text.length * 0.5 && e.text.length <= target.text.length * 2);
+        const sameType = prior.filter((e) => e.type === target.type && sameShape(e.text, target.text) && !usedTo.has(e.text) && !e.text.includes(target.text) && !target.text.includes(e.text));
+        // Names lean short, as borrowed steps do (the gold must be the longest option 1/K of the
+        // time); paths, code and URLs keep about their length.
+        const [low, high] = target.type === 'name' ? [0.5, 1.2] : [0.67, 1.5];
+        const close = sameType.filter((e) => e.text.length >= target.text.length * low && e.text.length <= target.text.length * high);
         const pool = close.length > 0 ? close : sameType;
-        let to: string | undefined = pool.length > 0 ? rng.pick(pool.slice(0, 40)).text : undefined;
-        if (!to && target.type === 'number' && round === 0) to = String(Number(target.text) + [1, -1, 2, -2][rng.int(4)]!);
+        const to: string | undefined = mostFluent(rng.shuffle(pool.slice(0, 40)), (e) => candidateText(replaceInCandidate(gold, target.text, e.text)), seen)?.text;
         if (!to || to === target.text) continue;
         usedTo.add(to);
         out.push({ ...replaceInCandidate(gold, target.text, to), reason: `about ${to} instead of ${target.text}, which is what the next step needs` });
@@ -79,3 +83,31 @@ export const offTargetArgument: StepOperator = {
     return out;
   },
 };
+
+/**
+ * A name replaces a name of as many words (a person's full name another full name, a one-word
+ * place another one-word name), so the swap does not read as a title where a name stood
+ * ("current president of President …"); other types have no shape.
+ */
+export function sameShape(candidate: string, target: string): boolean {
+  const count = (s: string) => s.split(/\s+/).length;
+  return !/^[A-Z]/.test(target) || count(candidate) === count(target);
+}
+
+/**
+ * The replacement whose swapped-in step reads most like the context: the most word pairs the
+ * context shows in that order ("President of Chad" where the context speaks of Chad's
+ * president). The first of equals in the given (seeded) order.
+ */
+function mostFluent<T>(pool: readonly T[], textOf: (e: T) => string, seen: ReturnType<typeof priorText>): T | undefined {
+  let best: T | undefined;
+  let bestScore = -1;
+  for (const e of pool) {
+    const score = pairFluency(textOf(e), seen);
+    if (score > bestScore) {
+      best = e;
+      bestScore = score;
+    }
+  }
+  return best;
+}

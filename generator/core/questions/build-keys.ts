@@ -1,0 +1,28 @@
+/** How a build names and keys its questions: near-duplicate identity across overlapping rows, and the language a trajectory is asked in. */
+import { sha256 } from '../kernel/stable-json.js';
+import type { Trajectory } from '../trajectories/types.js';
+import { normaliseChoice } from './normalise.js';
+import type { QuestionDraft } from './types/index.js';
+
+/** Same goal, same steps shown, same gold: the identity of a question across overlapping rows. */
+export function nearDuplicateKey(kind: string, d: QuestionDraft): string {
+  const gold = d.mcq ? d.mcq.choices[d.mcq.gold]! : (d.completion?.targets ?? []).join('\u0001');
+  const steps = d.history.map((v) => `${normaliseChoice(v.plan)}\u0002${normaliseChoice(v.action)}`);
+  return sha256([kind, normaliseChoice(String(d.fields.goal ?? '')), ...steps, normaliseChoice(gold)].join('\u0000'));
+}
+
+/**
+ * The language a trajectory's questions are written in: the reader's (or `--language`'s)
+ * `task.language` when it is one we have templates for, else detected from the goal.
+ */
+export function questionLanguage(t: Trajectory): 'en' | 'zh' {
+  const given = t.task.language;
+  return given === 'en' || given === 'zh' ? given : languageOf(t.task.goal);
+}
+
+/** `zh` when a tenth of the goal's letters are CJK ideographs, else `en`. */
+export function languageOf(text: string): 'en' | 'zh' {
+  const letters = text.match(/[\p{L}]/gu)?.length ?? 0;
+  const cjk = text.match(/[\u3400-\u9fff]/g)?.length ?? 0;
+  return letters > 0 && cjk / letters >= 0.1 ? 'zh' : 'en';
+}

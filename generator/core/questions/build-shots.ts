@@ -1,0 +1,67 @@
+/** The build's few-shot stage: which solved examples a question shows (never its own task, never one showing its options). */
+import type { Trajectory } from '../trajectories/types.js';
+import { MIN_COPY_CHARS } from './audit/features.js';
+import { sameTask } from './corpus.js';
+import { normaliseChoice } from './normalise.js';
+import { shotContext } from './render.js';
+import { drStepJson } from './types/dr-plan-mcq.js';
+import type { QuestionDraft } from './types/index.js';
+import type { StepView } from './views.js';
+
+/**
+ * The first `count` examples of the ranked pool that are not from the question's own
+ * trajectory, taking one per trajectory before taking a second, so examples vary.
+ */
+export function chooseShots<E extends { t: Trajectory; draft: QuestionDraft }>(pool: readonly E[], own: Trajectory, question: QuestionDraft, count: number): E[] {
+  // Another run on the same task may take the very same steps, and a borrowed distractor may be
+  // this question's gold: either way the example would show the answer in the prompt.
+  // Nor may an example show any option of the question: copy detection would eliminate it.
+  // Checked against everything the example shows (its goal, kept steps in every form a template
+  // renders them, cut observations, options and answer), as the audit's copy detection reads it:
+  // an option inside a longer shown text is as eliminable as an equal one.
+  const options = [...new Set((question.mcq ? question.mcq.choices : [answerOf(question)]).map(normaliseChoice))].filter((o) => o.length > 0);
+  const shows = (d: QuestionDraft) => {
+    const { text, lines } = shotShown(d);
+    return options.some((o) => (o.length >= MIN_COPY_CHARS ? text.includes(o) : lines.has(o)));
+  };
+  const others = pool.filter((e) => !sameTask(e.t, own) && !shows(e.draft));
+  const first: E[] = [];
+  const rest: E[] = [];
+  const used = new Set<string>();
+  for (const e of others) {
+    if (used.has(e.t.traj_id)) rest.push(e);
+    else {
+      used.add(e.t.traj_id);
+      first.push(e);
+    }
+  }
+  return [...first, ...rest].slice(0, count);
+}
+
+const shownTexts = new WeakMap<QuestionDraft, { text: string; lines: Set<string> }>();
+
+/** Normalised text a draft shows when used as a few-shot example, one item per line, and its lines (cached per draft). */
+function shotShown(d: QuestionDraft): { text: string; lines: Set<string> } {
+  const cached = shownTexts.get(d);
+  if (cached !== undefined) return cached;
+  const items: string[] = [];
+  const collect = (v: unknown): void => {
+    if (typeof v === 'string') items.push(v);
+    else if (Array.isArray(v)) v.forEach(collect);
+    else if (v && typeof v === 'object') Object.values(v).forEach(collect);
+  };
+  const ctx = shotContext(d);
+  collect(ctx);
+  // The shown answer carries its suffix; the bare targets and choices are what a question could repeat.
+  collect(d.mcq?.choices ?? []);
+  collect(d.completion?.targets ?? []);
+  for (const v of (ctx.history as StepView[] | undefined) ?? []) items.push(drStepJson({ plan: v.plan, action: { tool: v.tool, args: v.args } }));
+  const text = items.map(normaliseChoice).join('\n');
+  const out = { text, lines: new Set(text.split('\n')) };
+  shownTexts.set(d, out);
+  return out;
+}
+
+function answerOf(d: QuestionDraft): string {
+  return d.mcq ? d.mcq.choices[d.mcq.gold]! : (d.completion?.targets[0] ?? '');
+}
