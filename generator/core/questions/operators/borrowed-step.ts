@@ -41,6 +41,10 @@ export const borrowedStep: StepOperator = {
     // one out to "pick the most on-topic option", and the cue balancing needs on-topic ones.
     const context = topicContext([trajectory.task.goal, ...trajectory.steps.slice(0, position).flatMap((s) => [s.plan ?? '', s.thought ?? '', s.action.text, (s.observation ?? '').slice(0, 6000)])]);
     const seen = priorText(trajectory, position);
+    // Grounding and the length band are measured on deep-research runs, whose tasks are numerous
+    // enough for the adversarial filter to rebalance what they shift. On a small SWE task they
+    // leave mostly near-copies of the gold and shorter steps: "most similar" and "longest" find it.
+    const grounded = trajectory.domain === 'deep_research';
     return scored
       .sort((a, b) => a.rank - b.rank || b.score - a.score || (a.key < b.key ? -1 : 1))
       .slice(0, 48)
@@ -50,12 +54,12 @@ export const borrowedStep: StepOperator = {
       })
       // A borrowed step still searching with its own task's words is told from the gold by
       // whether its arguments are in the context (most golds have all of them there).
-      .filter((x) => argumentGrounding(x.c, seen) >= MIN_ARGUMENT_GROUNDING)
+      .filter((x) => !grounded || argumentGrounding(x.c, seen) >= MIN_ARGUMENT_GROUNDING)
       // A step a little shorter than the gold first (a borrowed step is usually longer than the
       // real one, so "never pick the longest" would be a rule); then similarity of the source
       // trajectory: a step of an unrelated task that happens to share words is exactly the
       // off-topic distractor this operator must not pick.
-      .sort((a, b) => a.outOfBand - b.outOfBand || a.rank - b.rank || b.share - a.share || a.order - b.order)
+      .sort((a, b) => (grounded ? a.outOfBand - b.outOfBand : 0) || a.rank - b.rank || b.share - a.share || a.order - b.order)
       .slice(0, 6)
       .map((x) => x.c);
   },
