@@ -41,9 +41,9 @@ export const borrowedStep: StepOperator = {
     // one out to "pick the most on-topic option", and the cue balancing needs on-topic ones.
     const context = topicContext([trajectory.task.goal, ...trajectory.steps.slice(0, position).flatMap((s) => [s.plan ?? '', s.thought ?? '', s.action.text, (s.observation ?? '').slice(0, 6000)])]);
     const seen = priorText(trajectory, position);
-    // Grounding and the length band are measured on deep-research runs, whose tasks are numerous
-    // enough for the adversarial filter to rebalance what they shift. On a small SWE task they
-    // leave mostly near-copies of the gold and shorter steps: "most similar" and "longest" find it.
+    // Argument grounding is measured on deep-research runs (a search whose words the context never
+    // showed). On a small SWE task it leaves mostly near-copies of the gold, which "most similar"
+    // then finds; borrowed SWE steps keep their own files and commands either way.
     const grounded = trajectory.domain === 'deep_research';
     return scored
       .sort((a, b) => a.rank - b.rank || b.score - a.score || (a.key < b.key ? -1 : 1))
@@ -59,7 +59,7 @@ export const borrowedStep: StepOperator = {
       // real one, so "never pick the longest" would be a rule); then similarity of the source
       // trajectory: a step of an unrelated task that happens to share words is exactly the
       // off-topic distractor this operator must not pick.
-      .sort((a, b) => (grounded ? a.outOfBand - b.outOfBand : 0) || a.rank - b.rank || b.share - a.share || a.order - b.order)
+      .sort((a, b) => a.outOfBand - b.outOfBand || a.rank - b.rank || b.share - a.share || a.order - b.order)
       .slice(0, 6)
       .map((x) => x.c);
   },
