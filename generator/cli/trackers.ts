@@ -41,6 +41,26 @@ function lastLine(text: string): string {
   return (lines[lines.length - 1] ?? '').slice(0, 500);
 }
 
+/** What `--track …` asked for, read and checked before any work (unknown tracker, linked `trackers/`). */
+export interface TrackerSettings {
+  trackers: readonly Tracker[];
+  project: string;
+  run: string;
+  python?: string;
+  defaultDir: string;
+}
+
+export async function trackerSettings(vfs: Vfs, opts: Record<string, unknown>, outRoot: string, defaultRun: string): Promise<TrackerSettings> {
+  const trackers = parseTrackers(opts.track as string[] | undefined);
+  return {
+    trackers,
+    project: opts.trackProject as string,
+    run: (opts.trackRun as string | undefined) ?? defaultRun,
+    ...(opts.python ? { python: opts.python as string } : {}),
+    defaultDir: trackers.length ? await trackerDefaultDir(vfs, outRoot) : '',
+  };
+}
+
 /**
  * Hands the checkpoints to each named tracker's own client. A tracker that fails is a warning:
  * the verdict and the report do not depend on a dashboard being reachable.
@@ -48,7 +68,7 @@ function lastLine(text: string): string {
 export async function logToTrackers(
   io: { vfs: Vfs; runProcess: ProcessRunner },
   checkpoints: readonly TrackedCheckpoint[],
-  options: { trackers: readonly Tracker[]; project: string; run: string; python?: string; defaultDir: string; modelFileSha256: string },
+  options: TrackerSettings & { modelFileSha256: string },
 ): Promise<Finding[]> {
   const make = findingFactory(checkFindings);
   const findings: Finding[] = [];

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import type { Command } from 'commander';
 import { UsageError, type CommandSpec } from '../command.js';
 import { checkpointInputOptions } from '../options.js';
-import { logToTrackers, parseTrackers, trackerDefaultDir, trackerOptions } from '../trackers.js';
+import { logToTrackers, trackerOptions, trackerSettings } from '../trackers.js';
 import { checkedCheckpoint } from '../../core/report/tracking.js';
 import { findingFactory, type Finding } from '../../core/kernel/findings.js';
 import { OutputFolder, writeOutputFile } from '../../core/kernel/output.js';
@@ -65,8 +65,7 @@ const check: CommandSpec = {
     if (historyFile && REPORT_FILES.some((f) => path.resolve(out.root, f) === historyFile)) throw new UsageError(`--history must not be one of the report files (${REPORT_FILES.join(', ')})`);
     // Refuse before any work, so a wrong --out costs nothing and nothing is half-written.
     for (const f of REPORT_FILES) await out.check(f);
-    const trackers = parseTrackers(opts.track as string[] | undefined);
-    const trackerDir = trackers.length ? await trackerDefaultDir(ctx.vfs, out.root) : '';
+    const tracking = await trackerSettings(ctx.vfs, opts, out.root, opts.model as string);
 
     const read = await readModelFile(ctx.vfs, opts.modelFile as string);
     if ('finding' in read) return { findings: [read.finding] };
@@ -134,14 +133,7 @@ const check: CommandSpec = {
     }
 
     findings.push(
-      ...(await logToTrackers(ctx, [checkedCheckpoint(history.historyEntry(result))], {
-        trackers,
-        project: opts.trackProject as string,
-        run: (opts.trackRun as string | undefined) ?? checkpoint,
-        ...(opts.python ? { python: opts.python as string } : {}),
-        defaultDir: trackerDir,
-        modelFileSha256: modelFileSha,
-      })),
+      ...(await logToTrackers(ctx, [checkedCheckpoint(history.historyEntry(result))], { ...tracking, modelFileSha256: modelFileSha })),
     );
 
     const lines = result.targets.map((t) => {

@@ -4,7 +4,7 @@ import { OutputFolder } from '../../core/kernel/output.js';
 import { sha256, stableStringify } from '../../core/kernel/stable-json.js';
 import { renderTally } from '../../core/kernel/render.js';
 import { findingFactory, type Finding } from '../../core/kernel/findings.js';
-import { logToTrackers, parseTrackers, trackerDefaultDir, trackerOptions } from '../trackers.js';
+import { logToTrackers, trackerOptions, trackerSettings } from '../trackers.js';
 import { seriesCheckpoints } from '../../core/report/tracking.js';
 
 const report: CommandSpec = {
@@ -32,8 +32,7 @@ Examples:
     const { renderSeriesReport } = await import('../../core/report/series-report.js');
     const out = new OutputFolder(ctx.vfs, opts.out as string, { force: Boolean(opts.force), set: 'report' });
     for (const f of ['report.html', 'summary.md', 'series.json']) await out.check(f);
-    const trackers = parseTrackers(opts.track as string[] | undefined);
-    const trackerDir = trackers.length ? await trackerDefaultDir(ctx.vfs, out.root) : '';
+    const tracking = await trackerSettings(ctx.vfs, opts, out.root, 'series');
 
     const read = await readModelFile(ctx.vfs, opts.modelFile as string);
     if ('finding' in read) return { findings: [read.finding] };
@@ -75,14 +74,7 @@ Examples:
     const rendered = await renderSeriesReport(result, read.model);
     await out.writeSet({ 'series.json': `${stableStringify(result, 2)}\n`, 'summary.md': rendered.markdown, 'report.html': rendered.html, ...rendered.files });
     findings.push(
-      ...(await logToTrackers(ctx, seriesCheckpoints(result), {
-        trackers,
-        project: opts.trackProject as string,
-        run: (opts.trackRun as string | undefined) ?? 'series',
-        ...(opts.python ? { python: opts.python as string } : {}),
-        defaultDir: trackerDir,
-        modelFileSha256: result.modelFile.sha256,
-      })),
+      ...(await logToTrackers(ctx, seriesCheckpoints(result), { ...tracking, modelFileSha256: result.modelFile.sha256 })),
     );
     const lines = result.checkpoints.map((c) => {
       const flagged = c.targets.filter((t) => t.flags.length).map((t) => t.target);
