@@ -136,8 +136,11 @@ describe('fixtures', () => {
 
   it('gold-is-always-A fails letter balance and the frequent-letter shortcut', async () => {
     const failing = auditQuestions(await load('biased-letter.jsonl')).findings.filter((f) => f.severity === 'error');
-    expect(failing.map((f) => f.code).sort()).toEqual(['audit-letter-imbalance', 'audit-shortcut-above-chance']);
+    // The hand-written options also carry a surface cue the learned adversary's trees find
+    // (held out: 26 of 40), beside the letters.
+    expect(failing.map((f) => f.code).sort()).toEqual(['audit-adversary-above-chance', 'audit-letter-imbalance', 'audit-shortcut-above-chance']);
     expect(failing.find((f) => f.code === 'audit-shortcut-above-chance')!.args.shortcut).toBe('letter_prior');
+    expect(failing.find((f) => f.code === 'audit-adversary-above-chance')!.args.learner).toBe('trees');
   });
 
   it('distractors with invented names fail on context overlap', async () => {
@@ -208,7 +211,8 @@ describe('balanceLetters', () => {
     });
     const task = auditQuestions(after).report.tasks[0]!;
     expect(task.letters!.histogram).toEqual({ A: 10, B: 10, C: 10, D: 10 });
-    expect(auditQuestions(after).findings.filter((f) => f.severity === 'error')).toEqual([]);
+    // Balancing moves letters, not option texts: the options' own cue (above) stays, and only it.
+    expect(auditQuestions(after).findings.filter((f) => f.severity === 'error').map((f) => f.code)).toEqual(['audit-adversary-above-chance']);
   });
 
   it('is deterministic per seed and independent of input order', async () => {

@@ -105,10 +105,21 @@ function renderTask(t: TaskAudit): string {
 
 function renderAdversary(t: TaskAudit): string[] {
   const a = t.adversary!;
-  const rows = a.cells.map((c) => [c.language, String(c.n), pct(c.accuracy), `${pct(c.interval[0])}–${pct(c.interval[1])}`, pct(c.chance), signed(c.excessPoints), c.verdict]);
+  const learners = a.cells[0]?.learners.map((l) => l.name) ?? [];
+  const rows = a.cells.map((c) => [
+    c.language,
+    String(c.n),
+    ...c.learners.map((l) => pct(l.accuracy)),
+    c.learner,
+    pct(c.accuracy),
+    `${pct(c.interval[0])}–${pct(c.interval[1])}`,
+    pct(c.chance),
+    signed(c.excessPoints),
+    c.verdict,
+  ]);
   return [
-    `  learned adversary (options-only logistic regression, cross-fitted over ${a.folds} folds of ${a.groups} source groups)`,
-    ...formatTable([['language', 'n', 'accuracy', '95% CI', 'chance', 'vs chance', 'verdict'], ...rows], { indent: '  ' }),
+    `  learned adversary (options only; learners ${learners.join(', ')}, each cross-fitted over ${a.folds} folds of ${a.groups} source groups; the strongest is judged, its interval widened for ${learners.length} tries)`,
+    ...formatTable([['language', 'n', ...learners, 'strongest', 'accuracy', '95% CI', 'chance', 'vs chance', 'verdict'], ...rows], { indent: '  ' }),
   ];
 }
 

@@ -16,7 +16,9 @@ import { ADVERSARY_FEATURES, adversaryFeatures } from './audit/adversary-feature
 import { jaccard } from './audit/features.js';
 import { optionTool, questionSegment } from './audit/segment.js';
 import { words } from './audit/text.js';
-import { fitLogistic, scoreRow, standardiseWithin } from './audit/ranker.js';
+import { ADVERSARY_LEARNERS, type Scorer } from './audit/learners.js';
+import { dropPredictable } from './adversarial-drop.js';
+import { type FluencyRange, fluencyRange, planFluency } from './adversarial-fluency.js';
 import type { McqDraft, QuestionDraft } from './types/module.js';
 import type { McqQuestion } from './types.js';
 
@@ -28,6 +30,8 @@ export interface FilterItem {
   /** Source group: the research question / issue, else the trajectory. */
   group: string;
   id: string;
+  /** The language the question is asked in: the audit judges each language on its own. */
+  language?: string;
 }
 
 export interface FilterOptions {
@@ -57,6 +61,8 @@ interface Prepared {
   goldMostSimilar: boolean;
   /** Seeded target (uniform over 0..K−1) for how many shown options are at least as long as the gold: length is a rule of its own, read both ways. */
   longerTarget: number;
+  /** How many shown distractors should read at least as fluently as the gold under the context's word model (adversarial-fluency.ts). */
+  fluentTarget: number;
   fold: number;
 }
 
@@ -66,8 +72,8 @@ interface Prepared {
  */
 export function filterByTask(
   entries: ReadonlyArray<{ draft: QuestionDraft; t: Trajectory; id: string }>,
-  options: { seed: string; taskOf: (t: Trajectory) => string; renderDraft: (draft: QuestionDraft, t: Trajectory) => { prompt: string; questionStart: number | null } | null },
-): Set<QuestionDraft> {
+  options: { seed: string; taskOf: (t: Trajectory) => string; languageOf?: (t: Trajectory) => string; renderDraft: (draft: QuestionDraft, t: Trajectory) => { prompt: string; questionStart: number | null } | null },
+): Map<QuestionDraft, FilterDropReason> {
   const byTask = new Map<string, Array<{ draft: QuestionDraft; t: Trajectory; id: string }>>();
   for (const e of entries) byTask.set(options.taskOf(e.t), [...(byTask.get(options.taskOf(e.t)) ?? []), e]);
   const trajectoryOf = new Map(entries.map((e) => [e.draft, e.t]));
@@ -78,49 +84,48 @@ export function filterByTask(
       return null; // a template error is reported when the question is rendered for real
     }
   };
-  const dropped = new Set<QuestionDraft>();
+  const dropped = new Map<QuestionDraft, FilterDropReason>();
   for (const task of [...byTask.keys()].sort()) {
-    const items = byTask.get(task)!.map((e) => ({ draft: e.draft, group: e.t.task.instance_id || e.t.traj_id, id: e.id }));
-    for (const d of adversarialFilter(items, `${options.seed}/${task}`, { renderDraft })) dropped.add(d);
+    const items = byTask.get(task)!.map((e) => ({ draft: e.draft, group: e.t.task.instance_id || e.t.traj_id, id: e.id, language: options.languageOf?.(e.t) }));
+    for (const [d, reason] of adversarialFilter(items, `${options.seed}/${task}`, { renderDraft })) dropped.set(d, reason);
   }
   return dropped;
 }
 
-/** Returns the drafts to drop; the others' `mcq` are rewritten in place with the chosen distractors. */
-export function adversarialFilter(items: readonly FilterItem[], seed: string, options: FilterOptions = {}): Set<QuestionDraft> {
+/** Why the filter drops a draft: its gold is still found, or only the most fluent option could be gold and the task has enough of those. */
+export type FilterDropReason = 'adversary-solvable' | 'fluency-unbalanced';
+
+/** Returns the drafts to drop, with why; the others' `mcq` are rewritten in place with the chosen distractors. */
+export function adversarialFilter(items: readonly FilterItem[], seed: string, options: FilterOptions = {}): Map<QuestionDraft, FilterDropReason> {
   const rounds = options.rounds ?? 4;
   const maxExcess = (options.maxExcessPoints ?? 5) / 100;
-  const dropped = new Set<QuestionDraft>();
+  const dropped = new Map<QuestionDraft, FilterDropReason>();
   const groups = [...new Set(items.map((i) => i.group))].sort((a, b) => hashSeed(`af/${a}`) - hashSeed(`af/${b}`) || (a < b ? -1 : 1));
   // Fewer drafts than the audit gates on: too few to fit a discriminator on, the drafted choices stay.
   if (groups.length < 2 || items.length < MIN_ITEMS) return dropped;
   const k = Math.min(options.folds ?? 5, groups.length);
   const foldOf = new Map(groups.map((g, i) => [g, i % k]));
-  const prepared = items.flatMap((item) => {
+  const drafted = items.flatMap((item) => {
     const p = prepare(item, seed, foldOf.get(item.group)!, options.renderDraft);
     return p ? [p] : [];
   });
-  if (prepared.length < 2 * k) return dropped;
-  let credits: number[] = [];
-  for (let round = 0; round <= rounds; round++) {
-    const models = Array.from({ length: k }, (_, fold) => fitOn(prepared.filter((p) => p.fold !== fold)));
-    if (round === rounds) {
-      credits = prepared.map((p) => heldOutMargin(p, models[p.fold]!));
-      break;
+  const fluency = planFluency(drafted.map(fluencyRangeOf), seed);
+  const prepared = drafted.filter((p, i) => {
+    if (fluency.dropped.has(i)) {
+      dropped.set(p.item.draft, 'fluency-unbalanced');
+      return false;
     }
+    p.fluentTarget = fluency.targets[i]!;
+    return true;
+  });
+  if (prepared.length < 2 * k) return dropped;
+  for (let round = 0; round < rounds; round++) {
+    const models = Array.from({ length: k }, (_, fold) => fitOn(prepared.filter((p) => p.fold !== fold)));
     for (const p of prepared) choose(p, models[p.fold]!);
   }
-  // AFLite's last step: drop what the held-out model still finds, most clearly found first.
-  const chance = prepared.reduce((s, p) => s + 1 / (p.shown.length + 1), 0) / prepared.length;
-  let correct = credits.filter((m) => m > 0).length;
-  const order = prepared.map((_, i) => i).filter((i) => credits[i]! > 0).sort((a, b) => credits[b]! - credits[a]! || (prepared[a]!.item.id < prepared[b]!.item.id ? -1 : 1));
-  let total = prepared.length;
-  for (const i of order) {
-    if (correct / total <= chance + maxExcess) break;
-    dropped.add(prepared[i]!.item.draft);
-    correct--;
-    total--;
-  }
+  // AFLite's last step: every learner refitted on the chosen sets; drop what they still find.
+  const candidates = prepared.map((p) => ({ id: p.item.id, fold: p.fold, language: p.item.language ?? 'en', rows: rowsOf(p, p.shown) }));
+  for (const i of dropPredictable(candidates, { folds: k, maxExcess, minCell: MIN_ITEMS, guards: [LENGTH, FLUENCY, SIMILARITY] })) dropped.set(prepared[i]!.item.draft, 'adversary-solvable');
   for (const p of prepared) if (!dropped.has(p.item.draft)) write(p, seed);
   return dropped;
 }
@@ -155,7 +160,8 @@ function prepare(item: FilterItem, seed: string, fold: number, renderDraft: Filt
   const targetRank = rng.int(mcq.choices.length);
   const goldMostSimilar = rng.int(mcq.choices.length) === 0;
   const longerTarget = rng.int(mcq.choices.length);
-  return { item, mcq, raw, similarity, tools: texts.map(optionTool), pinned, shown, texts, sources, reasons, targetRank, goldMostSimilar, longerTarget, fold };
+  const fluentTarget = 0; // dealt across the task by planFluency
+  return { item, mcq, raw, similarity, tools: texts.map(optionTool), pinned, shown, texts, sources, reasons, targetRank, goldMostSimilar, longerTarget, fluentTarget, fold };
 }
 
 /**
@@ -199,7 +205,7 @@ function bare(item: FilterItem, prompt: string, questionStart: number, choices: 
 const SIMILARITY = ADVERSARY_FEATURES.indexOf('similarity');
 const TOOL_SHARED = ADVERSARY_FEATURES.indexOf('tool_shared_by_options');
 
-/** Standardised rows of the options [gold, ...shown] as the audit would see them: set-dependent features recomputed for this set. */
+/** Raw feature rows of the options [gold, ...shown] as the audit would see them: set-dependent features recomputed for this set. */
 function rowsOf(p: Prepared, shown: readonly number[]): number[][] {
   const options = [0, ...shown];
   const rows = options.map((i) => {
@@ -215,19 +221,17 @@ function rowsOf(p: Prepared, shown: readonly number[]): number[][] {
     row[TOOL_SHARED] = sameTool;
     return row;
   });
-  return standardiseWithin(rows);
+  return rows;
 }
 
-function fitOn(training: readonly Prepared[]) {
-  const x: number[][] = [];
-  const y: number[] = [];
-  for (const p of training) {
-    rowsOf(p, p.shown).forEach((row, j) => {
-      x.push(row);
-      y.push(j === 0 ? 1 : 0);
-    });
-  }
-  return fitLogistic(x, y, 1, 25);
+/** The discriminator the distractors are chosen against: the audit's gradient-boosted trees, the learner that found most on real builds. */
+const FILTER_LEARNER = ADVERSARY_LEARNERS.find((l) => l.name === 'trees')!;
+
+function fitOn(training: readonly Prepared[]): Scorer {
+  return FILTER_LEARNER.fit(
+    training.map((p) => ({ rows: rowsOf(p, p.shown), gold: 0 })),
+    25,
+  );
 }
 
 /** Subsets of size `need` of `items`, lexicographic; at most `limit`. */
@@ -249,19 +253,22 @@ function* subsets(items: readonly number[], need: number, limit: number): Genera
  * the model (as near as the candidates allow), and among those the set whose distractors the
  * model finds most gold-like (smallest softmax share of the gold).
  */
-function choose(p: Prepared, model: ReturnType<typeof fitLogistic>): void {
+function choose(p: Prepared, model: Scorer): void {
   const pinned = Array.from({ length: p.pinned }, (_, i) => i + 1);
   const need = p.mcq.choices.length - 1 - p.pinned;
   const alternatives = Array.from({ length: p.texts.length - 1 - p.pinned }, (_, i) => i + 1 + p.pinned);
   let best: { shown: number[]; miss: number; share: number } | null = null;
   for (const extra of subsets(alternatives, need, 2000)) {
     const shown = [...pinned, ...extra];
-    const scores = rowsOf(p, shown).map((r) => scoreRow(model, r));
+    const scores = model(rowsOf(p, shown));
     const above = scores.slice(1).filter((v) => v > scores[0]!).length;
     // The audit's combined rule picks the option most similar to the others: the gold may be it
     // only as often as chance, and that gate comes before the rank.
     const miss =
-      Math.abs(above - p.targetRank) + 3 * Math.abs(combinedCredit(p, shown) - (p.goldMostSimilar ? 1 : 0)) + Math.abs(longerThanGold(p, shown) - p.longerTarget);
+      Math.abs(above - p.targetRank) +
+      3 * Math.abs(combinedCredit(p, shown) - (p.goldMostSimilar ? 1 : 0)) +
+      2 * Math.abs(longerThanGold(p, shown) - p.longerTarget) +
+      2 * Math.abs(atLeastAsFluent(p, shown) - p.fluentTarget);
     const top = Math.max(...scores);
     const sum = scores.reduce((s, v) => s + Math.exp(v - top), 0);
     const share = Math.exp(scores[0]! - top) / sum;
@@ -294,10 +301,25 @@ function longerThanGold(p: Prepared, shown: readonly number[]): number {
   return shown.filter((i) => length(i) >= gold).length;
 }
 
-/** Held-out margin of the gold over the best shown distractor (> 0: the model picks the gold). */
-function heldOutMargin(p: Prepared, model: ReturnType<typeof fitLogistic>): number {
-  const scores = rowsOf(p, p.shown).map((r) => scoreRow(model, r));
-  return scores[0]! - Math.max(...scores.slice(1));
+const FLUENCY = ADVERSARY_FEATURES.indexOf('bigram_fluency');
+
+/**
+ * How many shown distractors read at least as fluently as the gold under the context's bigram
+ * model. A real next step writes its query in the words and word order the context already uses,
+ * so "pick the most fluent option" is the strongest single surface cue on real builds; aimed at a
+ * uniform count, it finds the gold 1/K of the time.
+ */
+function fluencyRangeOf(p: Prepared): FluencyRange {
+  const f = (i: number) => p.raw[i]![FLUENCY]!;
+  const pinned = Array.from({ length: p.pinned }, (_, i) => f(i + 1));
+  const alternatives = Array.from({ length: p.texts.length - 1 - p.pinned }, (_, i) => f(i + 1 + p.pinned));
+  const need = p.mcq.choices.length - 1 - p.pinned;
+  return { id: p.item.id, language: p.item.language ?? 'en', options: p.mcq.choices.length, ...fluencyRange(f(0), pinned, alternatives, need) };
+}
+
+function atLeastAsFluent(p: Prepared, shown: readonly number[]): number {
+  const gold = p.raw[0]![FLUENCY]!;
+  return shown.filter((i) => p.raw[i]![FLUENCY]! >= gold).length;
 }
 
 /** Writes the chosen distractors into the draft, the gold keeping its position, the others in a seeded order. */

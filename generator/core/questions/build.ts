@@ -243,12 +243,13 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
         const render = templatesByLanguage.get(questionLanguage(t))?.render.get(QUESTION_TYPES[kind].template);
         return render ? renderBare(render, draft) : null;
       };
-      const dropped = filterByTask(list, { seed, taskOf: (t) => taskFor(kind, t.domain), renderDraft });
+      const dropped = filterByTask(list, { seed, taskOf: (t) => taskFor(kind, t.domain), languageOf: questionLanguage, renderDraft });
       for (let i = list.length - 1; i >= 0; i--) {
-        if (!dropped.has(list[i]!.draft)) continue;
+        const reason = dropped.get(list[i]!.draft);
+        if (!reason) continue;
         list.splice(i, 1);
-        skip(`${kind}:adversary-solvable`);
-        reasons['adversary-solvable'] = (reasons['adversary-solvable'] ?? 0) + 1;
+        skip(`${kind}:${reason}`);
+        reasons[reason] = (reasons[reason] ?? 0) + 1;
       }
     }
     for (const e of list) delete e.draft.mcq?.alternatives;

@@ -3,15 +3,18 @@
  * features (adversary-features.ts), cross-fitted so that no question is scored by a model that
  * saw its own source. Questions are grouped by the research question or issue they come from
  * (`provenance.instance_id`, else the trajectory), groups are dealt into folds by a hash of
- * their key, and each fold is scored by a model fitted on the others. Its held-out accuracy,
- * per task and per language, is judged against chance like the shortcut rules, and gates.
+ * their key, and each fold is scored by a model fitted on the others. Each of the learners of
+ * learners.ts (logistic models on three views of the features, the best single feature) is
+ * cross-fitted this way; per task and language the strongest one's held-out accuracy is judged
+ * against chance like the shortcut rules, with a Bonferroni-widened interval for having tried
+ * several, and gates.
  */
 import { type Finding, findingFactory } from '../../kernel/findings.js';
 import { hashSeed } from '../../kernel/rng.js';
 import type { McqQuestion } from '../types.js';
 import { adversaryFeatures } from './adversary-features.js';
 import { auditFindings } from './findings.js';
-import { fitLogistic, scoreRow, standardiseWithin } from './ranker.js';
+import { ADVERSARY_LEARNERS, type AdversaryLearner, type LearnerName, type TrainingQuestion } from './learners.js';
 import { argmaxCredit } from './shortcuts/types.js';
 import { upperTail, wilsonInterval } from './stats.js';
 import type { Verdict } from './verdict.js';
@@ -22,21 +25,23 @@ const make = findingFactory(auditFindings);
 export const ADVERSARY_FOLDS = 5;
 /** A task-language cell is gated only from this many scored questions: below it the interval is too wide to say anything. */
 export const ADVERSARY_MIN_QUESTIONS = 30;
-/** Inverse regularisation strength of the logistic regression (scikit-learn's `C`). */
-export const ADVERSARY_C = 1;
 
 export interface AdversaryCell {
   /** `all` for the whole task, else a language code. */
   language: string;
+  /** The learner whose held-out accuracy is reported: the strongest in this cell. */
+  learner: LearnerName;
+  /** Every learner's held-out accuracy in this cell, in learners.ts order. */
+  learners: Array<{ name: LearnerName; accuracy: number }>;
   n: number;
   /** Expected number right (ties earn fractional credit). */
   correct: number;
   accuracy: number;
   chance: number;
   excessPoints: number;
-  /** 95% Wilson interval of the accuracy. */
+  /** Wilson interval of the accuracy at 95% over the learners tried (Bonferroni: 1 − 0.05 / learners). */
   interval: [number, number];
-  /** One-sided p-value of reaching `correct` under the guessing null (Poisson-binomial). */
+  /** One-sided p-value of reaching `correct` under the guessing null (Poisson-binomial), times the learners tried (capped at 1). */
   pValue: number;
   /** Gated cells only (languages with ≥ ADVERSARY_MIN_QUESTIONS questions); `all` is reported, not gated. */
   verdict: Verdict | 'not gated';
@@ -69,61 +74,66 @@ export function assignFolds(questions: readonly McqQuestion[], folds = ADVERSARY
  * Held-out probability that the adversary picks each question's gold (aligned with
  * `questions`), or null when there are fewer than two source groups to cross-fit over.
  */
-export function crossFittedCredits(questions: readonly McqQuestion[], folds = ADVERSARY_FOLDS): { credits: number[]; groups: number; folds: number } | null {
+export function crossFittedCredits(
+  questions: readonly McqQuestion[],
+  folds = ADVERSARY_FOLDS,
+  learner: AdversaryLearner = ADVERSARY_LEARNERS[0]!,
+): { credits: number[]; groups: number; folds: number } | null {
   const assigned = assignFolds(questions, folds);
   if (!assigned) return null;
   const { fold: foldOf, groups, folds: k } = assigned;
-  const rows = questions.map((q) => standardiseWithin(adversaryFeatures(q)));
+  const rows = questions.map((q) => adversaryFeatures(q));
   const credits = new Array<number>(questions.length).fill(0);
   for (let fold = 0; fold < k; fold++) {
-    const x: number[][] = [];
-    const y: number[] = [];
+    const training: TrainingQuestion[] = [];
     questions.forEach((q, i) => {
-      if (foldOf[i] === fold) return;
-      rows[i]!.forEach((row, j) => {
-        x.push(row);
-        y.push(j === q.gold ? 1 : 0);
-      });
+      if (foldOf[i] !== fold) training.push({ rows: rows[i]!, gold: q.gold });
     });
-    const model = fitLogistic(x, y, ADVERSARY_C);
+    const score = learner.fit(training);
     questions.forEach((q, i) => {
       if (foldOf[i] !== fold) return;
-      credits[i] = argmaxCredit(rows[i]!.map((row) => scoreRow(model, row)), q.gold);
+      credits[i] = argmaxCredit(score(rows[i]!), q.gold);
     });
   }
   return { credits, groups, folds: k };
 }
 
 /**
- * Runs the adversary on one task's scored MCQs and judges each language with enough questions:
- * it fails when its accuracy is more than `maxGain` points above chance and its 95% interval
+ * Runs the adversary's learners on one task's scored MCQs and judges each language with enough
+ * questions by the strongest learner there: it fails when its accuracy is more than `maxGain`
+ * points above chance and its (Bonferroni-widened) 95% interval
  * lies wholly above chance + `maxGain`; above the limit but with the interval reaching it, it warns.
  */
 export function runAdversary(task: string, questions: readonly McqQuestion[], maxGain: number, out: Finding[]): AdversaryResult | null {
-  const fitted = crossFittedCredits(questions);
-  if (!fitted) return null;
+  const fits = ADVERSARY_LEARNERS.map((learner) => ({ learner, fitted: crossFittedCredits(questions, ADVERSARY_FOLDS, learner) }));
+  const first = fits[0]!.fitted;
+  if (!first) return null;
+  const tried = fits.length;
   const languages = [...new Set(questions.map((q) => q.language ?? 'en'))].sort();
   const cell = (language: string, members: number[]): AdversaryCell => {
     const n = members.length;
-    const correct = members.reduce((s, i) => s + fitted.credits[i]!, 0);
+    const learners = fits.map(({ learner, fitted }) => ({ name: learner.name, correct: members.reduce((s, i) => s + fitted!.credits[i]!, 0) }));
+    const strongest = learners.reduce((best, l) => (l.correct > best.correct + 1e-9 ? l : best));
+    const correct = strongest.correct;
     const probabilities = members.map((i) => 1 / questions[i]!.choices.length);
     const chance = probabilities.reduce((s, p) => s + p, 0) / n;
     const accuracy = correct / n;
     const excessPoints = (accuracy - chance) * 100;
-    const interval = wilsonInterval(correct, n);
-    const pValue = upperTail(probabilities, Math.floor(correct + 1e-9));
+    const interval = wilsonInterval(correct, n, 1 - 0.05 / tried);
+    const pValue = Math.min(1, tried * upperTail(probabilities, Math.floor(correct + 1e-9)));
     let verdict: AdversaryCell['verdict'] = 'not gated';
     if (language !== 'all' && n >= ADVERSARY_MIN_QUESTIONS) {
       verdict = 'pass';
       if (excessPoints > maxGain) {
         verdict = interval[0] > chance + maxGain / 100 ? 'fail' : 'warn';
-        const args = { task, language, n, correct: Math.round(correct * 1000) / 1000, accuracy, chance, excessPoints, low: interval[0], high: interval[1], maxGain };
+        const args = { task, language, learner: strongest.name, n, correct: Math.round(correct * 1000) / 1000, accuracy, chance, excessPoints, low: interval[0], high: interval[1], maxGain };
         out.push(make(verdict === 'fail' ? 'audit-adversary-above-chance' : 'audit-adversary-not-significant', {}, args));
       }
     }
-    return { language, n, correct, accuracy, chance, excessPoints, interval, pValue, verdict };
+    const perLearner = learners.map((l) => ({ name: l.name, accuracy: l.correct / n }));
+    return { language, learner: strongest.name, learners: perLearner, n, correct, accuracy, chance, excessPoints, interval, pValue, verdict };
   };
   const all = questions.map((_, i) => i);
   const cells = [cell('all', all), ...languages.map((language) => cell(language, all.filter((i) => (questions[i]!.language ?? 'en') === language)))];
-  return { groups: fitted.groups, folds: fitted.folds, cells };
+  return { groups: first.groups, folds: first.folds, cells };
 }

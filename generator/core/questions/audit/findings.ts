@@ -32,13 +32,13 @@ export const auditFindings = {
     severity: 'error',
     title: 'A learned options-only adversary beats chance',
     message: (a) =>
-      `task ${a.task} (${a.language}): a discriminator trained on surface features of the options picks the gold in ${pct(a.accuracy)} of ${a.n} held-out questions (95% CI ${pct(a.low)}–${pct(a.high)}) vs chance ${pct(a.chance)}: ${pts(a.excessPoints)} points, and the whole interval is more than ${a.maxGain} points above chance`,
+      `task ${a.task} (${a.language}): a discriminator trained on surface features of the options (${a.learner}) picks the gold in ${pct(a.accuracy)} of ${a.n} held-out questions (95% CI ${pct(a.low)}–${pct(a.high)}) vs chance ${pct(a.chance)}: ${pts(a.excessPoints)} points, and the whole interval is more than ${a.maxGain} points above chance`,
   },
   'audit-adversary-not-significant': {
     severity: 'warning',
     title: 'Learned adversary above the limit, but not significantly',
     message: (a) =>
-      `task ${a.task} (${a.language}): the learned adversary picks the gold in ${pct(a.accuracy)} of ${a.n} held-out questions (95% CI ${pct(a.low)}–${pct(a.high)}) vs chance ${pct(a.chance)}: ${pts(a.excessPoints)} points, beyond the ${a.maxGain}-point limit, but its interval reaches chance + ${a.maxGain}; add questions to decide`,
+      `task ${a.task} (${a.language}): the learned adversary (${a.learner}) picks the gold in ${pct(a.accuracy)} of ${a.n} held-out questions (95% CI ${pct(a.low)}–${pct(a.high)}) vs chance ${pct(a.chance)}: ${pts(a.excessPoints)} points, beyond the ${a.maxGain}-point limit, but its interval reaches chance + ${a.maxGain}; add questions to decide`,
   },
   'audit-multi-select-rule': {
     severity: 'error',

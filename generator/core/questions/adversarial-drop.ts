@@ -1,0 +1,131 @@
+/**
+ * AFLite's last step. After the distractors are chosen, the audit's model learners
+ * (audit/learners.ts) are fitted afresh on the chosen option sets, cross-fitted over
+ * the filter's source-grouped folds, and each draft's held-out margin (gold score minus the best
+ * distractor's) is read. While the strongest learner's held-out accuracy in any language — or in
+ * the task as a whole — is more than `maxExcess` above chance, the drafts it finds most clearly in
+ * that cell are dropped and every learner is refitted: a cue the choosing rounds left behind is
+ * removed with the drafts that carry it, rather than judged by a model that was one round stale.
+ */
+import { ADVERSARY_LEARNERS, type TrainingQuestion } from './audit/learners.js';
+
+/**
+ * The learners whose held-out finds are dropped: the regressions and the trees. Dropping what the single-feature
+ * learner finds removes a whole slice of one feature and leaves its reverse as a cue (on the shared
+ * data "avoid the longest option" fell to 15%, a failing shortcut); that learner is judged by the
+ * audit, and its feature is balanced when the distractors are chosen instead.
+ */
+const DROP_LEARNERS = ADVERSARY_LEARNERS.filter((l) => l.name !== 'single-feature');
+
+export interface DropCandidate {
+  id: string;
+  fold: number;
+  language: string;
+  /** Raw feature rows of the shown options, the gold first. */
+  rows: number[][];
+}
+
+export interface DropOptions {
+  folds: number;
+  /** Largest held-out accuracy above chance tolerated, as a fraction (0.05 = 5 points). */
+  maxExcess: number;
+  /** A language is judged on its own from this many drafts (the whole task always is). */
+  minCell: number;
+  /** Share of a failing cell dropped per refit. */
+  step?: number;
+  /**
+   * Feature columns read as "pick the highest" rules (length, fluency, similarity). Dropping the
+   * drafts a learner finds tends to remove those where the gold tops such a feature, which would
+   * leave "avoid the highest" as a cue: a draft is not dropped when that would bring the share of
+   * kept drafts whose gold tops a guarded feature more than `maxExcess` below chance.
+   */
+  guards?: readonly number[];
+}
+
+/** Indices of the candidates to drop; deterministic (ties broken by id). */
+export function dropPredictable(candidates: readonly DropCandidate[], options: DropOptions): Set<number> {
+  const dropped = new Set<number>();
+  const step = options.step ?? 0.05;
+  for (let guard = 0; guard < 100; guard++) {
+    const kept = candidates.map((_, i) => i).filter((i) => !dropped.has(i));
+    if (kept.length < options.minCell) break;
+    const margins = heldOutMargins(candidates, kept, options.folds);
+    if (!margins) break;
+    const cells = [{ language: 'all', members: kept }];
+    for (const language of [...new Set(kept.map((i) => candidates[i]!.language))].sort()) {
+      const members = kept.filter((i) => candidates[i]!.language === language);
+      if (members.length >= options.minCell) cells.push({ language, members });
+    }
+    // The cell the strongest learner finds most above chance.
+    let worst: { members: number[]; learner: number; excess: number } | null = null;
+    for (const cell of cells) {
+      const chance = cell.members.reduce((s, i) => s + 1 / candidates[i]!.rows.length, 0) / cell.members.length;
+      margins.forEach((byLearner, learner) => {
+        const found = cell.members.reduce((s, i) => s + credit(byLearner.get(i)!), 0);
+        const excess = found / cell.members.length - chance;
+        if (excess > options.maxExcess && (!worst || excess > worst.excess)) worst = { members: cell.members, learner, excess };
+      });
+    }
+    if (!worst) break;
+    const { members, learner } = worst as { members: number[]; learner: number };
+    const byLearner = margins[learner]!;
+    const found = members
+      .filter((i) => byLearner.get(i)! >= 0)
+      .sort((a, b) => byLearner.get(b)! - byLearner.get(a)! || (candidates[a]!.id < candidates[b]!.id ? -1 : 1));
+    const take = Math.max(1, Math.ceil(step * members.length));
+    const before = dropped.size;
+    for (const i of found) {
+      if (dropped.size - before >= take) break;
+      if (guarded(candidates, kept, dropped, i, options)) continue;
+      dropped.add(i);
+    }
+    if (dropped.size === before) break;
+  }
+  return dropped;
+}
+
+/** Whether dropping `i` would bring a guarded "pick the highest" rule more than `maxExcess` below chance over the kept drafts. */
+function guarded(candidates: readonly DropCandidate[], kept: readonly number[], dropped: ReadonlySet<number>, i: number, options: DropOptions): boolean {
+  const guards = options.guards ?? [];
+  if (guards.length === 0) return false;
+  const remaining = kept.filter((j) => !dropped.has(j) && j !== i);
+  if (remaining.length === 0) return true;
+  const chance = remaining.reduce((s, j) => s + 1 / candidates[j]!.rows.length, 0) / remaining.length;
+  return guards.some((f) => {
+    if (!tops(candidates[i]!, f)) return false;
+    const share = remaining.reduce((s, j) => s + tops(candidates[j]!, f), 0) / remaining.length;
+    return share < chance - options.maxExcess;
+  });
+}
+
+/** The gold's credit under "pick the highest on column f" (ties share it). */
+function tops(c: DropCandidate, f: number): number {
+  const values = c.rows.map((r) => r[f]!);
+  const best = Math.max(...values);
+  if (values[0] !== best) return 0;
+  return 1 / values.filter((v) => v === best).length;
+}
+
+/** A margin of 0 is a tie at the top: shared credit, counted as found at half weight. */
+function credit(margin: number): number {
+  return margin > 0 ? 1 : margin === 0 ? 0.5 : 0;
+}
+
+/** Per learner, each kept candidate's held-out margin; null when a fold has no training drafts. */
+function heldOutMargins(candidates: readonly DropCandidate[], kept: readonly number[], folds: number): Array<Map<number, number>> | null {
+  const out = DROP_LEARNERS.map(() => new Map<number, number>());
+  for (let fold = 0; fold < folds; fold++) {
+    const test = kept.filter((i) => candidates[i]!.fold === fold);
+    if (test.length === 0) continue;
+    const training: TrainingQuestion[] = kept.filter((i) => candidates[i]!.fold !== fold).map((i) => ({ rows: candidates[i]!.rows, gold: 0 }));
+    if (training.length === 0) return null;
+    DROP_LEARNERS.forEach((learner, l) => {
+      const score = learner.fit(training, 25);
+      for (const i of test) {
+        const scores = score(candidates[i]!.rows);
+        out[l]!.set(i, scores[0]! - Math.max(...scores.slice(1)));
+      }
+    });
+  }
+  return out;
+}

@@ -1,0 +1,144 @@
+/**
+ * The learned adversary's models, in the order they are tried. Each is fitted on questions given
+ * as raw option feature rows (gold index known) and scores a question's options; a question is
+ * answered by its highest-scoring option.
+ *
+ * - `linear`: L2-regularised logistic regression (ranker.ts) on the features standardised within
+ *   the question.
+ * - `ranked`: the same on three views of each feature — standardised within the question, its
+ *   rank among the options, and its raw value (standardised over the training options) — so an
+ *   option's standing can depend on where the question itself lies ("the most fluent option,
+ *   when all options read poorly").
+ * - `trees`: gradient-boosted trees (boosted-trees.ts, the model family of scikit-learn's
+ *   `HistGradientBoostingClassifier`) on the ranked view, so it reads cues that show only in
+ *   combination or in both tails of a feature.
+ * - `single-feature`: the one feature and direction ("pick the most fluent", "pick the shortest")
+ *   that answers the training questions best. A cue carried by one feature is found by it with
+ *   no fitting noise, where a regression spread over many features can miss it.
+ *
+ * The gate takes the strongest of them (with a Bonferroni-widened interval). The build's
+ * adversarial filter chooses distractors against the trees and drops what the fitted models
+ * still find (adversarial-filter.ts, adversarial-drop.ts).
+ */
+import { fitLogistic, type LogisticModel, scoreRow, standardiseWithin } from './ranker.js';
+import { argmaxCredit } from './shortcuts/types.js';
+import { fitBoosted, predictBoosted } from './boosted-trees.js';
+
+export type LearnerName = 'linear' | 'ranked' | 'trees' | 'single-feature';
+
+/** One training question: raw option feature rows and the gold's index among them. */
+export interface TrainingQuestion {
+  rows: readonly (readonly number[])[];
+  gold: number;
+}
+
+/** Scores of one question's options, from its raw feature rows. */
+export type Scorer = (rows: readonly (readonly number[])[]) => number[];
+
+export interface AdversaryLearner {
+  name: LearnerName;
+  fit(training: readonly TrainingQuestion[], maxIterations?: number): Scorer;
+}
+
+/** The model's input rows of one question, given a transform fitted on the training questions. */
+type View = (rows: readonly (readonly number[])[]) => number[][];
+
+function logistic(name: LearnerName, c: number, prepare: (training: readonly TrainingQuestion[]) => View): AdversaryLearner {
+  return {
+    name,
+    fit(training, maxIterations = 50) {
+      const view = prepare(training);
+      const x: number[][] = [];
+      const y: number[] = [];
+      for (const q of training) {
+        view(q.rows).forEach((row, j) => {
+          x.push(row);
+          y.push(j === q.gold ? 1 : 0);
+        });
+      }
+      const model: LogisticModel = fitLogistic(x, y, c, maxIterations);
+      return (rows) => view(rows).map((row) => scoreRow(model, row));
+    },
+  };
+}
+
+const withinQuestion: View = (rows) => standardiseWithin(rows);
+
+/** Within-question z-scores, ranks scaled to [0, 1], and raw values standardised by the training options' mean and sd. */
+function rankedView(training: readonly TrainingQuestion[]): View {
+  const all = training.flatMap((q) => q.rows);
+  const d = all[0]?.length ?? 0;
+  const mean = new Array<number>(d).fill(0);
+  const sd = new Array<number>(d).fill(0);
+  for (let j = 0; j < d; j++) {
+    for (const r of all) mean[j]! += r[j]!;
+    mean[j]! /= Math.max(1, all.length);
+    for (const r of all) sd[j]! += (r[j]! - mean[j]!) ** 2;
+    sd[j] = Math.sqrt(sd[j]! / Math.max(1, all.length));
+  }
+  return (rows) => {
+    const z = standardiseWithin(rows);
+    const ranks = rankWithin(rows);
+    return rows.map((r, i) => [...z[i]!, ...ranks[i]!, ...r.map((v, j) => (sd[j]! > 1e-9 ? (v - mean[j]!) / sd[j]! : 0))]);
+  };
+}
+
+/** Each column's rank among the question's options (ties share the mean rank), scaled to [0, 1]. */
+export function rankWithin(rows: readonly (readonly number[])[]): number[][] {
+  const k = rows.length;
+  const out = rows.map(() => new Array<number>(rows[0]?.length ?? 0).fill(0));
+  if (k < 2) return out;
+  for (let j = 0; j < (rows[0]?.length ?? 0); j++) {
+    for (let i = 0; i < k; i++) {
+      let below = 0;
+      let equal = 0;
+      for (let m = 0; m < k; m++) {
+        if (rows[m]![j]! < rows[i]![j]!) below++;
+        else if (rows[m]![j]! === rows[i]![j]!) equal++;
+      }
+      out[i]![j] = (below + (equal - 1) / 2) / (k - 1);
+    }
+  }
+  return out;
+}
+
+/** Gradient-boosted trees (boosted-trees.ts) on the ranked view: the model family of the independent adversary. */
+const boostedTrees: AdversaryLearner = {
+  name: 'trees',
+  fit(training) {
+    const view = rankedView(training);
+    const x: number[][] = [];
+    const y: number[] = [];
+    for (const q of training) {
+      view(q.rows).forEach((row, j) => {
+        x.push(row);
+        y.push(j === q.gold ? 1 : 0);
+      });
+    }
+    const model = fitBoosted(x, y);
+    return (rows) => view(rows).map((row) => predictBoosted(model, row));
+  },
+};
+
+const singleFeature: AdversaryLearner = {
+  name: 'single-feature',
+  fit(training) {
+    const d = training[0]?.rows[0]?.length ?? 0;
+    let best = { feature: 0, sign: 1, credit: -1 };
+    for (let feature = 0; feature < d; feature++) {
+      for (const sign of [1, -1]) {
+        let credit = 0;
+        for (const q of training) credit += argmaxCredit(q.rows.map((r) => sign * r[feature]!), q.gold);
+        if (credit > best.credit + 1e-9) best = { feature, sign, credit };
+      }
+    }
+    return (rows) => rows.map((row) => best.sign * row[best.feature]!);
+  },
+};
+
+export const ADVERSARY_LEARNERS = [
+  logistic('linear', 1, () => withinQuestion),
+  logistic('ranked', 1, rankedView),
+  boostedTrees,
+  singleFeature,
+] as const satisfies readonly AdversaryLearner[];

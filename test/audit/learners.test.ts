@@ -1,0 +1,150 @@
+/**
+ * The learned adversary's learners (audit/learners.ts) and the build's last filtering step
+ * (adversarial-drop.ts), on synthetic standardised rows where the cue is known: a cue only a
+ * non-linear model reads, a cue carried by one feature, and none.
+ */
+import { describe, expect, it } from 'vitest';
+import { Rng } from '../../generator/core/kernel/rng.js';
+import { runAdversary } from '../../generator/core/questions/audit/adversary.js';
+import { ADVERSARY_LEARNERS, type AdversaryLearner, type TrainingQuestion } from '../../generator/core/questions/audit/learners.js';
+import { standardiseWithin } from '../../generator/core/questions/audit/ranker.js';
+import { argmaxCredit } from '../../generator/core/questions/audit/shortcuts/types.js';
+import { wilsonInterval } from '../../generator/core/questions/audit/stats.js';
+import { dropPredictable } from '../../generator/core/questions/adversarial-drop.js';
+import type { Finding } from '../../generator/core/kernel/findings.js';
+import { plantedSet } from './planted.js';
+
+const learner = (name: string): AdversaryLearner => ADVERSARY_LEARNERS.find((l) => l.name === name)!;
+
+/** Questions of 4 options × 6 noise features; `plant(rows, rng)` returns the gold index it planted. */
+function synthetic(n: number, seed: string, plant: (rows: number[][], rng: Rng) => number): TrainingQuestion[] {
+  const rng = new Rng(seed);
+  return Array.from({ length: n }, () => {
+    const raw = Array.from({ length: 4 }, () => Array.from({ length: 6 }, () => rng.normal()));
+    const gold = plant(raw, rng);
+    return { rows: standardiseWithin(raw), gold };
+  });
+}
+
+function heldOut(name: string, train: TrainingQuestion[], test: TrainingQuestion[]): number {
+  const score = learner(name).fit(train);
+  return test.reduce((s, q) => s + argmaxCredit(score(q.rows), q.gold), 0) / test.length;
+}
+
+/** The gold is the option farthest from the others on feature 0, in either direction: no linear score ranks it first. */
+const farthest = (rows: number[][]) => {
+  const mean = rows.reduce((s, r) => s + r[0]!, 0) / rows.length;
+  let best = 0;
+  rows.forEach((r, i) => {
+    if (Math.abs(r[0]! - mean) > Math.abs(rows[best]![0]! - mean)) best = i;
+  });
+  return best;
+};
+
+/** In 60% of questions the gold is the option lowest on feature 3; otherwise a random option. */
+const lowestOn3 = (rows: number[][], rng: Rng) => {
+  if (rng.next() >= 0.6) return rng.int(rows.length);
+  return rows.reduce((best, r, i) => (r[3]! < rows[best]![3]! ? i : best), 0);
+};
+
+describe('adversary learners', () => {
+  it('a cue in both tails of one feature: the linear model stays near chance, the trees find it', () => {
+    const train = synthetic(400, 'tails-train', farthest);
+    const test = synthetic(400, 'tails-test', farthest);
+    expect(heldOut('linear', train, test)).toBeLessThan(0.35);
+    expect(heldOut('trees', train, test)).toBeGreaterThan(0.7);
+  });
+
+  it('a cue on one feature: the single-feature learner finds it and reads it the right way round', () => {
+    const train = synthetic(300, 'low3-train', lowestOn3);
+    const test = synthetic(300, 'low3-test', lowestOn3);
+    // 60% found by the cue, the rest guessed: about 0.6 + 0.4 × 0.25 = 70%.
+    expect(heldOut('single-feature', train, test)).toBeGreaterThan(0.6);
+    const score = learner('single-feature').fit(train);
+    const [low, high] = score([
+      [0, 0, 0, -1, 0, 0],
+      [0, 0, 0, 1, 0, 0],
+    ]);
+    expect(low).toBeGreaterThan(high!);
+    const [a, b] = score([
+      [5, 5, 5, 0, 5, 5],
+      [-5, -5, -5, 0, -5, -5],
+    ]);
+    expect(a).toBe(b);
+  });
+
+  it('a cue on raw values: the ranked learner reads it, the within-question one cannot', () => {
+    // The gold is the option with the largest raw feature 0 + feature 1, where feature 0's spread
+    // differs from question to question: standardising within the question hides how much each
+    // feature counts there, the raw view keeps it.
+    const rawSet = (n: number, seed: string): TrainingQuestion[] => {
+      const rng = new Rng(seed);
+      return Array.from({ length: n }, () => {
+        const spread = rng.next() < 0.5 ? 0.1 : 10;
+        const rows = Array.from({ length: 4 }, () => Array.from({ length: 6 }, (_, j) => (j === 0 ? spread : 1) * rng.normal()));
+        const sums = rows.map((r) => r[0]! + r[1]!);
+        return { rows, gold: sums.indexOf(Math.max(...sums)) };
+      });
+    };
+    const train = rawSet(400, 'raw-train');
+    const test = rawSet(400, 'raw-test');
+    const linear = heldOut('linear', train, test);
+    const ranked = heldOut('ranked', train, test);
+    expect(linear).toBeLessThan(0.75);
+    expect(ranked).toBeGreaterThan(linear + 0.1);
+  });
+
+  it('no learner finds a gold that carries no cue', () => {
+    const random = (rows: number[][], rng: Rng) => rng.int(rows.length);
+    const train = synthetic(400, 'none-train', random);
+    const test = synthetic(400, 'none-test', random);
+    for (const l of ADVERSARY_LEARNERS) expect(Math.abs(heldOut(l.name, train, test) - 0.25), l.name).toBeLessThan(0.07);
+  });
+
+  it('the gate judges the strongest learner per cell, its interval widened for the learners tried', () => {
+    const out: Finding[] = [];
+    const result = runAdversary('t', plantedSet('length', { n: 120, recorded: true, seed: 'gate' }), 10, out)!;
+    for (const cell of result.cells) {
+      expect(cell.learners.map((l) => l.name)).toEqual(ADVERSARY_LEARNERS.map((l) => l.name));
+      const strongest = Math.max(...cell.learners.map((l) => l.accuracy));
+      expect(cell.accuracy).toBeCloseTo(strongest, 12);
+      expect(cell.learners.find((l) => l.name === cell.learner)!.accuracy).toBeCloseTo(strongest, 12);
+      expect(cell.interval).toEqual(wilsonInterval(cell.correct, cell.n, 1 - 0.05 / ADVERSARY_LEARNERS.length));
+    }
+    expect(out.map((f) => [f.code, f.args.learner !== undefined])).toEqual([['audit-adversary-above-chance', true]]);
+  });
+});
+
+describe('dropping what the refitted learners still find', () => {
+  /** Drafts in 5 folds; in the first `cued` the gold is highest on feature 1 by a wide margin. */
+  function candidates(n: number, cued: number, seed: string) {
+    const rng = new Rng(seed);
+    return Array.from({ length: n }, (_, i) => {
+      const raw = Array.from({ length: 4 }, () => Array.from({ length: 6 }, () => rng.normal()));
+      if (i < cued) raw[0]![1] = Math.max(...raw.map((r) => r[1]!)) + 2;
+      return { id: `d${String(i).padStart(3, '0')}`, fold: i % 5, language: 'en', rows: standardiseWithin(raw) };
+    });
+  }
+
+  it('drops mostly the cued drafts and stops once the refitted learners are near chance', () => {
+    const items = candidates(200, 60, 'drop');
+    const dropped = dropPredictable(items, { folds: 5, maxExcess: 0.05, minCell: 30 });
+    const cuedDropped = [...dropped].filter((i) => i < 60).length;
+    expect(dropped.size).toBeGreaterThan(20);
+    expect(cuedDropped / dropped.size).toBeGreaterThan(0.6);
+    // What is kept: a fresh linear fit over the same folds is within a few points of chance.
+    const kept = items.filter((_, i) => !dropped.has(i));
+    let found = 0;
+    for (let fold = 0; fold < 5; fold++) {
+      const score = learner('linear').fit(kept.filter((c) => c.fold !== fold).map((c) => ({ rows: c.rows, gold: 0 })));
+      for (const c of kept.filter((c) => c.fold === fold)) found += argmaxCredit(score(c.rows), 0);
+    }
+    expect(found / kept.length).toBeLessThan(0.25 + 0.1);
+    expect(dropPredictable(items, { folds: 5, maxExcess: 0.05, minCell: 30 })).toEqual(dropped);
+  });
+
+  it('drops nothing, or next to nothing, where no cue exists', () => {
+    const dropped = dropPredictable(candidates(200, 0, 'clean'), { folds: 5, maxExcess: 0.05, minCell: 30 });
+    expect(dropped.size).toBeLessThanOrEqual(10);
+  });
+});
