@@ -3,7 +3,8 @@
  * larger shapes (500 × 100,000; 5,000 × 30,000), timed with peak memory, beside a numpy/scipy
  * implementation of the same steps run in the same invocation (reference ratio).
  * `PACE_BENCH_SIZES=small` runs only the PACE-sized case; a comma list of case names (e.g.
- * `PACE_BENCH_SIZES=500x100000`) runs those.
+ * `PACE_BENCH_SIZES=500x100000`) runs those. Each case also times `evaluate` with every
+ * candidate (pace-evaluate.ts): fully at 26 models, projected from measured folds at 500.
  */
 import { syntheticPace } from '../../generator/core/pace/inputs/synthetic.js';
 import { prepareData } from '../../generator/core/pace/inputs/prepare.js';
@@ -12,6 +13,7 @@ import { shippedKinds } from '../../generator/core/pace/predictors/shipped-famil
 import { runLoocv } from '../../generator/core/pace/evaluation/loocv.js';
 import { checkpointScores, predictPace } from '../../generator/core/pace/predict.js';
 import { peakRssMiB, report, runPythonReference, timed } from './measure.js';
+import { timeEvaluate, type EvaluatePlan } from './pace-evaluate.js';
 
 interface Case {
   name: string;
@@ -19,12 +21,14 @@ interface Case {
   instances: number;
   folds: number;
   svdScope: 'fold' | 'all';
+  /** `evaluate` with every candidate (pace-evaluate.ts): all folds, or a measured subset projected. */
+  evaluate: EvaluatePlan | null;
 }
 
 const cases: Case[] = [
-  { name: '26x24000', models: 26, instances: 24_000, folds: 26, svdScope: 'fold' },
-  { name: '500x100000', models: 500, instances: 100_000, folds: 3, svdScope: 'all' },
-  { name: '5000x30000', models: 5000, instances: 30_000, folds: 2, svdScope: 'all' },
+  { name: '26x24000', models: 26, instances: 24_000, folds: 26, svdScope: 'fold', evaluate: { folds: 'all', innerFolds: 0 } },
+  { name: '500x100000', models: 500, instances: 100_000, folds: 3, svdScope: 'all', evaluate: { folds: 2, innerFolds: 2 } },
+  { name: '5000x30000', models: 5000, instances: 30_000, folds: 2, svdScope: 'all', evaluate: null },
 ];
 const sizes = process.env.PACE_BENCH_SIZES;
 const wanted = sizes === 'small' ? cases.slice(0, 1) : sizes ? cases.filter((c) => sizes.split(',').includes(c.name)) : cases;
@@ -139,6 +143,8 @@ for (const c of wanted) {
   const methods = loocv.result.targets[0]!.methods;
   const pace = methods.find((m) => m.method === 'pace-frozen')!;
   const shippedMae = Object.fromEntries(shippedKinds.map((kind) => [`loocv_shipped_${kind}_mae_pp`, 100 * methods.find((m) => m.method === `shipped-${kind}`)!.metrics.mae]));
+  const peakBeforeEvaluate = peakRssMiB();
+  const evaluate = c.evaluate ? await timeEvaluate(prepared.data!, options, config, c.evaluate) : {};
   const py = runPythonReference(reference, [String(c.models), String(c.instances), String(c.folds), c.svdScope]);
   const foldSeconds = loocv.seconds / c.folds;
   report(`pace ${c.name}`, {
@@ -149,7 +155,7 @@ for (const c of wanted) {
     per_fold_s: foldSeconds,
     full_loocv_projected_s: foldSeconds * c.models,
     svd_scope: c.svdScope,
-    peak_rss_MiB: peakRssMiB(),
+    peak_rss_MiB: peakBeforeEvaluate,
     loocv_mae_pp: 100 * pace.metrics.mae,
     ...shippedMae,
     fit_shipped_kind: fit.result.model!.targets[0]!.shipped.kind,
@@ -158,6 +164,8 @@ for (const c of wanted) {
     numpy_peak_MiB: py.peakMiB!,
     fit_ratio_vs_numpy: fit.seconds / py.fit!,
     fold_ratio_vs_numpy: foldSeconds / py.fold!,
+    ...evaluate,
+    peak_rss_after_evaluate_MiB: peakRssMiB(),
   });
   (globalThis as { gc?: () => void }).gc?.();
 }

@@ -14,7 +14,7 @@ import { embedViewRow, embedViewRows, globalEmbedding, localEmbedding, type Line
 import { fitGoalA, poolStats, predictGoalA, type GoalAFit, type PoolStats } from './predictors/goal-a.js';
 import { fitBradleyTerry, margin, pairCounts, sigmoid, type BradleyTerryFit, type PairCounts } from './predictors/bradley-terry.js';
 import { topSvd } from './numerics/svd.js';
-import { symmetricEigenMathjs } from './numerics/dense.js';
+import { foldGram } from './numerics/shared-gram.js';
 import type { PaceConfig, PaceData, PaceOptions, PreparedTarget } from './types.js';
 
 export interface GlobalBasis {
@@ -63,7 +63,9 @@ export function computeGlobalBasis(data: PaceData, poolRows: Int32Array, seed: s
     });
     if (keep.length < usable.length) cols = Int32Array.from(keep);
   }
-  const svd = topSvd(cols ? { ...view, cols: Int32Array.from(cols, (c) => (data.view.cols ? (data.view.cols[c] as number) : c)) } : view, maxGlobalDims, { rng: new Rng(seed), eigen: symmetricEigenMathjs });
+  // The Gram route reads the fold's Gram matrix off the pool's (shared-gram.ts) instead of a pass over every column.
+  const gram = () => foldGram(data.view, poolRows, cols ? usable! : null);
+  const svd = topSvd(cols ? { ...view, cols: Int32Array.from(cols, (c) => (data.view.cols ? (data.view.cols[c] as number) : c)) } : view, maxGlobalDims, { rng: new Rng(seed), gram });
   if (!cols) return { v: svd.v, k: svd.k, singularValues: svd.singularValues, method: svd.method };
   const v = new Float64Array(usableLength(data) * svd.k);
   cols.forEach((c, i) => v.set(svd.v.subarray(i * svd.k, (i + 1) * svd.k), c * svd.k));

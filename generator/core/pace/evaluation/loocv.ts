@@ -7,7 +7,7 @@
 import type { ProgressCallback } from '../../kernel/progress.js';
 import { Rng } from '../../kernel/rng.js';
 import { absoluteMetrics, addPair, pairAccuracy, type AbsoluteMetrics, type PairTally } from './metrics.js';
-import { computeGlobalBasis, fitTarget, gridPredictions, predictPoolRow, prepareFold, type GlobalBasis, type Grid } from '../pipeline.js';
+import { computeGlobalBasis, fitTarget, gridPredictions, gridSize, predictPoolRow, prepareFold, type GlobalBasis, type Grid } from '../pipeline.js';
 import { baselines, baselineOrder, type BaselineName } from '../predictors/baselines.js';
 import { spearman } from '../numerics/rank.js';
 import type { PaceConfig, PaceData, PaceOptions, PreparedTarget } from '../types.js';
@@ -129,6 +129,49 @@ export function tuningScore(truth: ArrayLike<number>, predicted: ArrayLike<numbe
   return 100 * mae - (Number.isFinite(rho) ? rho : 0);
 }
 
+/** One inner fold's predictions of every grid configuration for one model. */
+interface InnerColumn {
+  configs: PaceConfig[];
+  values: Float64Array;
+}
+
+/**
+ * Inner folds shared between outer folds. Outer fold k's inner fold that leaves out j trains on
+ * every model but k and j — the same models as outer fold j's inner fold that leaves out k. The
+ * first of the two predicts both held-out models from that one fit (gridPredictions predicts
+ * each row on its own, so the values are the ones a separate fit gives) and keeps the other's
+ * column until outer fold j takes it. Enabled when every kept column fits in `maxBytes`.
+ */
+export class InnerFoldShare {
+  private readonly held = new Map<string, Float64Array>();
+  private configs: PaceConfig[] | null = null;
+  outer = -1;
+  constructor(private readonly folds: number) {}
+
+  static enabled(folds: number, configs: number, maxBytes = 512 * 2 ** 20): boolean {
+    return ((folds * (folds - 1)) / 2) * configs * 8 <= maxBytes;
+  }
+
+  /** Whether outer fold `other` is still to run (and will want the column for this outer model). */
+  wants(other: number): boolean {
+    return other > this.outer && other < this.folds;
+  }
+
+  give(other: number, column: InnerColumn): void {
+    // The grid's configurations come in the same order from every fit: keep one list of them.
+    this.configs ??= column.configs;
+    this.held.set(`${this.outer}/${other}`, column.values);
+  }
+
+  take(other: number): InnerColumn | undefined {
+    const key = `${other}/${this.outer}`;
+    const values = this.held.get(key);
+    if (!values) return undefined;
+    this.held.delete(key);
+    return { configs: this.configs!, values };
+  }
+}
+
 export function nestedChoice(data: PaceData, target: PreparedTarget, trainIdx: Int32Array, options: LoocvOptions, grid: Grid, shared: GlobalBasis | null): PaceConfig {
   return nestedSearch(data, target, trainIdx, options, grid, shared).config;
 }
@@ -140,19 +183,27 @@ export function nestedChoice(data: PaceData, target: PreparedTarget, trainIdx: I
  * configuration, so they are slightly optimistic (a third level of cross-validation would fix
  * that at 480× the cost).
  */
-export function nestedSearch(data: PaceData, target: PreparedTarget, trainIdx: Int32Array, options: LoocvOptions, grid: Grid, shared: GlobalBasis | null): { config: PaceConfig; residuals: Float64Array } {
+export function nestedSearch(data: PaceData, target: PreparedTarget, trainIdx: Int32Array, options: LoocvOptions, grid: Grid, shared: GlobalBasis | null, pairs?: InnerFoldShare): { config: PaceConfig; residuals: Float64Array } {
   let sums: Float64Array[] | null = null;
   let configs: PaceConfig[] = [];
   const truth = Float64Array.from(trainIdx, (i) => target.y[i] as number);
   trainIdx.forEach((inner, t) => {
-    const innerTrain = Int32Array.from(trainIdx.filter((_, s) => s !== t));
-    const basis = prepareFold(data, target, innerTrain, options, shared);
-    const preds = gridPredictions(basis, Int32Array.of(target.rows[inner] as number), grid);
-    if (!sums) {
-      sums = preds.map(() => new Float64Array(trainIdx.length));
-      configs = preds.map((p) => p.config);
+    let column = pairs?.take(inner);
+    if (!column) {
+      const innerTrain = Int32Array.from(trainIdx.filter((_, s) => s !== t));
+      const basis = prepareFold(data, target, innerTrain, options, shared);
+      // The outer fold of `inner` fits on these same models in its own inner fold of this outer
+      // model: predict it now as well, once, and hand the column over.
+      const later = pairs?.wants(inner) ?? false;
+      const both = gridPredictions(basis, later ? Int32Array.of(target.rows[inner] as number, target.rows[pairs!.outer] as number) : Int32Array.of(target.rows[inner] as number), grid);
+      column = { configs: both.map((p) => p.config), values: Float64Array.from(both, (p) => p.predictions[0] as number) };
+      if (later) pairs!.give(inner, { configs: column.configs, values: Float64Array.from(both, (p) => p.predictions[1] as number) });
     }
-    preds.forEach((p, c) => ((sums as Float64Array[])[c]![t] = p.predictions[0] as number));
+    if (!sums) {
+      sums = column.configs.map(() => new Float64Array(trainIdx.length));
+      configs = column.configs;
+    }
+    column.values.forEach((v, c) => ((sums as Float64Array[])[c]![t] = v));
   });
   let best = 0;
   let bestScore = Infinity;
@@ -190,6 +241,7 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
     let guarded = 0;
     const coverage = options.coverage === false ? [] : newCoverage();
     const nestedCoverage = options.coverage === false || !options.nested ? [] : newCoverage();
+    const innerShare = options.nested && InnerFoldShare.enabled(folds, gridSize(options.nested)) ? new InnerFoldShare(folds) : undefined;
     for (let k = 0; k < folds; k++) {
       const modelName = data.models[target.rows[k] as number] as string;
       options.progress?.(`loocv ${target.name}: fold ${k + 1}/${folds} (${modelName})`);
@@ -216,7 +268,8 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
         addCoverage(coverage, target.y[k] as number, point, inner.residuals, pred.replicates.map((r) => r - pred.value + point), target.scale);
       }
       if (options.nested) {
-        const search = nestedSearch(data, target, trainIdx, options, options.nested, shared);
+        if (innerShare) innerShare.outer = k;
+        const search = nestedSearch(data, target, trainIdx, options, options.nested, shared, innerShare);
         nestedChoices.push({ heldOut: modelName, config: search.config });
         const nestedFit = fitTarget(basis, search.config, options.alpha);
         const np = predictPoolRow(basis, nestedFit, testRow);

@@ -66,6 +66,86 @@ export function columnSpearman(v: MatrixView, y: ArrayLike<number>): Float64Arra
     syy += (cy[i] as number) ** 2;
   }
   const out = new Float64Array(nc);
+  const rest = binaryColumnSpearman(v, cy, syy, my, out);
+  if (rest.length === 0) return out;
+  const sub = rankedColumns({ ...v, cols: Int32Array.from(rest, (c) => (v.cols ? (v.cols[c] as number) : c)) }, cy, syy, my);
+  rest.forEach((c, i) => (out[c] = sub[i] as number));
+  return out;
+}
+
+/**
+ * Rank correlation of every 0/1 column (per-instance correctness: nearly every column) in one
+ * row-major pass. With c₀ zeros and c₁ ones the average ranks are r₀ = (c₀ + 1)/2 and
+ * r₁ = c₀ + (c₁ + 1)/2, so the column needs only c₁ and S₁ = Σ over its ones of the centred target
+ * ranks: Σ r·cy = (r₁ − r₀)·S₁ (the centred ranks sum to 0) and Σ r² = c₀r₀² + c₁r₁². Every term
+ * is a multiple of ¼ far below 2⁵³, so these sums are exact and ρ is bit for bit the one the
+ * per-column ranking gives. Fills `out` for those columns; returns the other view columns.
+ */
+function binaryColumnSpearman(v: MatrixView, cy: Float64Array, syy: number, my: number, out: Float64Array): number[] {
+  const n = v.rows.length;
+  const nc = viewCols(v);
+  const binary = binaryColumns(v.data, v.stride);
+  const ones = new Float64Array(nc);
+  const s1 = new Float64Array(nc);
+  const cols = v.cols;
+  for (let i = 0; i < n; i++) {
+    const base = (v.rows[i] as number) * v.stride;
+    const w = cy[i] as number;
+    if (cols)
+      for (let c = 0; c < nc; c++) {
+        const x = v.data[base + (cols[c] as number)] as number;
+        ones[c] = (ones[c] as number) + x;
+        s1[c] = (s1[c] as number) + x * w;
+      }
+    else
+      for (let c = 0; c < nc; c++) {
+        const x = v.data[base + c] as number;
+        ones[c] = (ones[c] as number) + x;
+        s1[c] = (s1[c] as number) + x * w;
+      }
+  }
+  const rest: number[] = [];
+  for (let c = 0; c < nc; c++) {
+    if (!binary[cols ? (cols[c] as number) : c]) {
+      rest.push(c);
+      continue;
+    }
+    const c1 = ones[c] as number;
+    const c0 = n - c1;
+    if (c1 === 0 || c0 === 0) {
+      out[c] = NaN;
+      continue;
+    }
+    const r0 = (c0 + 1) / 2 - my;
+    const r1 = c0 + (c1 + 1) / 2 - my;
+    const sxx = c0 * r0 * r0 + c1 * r1 * r1;
+    const sxy = (r1 - r0) * (s1[c] as number);
+    out[c] = sxx > 1e-12 && syy > 0 ? Math.max(-1, Math.min(1, sxy / Math.sqrt(sxx * syy))) : NaN;
+  }
+  return rest;
+}
+
+/** Per full-matrix column: 1 when every stored value is 0 or 1 (computed once per matrix). */
+const binaryCache = new WeakMap<Float64Array, Uint8Array>();
+
+function binaryColumns(data: Float64Array, stride: number): Uint8Array {
+  let binary = binaryCache.get(data);
+  if (binary && binary.length === stride) return binary;
+  binary = new Uint8Array(stride).fill(1);
+  for (let base = 0; base + stride <= data.length; base += stride)
+    for (let c = 0; c < stride; c++) {
+      const x = data[base + c] as number;
+      if (x !== 0 && x !== 1) binary[c] = 0;
+    }
+  binaryCache.set(data, binary);
+  return binary;
+}
+
+/** The per-column ranking path (any values) behind `columnSpearman`, for the columns that are not 0/1. */
+function rankedColumns(v: MatrixView, cy: Float64Array, syy: number, my: number): Float64Array {
+  const n = v.rows.length;
+  const nc = viewCols(v);
+  const out = new Float64Array(nc);
   const col = new Float64Array(n);
   const order = new Int32Array(n);
   const ranks = new Float64Array(n);

@@ -28,6 +28,8 @@ export interface SvdOptions {
   rng?: Rng;
   /** Eigensolver for the small Gram matrix (default: the typed-array Jacobi of linalg.ts). */
   eigen?: (a: Float64Array, n: number) => SymmetricEigen;
+  /** The view's rows × rows Gram matrix X·Xᵀ when the caller already has it (shared-gram.ts); used on the Gram route only. */
+  gram?: () => Float64Array;
 }
 
 export function topSvd(view: MatrixView, k: number, options: SvdOptions = {}): TopSvd {
@@ -38,13 +40,13 @@ export function topSvd(view: MatrixView, k: number, options: SvdOptions = {}): T
   // cols × cols Gram matrix instead.
   const eigen = options.eigen ?? symmetricEigen;
   if (nc < n && nc <= Math.max(gramMaxRows, 128)) return columnGramSvd(view, k, eigen);
-  if (n <= gramMaxRows || !options.rng) return gramSvd(view, k, eigen);
+  if (n <= gramMaxRows || !options.rng) return gramSvd(view, k, eigen, options.gram);
   return randomizedSvd(view, k, options.rng, options.oversample ?? 10, options.powerIterations ?? 3);
 }
 
-function gramSvd(view: MatrixView, k: number, eigen: NonNullable<SvdOptions['eigen']>): TopSvd {
+function gramSvd(view: MatrixView, k: number, eigen: NonNullable<SvdOptions['eigen']>, gram?: () => Float64Array): TopSvd {
   const n = view.rows.length;
-  const { values, vectors } = eigen(gramRows(view), n);
+  const { values, vectors } = eigen(gram ? gram() : gramRows(view), n);
   return finish(view, values, vectors, n, k, 'gram', null);
 }
 

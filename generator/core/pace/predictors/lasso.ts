@@ -13,7 +13,10 @@ export interface LassoFit {
   iterations: number;
 }
 
-/** `x` is column-major (p × n): x[j*n + i]. */
+/**
+ * `x` is column-major (p × n): x[j*n + i]. Coordinates that provably stay at zero are skipped
+ * (see the loop), which leaves every iterate unchanged.
+ */
 export function lassoFit(x: Float64Array, n: number, p: number, y: Float64Array, alpha: number | { ratio: number }, tol = 1e-10, maxIter = 10000): LassoFit {
   const xm = new Float64Array(p);
   const norms = new Float64Array(p);
@@ -47,23 +50,73 @@ export function lassoFit(x: Float64Array, n: number, p: number, y: Float64Array,
   }
   const w = new Float64Array(p);
   const thresh = n * a;
+  // Certified skips (exact: the iterates are the ones a full sweep gives). A coordinate at zero
+  // whose last computed |ρ| was below the threshold stays at zero while the residual has moved
+  // too little to lift it over: |ρ_now| ≤ |ρ_then| + ‖x_j‖·‖r_now − r_then‖ + rounding of both dot
+  // products (γ·‖x_j‖·‖r‖). ‖r_now − r_then‖ is bounded through the residual saved at the start of
+  // each sweep: the distance between two saved residuals is computed, and within a sweep the
+  // path travelled since its start (Σ |d|·‖x_k‖ over the updates, with their rounding) bounds the
+  // rest. A skipped coordinate is one whose update would have been 0 → 0 and changed nothing.
+  const eps = Number.EPSILON;
+  const colNorm = Float64Array.from(norms, (v) => Math.sqrt(v) * (1 + 4 * n * eps));
+  const gamma = 2 * 1.01 * n * eps;
+  const seenRho = new Float64Array(p);
+  const seenSweep = new Int32Array(p).fill(-1);
+  const seenOffset = new Float64Array(p);
+  const saved: Float64Array[] = [];
   let iter = 0;
   for (; iter < maxIter; iter++) {
     let maxDelta = 0;
     let maxW = 0;
+    const start = Float64Array.from(r);
+    saved.push(start);
+    let rStart = 0;
+    for (const v of r) rStart += v * v;
+    rStart = Math.sqrt(rStart) * (1 + 4 * n * eps);
+    const distance = new Map<number, number>();
+    const distanceTo = (s: number): number => {
+      let d = distance.get(s);
+      if (d === undefined) {
+        const a = saved[s] as Float64Array;
+        let sum = 0;
+        let size = 0;
+        for (let i = 0; i < n; i++) {
+          sum += ((start[i] as number) - (a[i] as number)) ** 2;
+          size += (a[i] as number) ** 2;
+        }
+        d = Math.sqrt(sum) * (1 + 4 * n * eps) + 4 * eps * (rStart + Math.sqrt(size) * (1 + 4 * n * eps));
+        distance.set(s, d);
+      }
+      return d;
+    };
+    let path = 0;
     for (let j = 0; j < p; j++) {
       const nj = norms[j] as number;
       if (nj <= 0) continue;
       const old = w[j] as number;
+      if (old === 0 && (seenSweep[j] as number) >= 0) {
+        const s = seenSweep[j] as number;
+        // ‖r_now − r_then‖: within this sweep, the path since then; across sweeps, the path since this
+        // sweep's start + the distance between the two saved residuals + the path within that sweep.
+        const moved = s === iter ? path - (seenOffset[j] as number) : path + distanceTo(s) + (seenOffset[j] as number);
+        const bound = (seenRho[j] as number) + (colNorm[j] as number) * (moved + gamma * (rStart + path));
+        if (bound < thresh * (1 - 1e-12)) continue;
+      }
       let rho = 0;
       for (let i = 0; i < n; i++) rho += (xc[j * n + i] as number) * (r[i] as number);
       rho += nj * old;
       const next = rho > thresh ? (rho - thresh) / nj : rho < -thresh ? (rho + thresh) / nj : 0;
+      if (old === 0 && next === 0) {
+        seenRho[j] = Math.abs(rho);
+        seenSweep[j] = iter;
+        seenOffset[j] = path;
+      } else seenSweep[j] = -1;
       if (next !== old) {
         const d = next - old;
         for (let i = 0; i < n; i++) r[i] = (r[i] as number) - d * (xc[j * n + i] as number);
         w[j] = next;
         maxDelta = Math.max(maxDelta, Math.abs(d));
+        path += Math.abs(d) * (colNorm[j] as number) * (1 + 3 * eps) + 2 * eps * (rStart + path + Math.abs(d) * (colNorm[j] as number));
       }
       maxW = Math.max(maxW, Math.abs(next));
     }

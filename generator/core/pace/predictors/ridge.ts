@@ -1,11 +1,11 @@
 import type { Baseline, BaselineContext } from './baseline-types.js';
-import { gramRows } from '../numerics/kernels.js';
+import { poolGram as sharedPoolGram } from '../numerics/shared-gram.js';
 import { cachedRidgeFold, predictKernelRidge } from '../numerics/kernel-ridge.js';
 
 export function poolGram(ctx: BaselineContext): Float64Array {
   let g = ctx.cache.get('pool-gram') as Float64Array | undefined;
   if (!g) {
-    g = gramRows(ctx.basis.data.view);
+    g = sharedPoolGram(ctx.basis.data.view);
     ctx.cache.set('pool-gram', g);
   }
   return g;
