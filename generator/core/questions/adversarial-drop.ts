@@ -67,16 +67,23 @@ export function dropPredictable(candidates: readonly DropCandidate[], options: D
       });
     }
     if (!worst) break;
-    const { members, learner } = worst as { members: number[]; learner: number };
+    const { members, learner, excess } = worst as { members: number[]; learner: number; excess: number };
     const byLearner = margins[learner]!;
     const found = members
       .filter((i) => byLearner.get(i)! >= 0)
       .sort((a, b) => byLearner.get(b)! - byLearner.get(a)! || (candidates[a]!.id < candidates[b]!.id ? -1 : 1));
-    const take = Math.max(1, Math.ceil(step * members.length));
+    // Half of what would bring the cell to its limit were the refit to find nothing new (at least
+    // `step` of it): the refit usually finds some of the rest, so more at once would overshoot.
+    const chance = members.reduce((s, i) => s + 1 / candidates[i]!.rows.length, 0) / members.length;
+    const limit = chance + options.maxExcess;
+    const needed = ((excess - options.maxExcess) * members.length) / Math.max(1e-9, 1 - limit);
+    const take = Math.max(1, Math.ceil(step * members.length), Math.ceil(needed / 2));
+    const guard = guardState(candidates, kept, options);
     const before = dropped.size;
     for (const i of found) {
       if (dropped.size - before >= take) break;
-      if (guarded(candidates, kept, dropped, i, options)) continue;
+      if (guard.blocks(i)) continue;
+      guard.drop(i);
       dropped.add(i);
     }
     if (dropped.size === before) break;
@@ -84,18 +91,31 @@ export function dropPredictable(candidates: readonly DropCandidate[], options: D
   return dropped;
 }
 
-/** Whether dropping `i` would bring a guarded "pick the highest" rule more than `maxExcess` below chance over the kept drafts. */
-function guarded(candidates: readonly DropCandidate[], kept: readonly number[], dropped: ReadonlySet<number>, i: number, options: DropOptions): boolean {
+/**
+ * The guarded "pick the highest" rules over the drafts kept so far: `blocks(i)` says whether
+ * dropping `i` would bring one of them more than `maxExcess` below chance; `drop(i)` updates the
+ * running shares.
+ */
+function guardState(candidates: readonly DropCandidate[], kept: readonly number[], options: DropOptions) {
   const guards = options.guards ?? [];
-  if (guards.length === 0) return false;
-  const remaining = kept.filter((j) => !dropped.has(j) && j !== i);
-  if (remaining.length === 0) return true;
-  const chance = remaining.reduce((s, j) => s + 1 / candidates[j]!.rows.length, 0) / remaining.length;
-  return guards.some((f) => {
-    if (!tops(candidates[i]!, f)) return false;
-    const share = remaining.reduce((s, j) => s + tops(candidates[j]!, f), 0) / remaining.length;
-    return share < chance - options.maxExcess;
-  });
+  let count = kept.length;
+  let chanceSum = kept.reduce((s, j) => s + 1 / candidates[j]!.rows.length, 0);
+  const shares = guards.map((f) => kept.reduce((s, j) => s + tops(candidates[j]!, f), 0));
+  return {
+    blocks(i: number): boolean {
+      if (count <= 1) return true;
+      const chance = (chanceSum - 1 / candidates[i]!.rows.length) / (count - 1);
+      return guards.some((f, g) => {
+        const own = tops(candidates[i]!, f);
+        return own > 0 && (shares[g]! - own) / (count - 1) < chance - options.maxExcess;
+      });
+    },
+    drop(i: number): void {
+      count--;
+      chanceSum -= 1 / candidates[i]!.rows.length;
+      guards.forEach((f, g) => (shares[g]! -= tops(candidates[i]!, f)));
+    },
+  };
 }
 
 /** The gold's credit under "pick the highest on column f" (ties share it). */

@@ -39,8 +39,13 @@ export function fitBoosted(x: readonly (readonly number[])[], y: readonly number
   const p0 = Math.min(1 - 1e-6, Math.max(1e-6, positive / Math.max(1, n)));
   const base = Math.log(p0 / (1 - p0));
   const thresholds = Array.from({ length: d }, (_, j) => cutPoints(x.map((r) => r[j]!), options.bins));
-  // Each row's bin per feature: bin b holds values ≤ thresholds[b] (the last bin the rest).
-  const binned = x.map((r) => r.map((v, j) => binOf(v, thresholds[j]!)));
+  // Each feature's bins, column by column: bin b holds values ≤ thresholds[b] (the last bin the rest).
+  const binned = thresholds.map((cuts, j) => {
+    const column = new Uint16Array(n);
+    for (let i = 0; i < n; i++) column[i] = binOf(x[i]![j]!, cuts);
+    return column;
+  });
+  const scratch = { g: new Float64Array(options.bins + 1), h: new Float64Array(options.bins + 1), c: new Int32Array(options.bins + 1) };
   const score = new Float64Array(n).fill(base);
   const trees: Node[] = [];
   const g = new Float64Array(n);
@@ -51,8 +56,8 @@ export function fitBoosted(x: readonly (readonly number[])[], y: readonly number
       g[i] = p - y[i]!;
       h[i] = Math.max(p * (1 - p), 1e-12);
     }
-    const rows = Array.from({ length: n }, (_, i) => i);
-    const tree = grow(rows, 0, binned, thresholds, g, h, options);
+    const rows = Int32Array.from({ length: n }, (_, i) => i);
+    const tree = grow(rows, 0, binned, thresholds, g, h, options, scratch);
     trees.push(tree);
     for (let i = 0; i < n; i++) score[i]! += options.learningRate * predictNode(tree, x[i]!);
   }
@@ -72,25 +77,37 @@ function predictNode(node: Node, row: readonly number[]): number {
   return at.leaf;
 }
 
-function grow(rows: number[], depth: number, binned: number[][], thresholds: number[][], g: Float64Array, h: Float64Array, o: BoostOptions): Node {
+function grow(
+  rows: Int32Array,
+  depth: number,
+  binned: readonly Uint16Array[],
+  thresholds: readonly number[][],
+  g: Float64Array,
+  h: Float64Array,
+  o: BoostOptions,
+  scratch: { g: Float64Array; h: Float64Array; c: Int32Array },
+): Node {
   let gs = 0;
   let hs = 0;
-  for (const i of rows) {
-    gs += g[i]!;
-    hs += h[i]!;
+  for (let r = 0; r < rows.length; r++) {
+    gs += g[rows[r]!]!;
+    hs += h[rows[r]!]!;
   }
   const leaf = { leaf: -gs / (hs + o.l2) };
   if (depth >= o.maxDepth || rows.length < 2 * o.minLeaf) return leaf;
   const parent = (gs * gs) / (hs + o.l2);
   let best = { gain: 1e-9, feature: -1, bin: -1 };
+  const { g: gb, h: hb, c: cb } = scratch;
   for (let j = 0; j < thresholds.length; j++) {
     const cuts = thresholds[j]!.length;
     if (cuts === 0) continue;
-    const gb = new Float64Array(cuts + 1);
-    const hb = new Float64Array(cuts + 1);
-    const cb = new Int32Array(cuts + 1);
-    for (const i of rows) {
-      const b = binned[i]![j]!;
+    gb.fill(0, 0, cuts + 1);
+    hb.fill(0, 0, cuts + 1);
+    cb.fill(0, 0, cuts + 1);
+    const column = binned[j]!;
+    for (let r = 0; r < rows.length; r++) {
+      const i = rows[r]!;
+      const b = column[i]!;
       gb[b]! += g[i]!;
       hb[b]! += h[i]!;
       cb[b]!++;
@@ -111,14 +128,23 @@ function grow(rows: number[], depth: number, binned: number[][], thresholds: num
     }
   }
   if (best.feature < 0) return leaf;
-  const left: number[] = [];
-  const right: number[] = [];
-  for (const i of rows) (binned[i]![best.feature]! <= best.bin ? left : right).push(i);
+  const column = binned[best.feature]!;
+  let leftCount = 0;
+  for (let r = 0; r < rows.length; r++) if (column[rows[r]!]! <= best.bin) leftCount++;
+  const left = new Int32Array(leftCount);
+  const right = new Int32Array(rows.length - leftCount);
+  let li = 0;
+  let ri = 0;
+  for (let r = 0; r < rows.length; r++) {
+    const i = rows[r]!;
+    if (column[i]! <= best.bin) left[li++] = i;
+    else right[ri++] = i;
+  }
   return {
     feature: best.feature,
     threshold: thresholds[best.feature]![best.bin]!,
-    left: grow(left, depth + 1, binned, thresholds, g, h, o),
-    right: grow(right, depth + 1, binned, thresholds, g, h, o),
+    left: grow(left, depth + 1, binned, thresholds, g, h, o, scratch),
+    right: grow(right, depth + 1, binned, thresholds, g, h, o, scratch),
   };
 }
 
