@@ -67,17 +67,12 @@ export function dropPredictable(candidates: readonly DropCandidate[], options: D
       });
     }
     if (!worst) break;
-    const { members, learner, excess } = worst as { members: number[]; learner: number; excess: number };
+    const { members, learner } = worst as { members: number[]; learner: number };
     const byLearner = margins[learner]!;
     const found = members
       .filter((i) => byLearner.get(i)! >= 0)
       .sort((a, b) => byLearner.get(b)! - byLearner.get(a)! || (candidates[a]!.id < candidates[b]!.id ? -1 : 1));
-    // Half of what would bring the cell to its limit were the refit to find nothing new (at least
-    // `step` of it): the refit usually finds some of the rest, so more at once would overshoot.
-    const chance = members.reduce((s, i) => s + 1 / candidates[i]!.rows.length, 0) / members.length;
-    const limit = chance + options.maxExcess;
-    const needed = ((excess - options.maxExcess) * members.length) / Math.max(1e-9, 1 - limit);
-    const take = Math.max(1, Math.ceil(step * members.length), Math.ceil(needed / 2));
+    const take = Math.max(1, Math.ceil(step * members.length));
     const guard = guardState(candidates, kept, options);
     const before = dropped.size;
     for (const i of found) {

@@ -48,18 +48,24 @@ function logistic(name: LearnerName, c: number, prepare: (training: readonly Tra
     name,
     fit(training, maxIterations = 50) {
       const view = prepare(training);
-      const x: number[][] = [];
-      const y: number[] = [];
-      for (const q of training) {
-        view(q.rows).forEach((row, j) => {
-          x.push(row);
-          y.push(j === q.gold ? 1 : 0);
-        });
-      }
+      const { x, y } = labelledRows(training, view);
       const model: LogisticModel = fitLogistic(x, y, c, maxIterations);
       return (rows) => view(rows).map((row) => scoreRow(model, row));
     },
   };
+}
+
+/** Every training option's model row, labelled 1 for a gold and 0 for a distractor. */
+function labelledRows(training: readonly TrainingQuestion[], view: View): { x: number[][]; y: number[] } {
+  const x: number[][] = [];
+  const y: number[] = [];
+  for (const q of training) {
+    view(q.rows).forEach((row, j) => {
+      x.push(row);
+      y.push(j === q.gold ? 1 : 0);
+    });
+  }
+  return { x, y };
 }
 
 const withinQuestion: View = (rows) => standardiseWithin(rows);
@@ -107,14 +113,7 @@ const boostedTrees: AdversaryLearner = {
   name: 'trees',
   fit(training) {
     const view = rankedView(training);
-    const x: number[][] = [];
-    const y: number[] = [];
-    for (const q of training) {
-      view(q.rows).forEach((row, j) => {
-        x.push(row);
-        y.push(j === q.gold ? 1 : 0);
-      });
-    }
+    const { x, y } = labelledRows(training, view);
     const model = fitBoosted(x, y);
     return (rows) => view(rows).map((row) => predictBoosted(model, row));
   },
