@@ -41,6 +41,8 @@ const cwd = process.cwd();
 function runReal() {
   return new Promise((resolve) => {
     const child = spawn(real, argv, { stdio: ['inherit', 'pipe', 'pipe'] });
+    // A caller's timeout or kill reaches the real run too (no orphaned harness).
+    for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(sig, () => child.kill(sig));
     const out = [];
     const err = [];
     child.stdout.on('data', (d) => {

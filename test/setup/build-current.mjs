@@ -1,5 +1,5 @@
 // Whether build/ (tsc -p tsconfig.build.json) is current: every generator/*.ts has its
-// build/generator/*.js, written after the source and after the compiler settings and the
+// build/generator/*.js (and every generator/*.json its copy), written after the source and after the compiler settings and the
 // package files. `npm ci` builds (the `prepare` script), so the test run's pretest and the pack
 // test reuse that build instead of compiling the same sources again.
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -8,7 +8,8 @@ import * as path from 'node:path';
 /** @param {string} root the checkout */
 export function buildIsCurrent(root) {
   const settings = ['tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'].filter((f) => existsSync(path.join(root, f))).map((f) => statSync(path.join(root, f)).mtimeMs);
-  const sources = readdirSync(path.join(root, 'generator'), { recursive: true }).map(String).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
+  // .ts sources and the JSON files they import (tsc copies those into build/ too).
+  const sources = readdirSync(path.join(root, 'generator'), { recursive: true }).map(String).filter((f) => (f.endsWith('.ts') && !f.endsWith('.d.ts')) || f.endsWith('.json'));
   return (
     sources.length > 0 &&
     sources.every((f) => {
