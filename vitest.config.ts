@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './test/setup/sequencer.js';
 
 export default defineConfig({
   test: {
@@ -8,5 +9,9 @@ export default defineConfig({
     // Real-harness tests spawn Python; keep parallelism modest on 2-core machines.
     maxWorkers: 2,
     reporters: ['default'],
+    // One fresh folder per run for the harness runs tests share (test/helpers/harness-cache.mjs).
+    globalSetup: ['test/setup/global.ts'],
+    // Longest files first, so neither worker ends the run alone on a long file.
+    sequence: { sequencer: LongestFirstSequencer },
   },
 });

@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSyn
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hasLmEval, inCi, repoRoot, sharedData, venvBin } from '../helpers/env.js';
+import { sharedHarnessBin } from '../helpers/harness-cache.js';
 import { tempDir } from '../helpers/tmp.js';
 import { shellBlocks, type DocBlock } from './blocks.js';
 
@@ -10,7 +11,10 @@ import { shellBlocks, type DocBlock } from './blocks.js';
  * Docs are tested: every shell block in README.md and docs/*.md runs here, in order per file,
  * in a scratch folder that looks like a checkout (fixtures, templates, dist-tasks and the built
  * CLI linked in, `../shared` beside it when present). `aptpace` on PATH is the built CLI
- * (`npm test` builds it first) and `lm_eval` / `python` are the test virtualenv's.
+ * (`npm test` builds it first) and `python` is the test virtualenv's. `lm_eval` is the
+ * virtualenv's behind test/helpers/harness-cache.mjs: a harness job test/e2e/workflow.test.ts
+ * also runs (the same suite, model, seed and shard, byte for byte) runs once per test run and
+ * both get what it wrote.
  */
 const docFiles = ['README.md', ...readdirSync(path.join(repoRoot, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
 const LINKED = ['fixtures', 'templates', 'dist-tasks', 'build', 'generator', 'node_modules', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', '.venv'];
@@ -26,8 +30,9 @@ function sandbox(): { cwd: string; env: NodeJS.ProcessEnv } {
   const shim = path.join(bin, 'aptpace');
   writeFileSync(shim, `#!/bin/sh\nexec node "${path.join(repoRoot, 'build', 'generator', 'cli', 'main.js')}" "$@"\n`);
   chmodSync(shim, 0o755);
-  for (const tool of ['lm_eval', 'python']) if (existsSync(path.join(venvBin, tool))) symlinkSync(path.join(venvBin, tool), path.join(bin, tool));
-  const env = { ...process.env, PATH: `${bin}:${process.env.PATH}`, HF_HUB_OFFLINE: '1', HF_DATASETS_OFFLINE: '1', NO_COLOR: '1', PYTHONHASHSEED: '0' };
+  if (existsSync(path.join(venvBin, 'python'))) symlinkSync(path.join(venvBin, 'python'), path.join(bin, 'python'));
+  const harnessBin = existsSync(path.join(venvBin, 'lm_eval')) ? `${sharedHarnessBin(parent)}:` : '';
+  const env = { ...process.env, PATH: `${bin}:${harnessBin}${process.env.PATH}`, HF_HUB_OFFLINE: '1', HF_DATASETS_OFFLINE: '1', NO_COLOR: '1', PYTHONHASHSEED: '0' };
   return { cwd, env };
 }
 
