@@ -266,7 +266,7 @@ function choose(p: Prepared, model: Scorer): void {
     // only as often as chance, and that gate comes before the rank.
     const miss =
       Math.abs(above - p.targetRank) +
-      3 * Math.abs(combinedCredit(p, shown) - (p.goldMostSimilar ? 1 : 0)) +
+      5 * Math.abs(combinedCredit(p, shown) - (p.goldMostSimilar ? 1 : 0)) +
       2 * Math.abs(longerThanGold(p, shown) - p.longerTarget) +
       2 * Math.abs(atLeastAsFluent(p, shown) - p.fluentTarget);
     const top = Math.max(...scores);
