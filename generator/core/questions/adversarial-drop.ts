@@ -46,7 +46,7 @@ export interface DropOptions {
 export function dropPredictable(candidates: readonly DropCandidate[], options: DropOptions): Set<number> {
   const dropped = new Set<number>();
   const step = options.step ?? 0.05;
-  for (let guard = 0; guard < 100; guard++) {
+  for (let refit = 0; refit < 100; refit++) {
     const kept = candidates.map((_, i) => i).filter((i) => !dropped.has(i));
     if (kept.length < options.minCell) break;
     const margins = heldOutMargins(candidates, kept, options.folds);

@@ -1,14 +1,17 @@
 /**
  * Adversarial filtering (SWAG/HellaSwag, AFLite) of a kind's MCQ drafts before they are rendered.
- * Each draft keeps more candidate distractors than it shows (`McqDraft.alternatives`). A
- * discriminator with the audit's learned-adversary features (audit/adversary-features.ts) is
- * cross-fitted over folds grouped by source (research question / issue, else trajectory): the
- * drafts of one fold are re-chosen by a model fitted on the others. Each draft then shows the
- * candidates that place its gold at a seeded target rank among the options under that model (the
- * rank uniform over 1..K, so "pick the highest score" finds the gold 1/K of the time), preferring
- * the candidates the model finds most gold-like. After the last round, if the held-out accuracy is
- * still more than `maxExcessPoints` above chance, the drafts whose gold the model finds most
- * clearly are dropped (AFLite) until it is not; the caller counts them as a skip reason.
+ * Each draft keeps more candidate distractors than it shows (`McqDraft.alternatives`).
+ * - Fluency targets are dealt across the task (adversarial-fluency.ts); drafts that could only
+ *   show the gold as the most fluent option beyond 1/K of the task are dropped.
+ * - Over four rounds, the audit's gradient-boosted trees (audit/learners.ts, on the audit's
+ *   learned-adversary features) are cross-fitted over folds grouped by source (research question
+ *   / issue, else trajectory): the drafts of one fold are re-chosen by a model fitted on the
+ *   others. Each draft shows the candidates that place its gold at a seeded target rank under that
+ *   model (uniform over 1..K, so "pick the highest score" finds the gold 1/K of the time), with
+ *   the combined rule, length and fluency aimed at their targets too, preferring the candidates
+ *   the model finds most gold-like.
+ * - Then the learners are refitted on the chosen sets and the drafts they still solve are dropped
+ *   (adversarial-drop.ts). The caller counts every drop as a skip reason.
  */
 import { hashSeed, Rng } from '../kernel/rng.js';
 import type { Trajectory } from '../trajectories/types.js';
@@ -303,12 +306,7 @@ function longerThanGold(p: Prepared, shown: readonly number[]): number {
 
 const FLUENCY = ADVERSARY_FEATURES.indexOf('bigram_fluency');
 
-/**
- * How many shown distractors read at least as fluently as the gold under the context's bigram
- * model. A real next step writes its query in the words and word order the context already uses,
- * so "pick the most fluent option" is the strongest single surface cue on real builds; aimed at a
- * uniform count, it finds the gold 1/K of the time.
- */
+/** The fewest and most shown distractors at least as fluent as the gold that this draft's candidates allow. */
 function fluencyRangeOf(p: Prepared): FluencyRange {
   const f = (i: number) => p.raw[i]![FLUENCY]!;
   const pinned = Array.from({ length: p.pinned }, (_, i) => f(i + 1));
@@ -317,6 +315,12 @@ function fluencyRangeOf(p: Prepared): FluencyRange {
   return { id: p.item.id, language: p.item.language ?? 'en', options: p.mcq.choices.length, ...fluencyRange(f(0), pinned, alternatives, need) };
 }
 
+/**
+ * How many shown distractors read at least as fluently as the gold under the context's bigram
+ * model. A real next step writes its query in the words and word order the context already uses,
+ * so "pick the most fluent option" is the strongest single surface cue on real builds; aimed at
+ * the dealt target, it finds the gold 1/K of the time.
+ */
 function atLeastAsFluent(p: Prepared, shown: readonly number[]): number {
   const gold = p.raw[0]![FLUENCY]!;
   return shown.filter((i) => p.raw[i]![FLUENCY]! >= gold).length;

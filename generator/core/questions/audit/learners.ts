@@ -90,7 +90,7 @@ function rankedView(training: readonly TrainingQuestion[]): View {
 }
 
 /** Each column's rank among the question's options (ties share the mean rank), scaled to [0, 1]. */
-export function rankWithin(rows: readonly (readonly number[])[]): number[][] {
+function rankWithin(rows: readonly (readonly number[])[]): number[][] {
   const k = rows.length;
   const out = rows.map(() => new Array<number>(rows[0]?.length ?? 0).fill(0));
   if (k < 2) return out;
