@@ -118,7 +118,7 @@ function renderAdversary(t: TaskAudit): string[] {
     c.verdict,
   ]);
   return [
-    `  learned adversary (options only; learners ${learners.join(', ')}, each cross-fitted over ${a.folds} folds of ${a.groups} source groups; the strongest is judged, its interval widened for ${learners.length} tries)`,
+    `  learned adversary (options only; learners ${learners.join(', ')}, each cross-fitted over ${a.folds} folds of ${a.groups} source groups, ${a.repeats} dealings averaged; the strongest is judged, its interval widened for ${learners.length} tries)`,
     ...formatTable([['language', 'n', ...learners, 'strongest', 'accuracy', '95% CI', 'chance', 'vs chance', 'verdict'], ...rows], { indent: '  ' }),
   ];
 }

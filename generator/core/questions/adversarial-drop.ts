@@ -4,8 +4,9 @@
  * the filter's source-grouped folds, and each draft's held-out margin (gold score minus the best
  * distractor's) is read. While the strongest learner's held-out accuracy in any language — or in
  * the task as a whole — is more than `maxExcess` above chance, the drafts it finds most clearly in
- * that cell are dropped and every learner is refitted: a cue the choosing rounds left behind is
- * removed with the drafts that carry it, rather than judged by a model that was one round stale.
+ * that cell are dropped and the learners still above it are refitted: a cue the choosing rounds
+ * left behind is removed with the drafts that carry it, rather than judged by a model that was one
+ * round stale. The loop ends only after a refit of every learner finds none above the limit.
  */
 import { ADVERSARY_LEARNERS, type TrainingQuestion } from './audit/learners.js';
 
@@ -19,13 +20,15 @@ const DROP_LEARNERS = ADVERSARY_LEARNERS.filter((l) => l.name !== 'single-featur
 
 export interface DropCandidate {
   id: string;
-  fold: number;
+  /** The candidate's fold under each dealing of the source groups (every candidate lists the same number). */
+  folds: readonly number[];
   language: string;
   /** Raw feature rows of the shown options, the gold first. */
   rows: number[][];
 }
 
 export interface DropOptions {
+  /** Folds per dealing. */
   folds: number;
   /** Largest held-out accuracy above chance tolerated, as a fraction (0.05 = 5 points). */
   maxExcess: number;
@@ -46,10 +49,14 @@ export interface DropOptions {
 export function dropPredictable(candidates: readonly DropCandidate[], options: DropOptions): Set<number> {
   const dropped = new Set<number>();
   const step = options.step ?? 0.05;
+  // The learners refitted at this pass. One within bounds at its last fit is refitted again only
+  // when none of the others is above them (a third to two thirds of the fits): drops rarely lift
+  // a learner, and when one does, that confirming refit finds it and the loop goes on.
+  let active = DROP_LEARNERS.map((_, l) => l);
   for (let refit = 0; refit < 100; refit++) {
     const kept = candidates.map((_, i) => i).filter((i) => !dropped.has(i));
     if (kept.length < options.minCell) break;
-    const margins = heldOutMargins(candidates, kept, options.folds);
+    const margins = heldOutMargins(candidates, kept, options.folds, active);
     if (!margins) break;
     const cells = [{ language: 'all', members: kept }];
     for (const language of [...new Set(kept.map((i) => candidates[i]!.language))].sort()) {
@@ -58,20 +65,28 @@ export function dropPredictable(candidates: readonly DropCandidate[], options: D
     }
     // The cell the strongest learner finds most above chance.
     let worst: { members: number[]; learner: number; excess: number } | null = null;
+    const above = new Set<number>();
     for (const cell of cells) {
       const chance = cell.members.reduce((s, i) => s + 1 / candidates[i]!.rows.length, 0) / cell.members.length;
       margins.forEach((byLearner, learner) => {
-        const found = cell.members.reduce((s, i) => s + credit(byLearner.get(i)!), 0);
+        const found = cell.members.reduce((s, i) => s + byLearner.get(i)!.credit, 0);
         const excess = found / cell.members.length - chance;
-        if (excess > options.maxExcess && (!worst || excess > worst.excess)) worst = { members: cell.members, learner, excess };
+        if (excess <= options.maxExcess) return;
+        above.add(learner);
+        if (!worst || excess > worst.excess) worst = { members: cell.members, learner, excess };
       });
     }
-    if (!worst) break;
+    if (!worst) {
+      if (active.length === DROP_LEARNERS.length) break;
+      active = DROP_LEARNERS.map((_, l) => l);
+      continue;
+    }
+    active = [...above].sort((a, b) => a - b);
     const { members, learner } = worst as { members: number[]; learner: number };
-    const byLearner = margins[learner]!;
+    const byLearner = margins.get(learner)!;
     const found = members
-      .filter((i) => byLearner.get(i)! >= 0)
-      .sort((a, b) => byLearner.get(b)! - byLearner.get(a)! || (candidates[a]!.id < candidates[b]!.id ? -1 : 1));
+      .filter((i) => byLearner.get(i)!.credit > 0)
+      .sort((a, b) => byLearner.get(b)!.margin - byLearner.get(a)!.margin || (candidates[a]!.id < candidates[b]!.id ? -1 : 1));
     const take = Math.max(1, Math.ceil(step * members.length));
     const guard = guardState(candidates, kept, options);
     const before = dropped.size;
@@ -126,21 +141,37 @@ function credit(margin: number): number {
   return margin > 0 ? 1 : margin === 0 ? 0.5 : 0;
 }
 
-/** Per learner, each kept candidate's held-out margin; null when a fold has no training drafts. */
-function heldOutMargins(candidates: readonly DropCandidate[], kept: readonly number[], folds: number): Array<Map<number, number>> | null {
-  const out = DROP_LEARNERS.map(() => new Map<number, number>());
-  for (let fold = 0; fold < folds; fold++) {
-    const test = kept.filter((i) => candidates[i]!.fold === fold);
-    if (test.length === 0) continue;
-    const training: TrainingQuestion[] = kept.filter((i) => candidates[i]!.fold !== fold).map((i) => ({ rows: candidates[i]!.rows, gold: 0 }));
-    if (training.length === 0) return null;
-    DROP_LEARNERS.forEach((learner, l) => {
-      const score = learner.fit(training, 25);
-      for (const i of test) {
-        const scores = score(candidates[i]!.rows);
-        out[l]!.set(i, scores[0]! - Math.max(...scores.slice(1)));
+/**
+ * Per learner in `learners`, each kept candidate's held-out credit and margin, each the mean over
+ * the dealings; null when a fold has no training drafts. A single dealing's estimate moves by
+ * several points with which groups share a fold, and the loop stops at the first pass that reads
+ * within bounds: judged on one dealing, it stops on a lucky one.
+ */
+function heldOutMargins(
+  candidates: readonly DropCandidate[],
+  kept: readonly number[],
+  folds: number,
+  learners: readonly number[],
+): Map<number, Map<number, { credit: number; margin: number }>> | null {
+  const out = new Map(learners.map((l) => [l, new Map(kept.map((i) => [i, { credit: 0, margin: 0 }]))]));
+  const dealings = candidates[0]?.folds.length ?? 0;
+  for (let dealing = 0; dealing < dealings; dealing++) {
+    for (let fold = 0; fold < folds; fold++) {
+      const test = kept.filter((i) => candidates[i]!.folds[dealing] === fold);
+      if (test.length === 0) continue;
+      const training: TrainingQuestion[] = kept.filter((i) => candidates[i]!.folds[dealing] !== fold).map((i) => ({ rows: candidates[i]!.rows, gold: 0 }));
+      if (training.length === 0) return null;
+      for (const l of learners) {
+        const score = DROP_LEARNERS[l]!.fit(training, 25);
+        for (const i of test) {
+          const scores = score(candidates[i]!.rows);
+          const margin = scores[0]! - Math.max(...scores.slice(1));
+          const entry = out.get(l)!.get(i)!;
+          entry.credit += credit(margin) / dealings;
+          entry.margin += margin / dealings;
+        }
       }
-    });
+    }
   }
   return out;
 }

@@ -10,8 +10,8 @@
  *   model (uniform over 1..K, so "pick the highest score" finds the gold 1/K of the time), with
  *   the combined rule, length and fluency aimed at their targets too, preferring the candidates
  *   the model finds most gold-like.
- * - Then the learners are refitted on the chosen sets and the drafts they still solve are dropped
- *   (adversarial-drop.ts). The caller counts every drop as a skip reason.
+ * - Then the learners are refitted on the chosen sets, over that dealing of the groups into folds
+ *   and a second one, and the drafts they still solve are dropped (adversarial-drop.ts). The caller counts every drop as a skip reason.
  */
 import { hashSeed, Rng } from '../kernel/rng.js';
 import type { Trajectory } from '../trajectories/types.js';
@@ -103,11 +103,11 @@ export function adversarialFilter(items: readonly FilterItem[], seed: string, op
   const rounds = options.rounds ?? 4;
   const maxExcess = (options.maxExcessPoints ?? 5) / 100;
   const dropped = new Map<QuestionDraft, FilterDropReason>();
-  const groups = [...new Set(items.map((i) => i.group))].sort((a, b) => hashSeed(`af/${a}`) - hashSeed(`af/${b}`) || (a < b ? -1 : 1));
+  const groups = [...new Set(items.map((i) => i.group))];
   // Fewer drafts than the audit gates on: too few to fit a discriminator on, the drafted choices stay.
   if (groups.length < 2 || items.length < MIN_ITEMS) return dropped;
   const k = Math.min(options.folds ?? 5, groups.length);
-  const foldOf = new Map(groups.map((g, i) => [g, i % k]));
+  const foldOf = dealFolds(groups, k, 'af');
   const drafted = items.flatMap((item) => {
     const p = prepare(item, seed, foldOf.get(item.group)!, options.renderDraft);
     return p ? [p] : [];
@@ -127,10 +127,17 @@ export function adversarialFilter(items: readonly FilterItem[], seed: string, op
     for (const p of prepared) choose(p, models[p.fold]!);
   }
   // AFLite's last step: every learner refitted on the chosen sets; drop what they still find.
-  const candidates = prepared.map((p) => ({ id: p.item.id, fold: p.fold, language: p.item.language ?? 'en', rows: rowsOf(p, p.shown) }));
+  const second = dealFolds(groups, k, 'af/2');
+  const candidates = prepared.map((p) => ({ id: p.item.id, folds: [p.fold, second.get(p.item.group)!], language: p.item.language ?? 'en', rows: rowsOf(p, p.shown) }));
   for (const i of dropPredictable(candidates, { folds: k, maxExcess, minCell: MIN_ITEMS, guards: [LENGTH, FLUENCY, SIMILARITY] })) dropped.set(prepared[i]!.item.draft, 'adversary-solvable');
   for (const p of prepared) if (!dropped.has(p.item.draft)) write(p, seed);
   return dropped;
+}
+
+/** Source groups in the order of a salted hash of their key, dealt round-robin into `k` folds. */
+function dealFolds(groups: readonly string[], k: number, salt: string): Map<string, number> {
+  const order = [...groups].sort((a, b) => hashSeed(`${salt}/${a}`) - hashSeed(`${salt}/${b}`) || (a < b ? -1 : 1));
+  return new Map(order.map((g, i) => [g, i % k]));
 }
 
 function prepare(item: FilterItem, seed: string, fold: number, renderDraft: FilterOptions['renderDraft']): Prepared | null {

@@ -38,28 +38,28 @@ export function fitBoosted(x: readonly (readonly number[])[], y: readonly number
   const positive = y.reduce((s, v) => s + v, 0);
   const p0 = Math.min(1 - 1e-6, Math.max(1e-6, positive / Math.max(1, n)));
   const base = Math.log(p0 / (1 - p0));
-  const thresholds = Array.from({ length: d }, (_, j) => cutPoints(x.map((r) => r[j]!), options.bins));
-  // Each feature's bins, column by column: bin b holds values ≤ thresholds[b] (the last bin the rest).
-  const binned = thresholds.map((cuts, j) => {
-    const column = new Uint16Array(n);
-    for (let i = 0; i < n; i++) column[i] = binOf(x[i]![j]!, cuts);
-    return column;
+  const column = new Float64Array(n);
+  const thresholds = Array.from({ length: d }, (_, j) => {
+    for (let i = 0; i < n; i++) column[i] = x[i]![j]!;
+    return cutPoints(column, options.bins);
   });
-  const scratch = { g: new Float64Array(options.bins + 1), h: new Float64Array(options.bins + 1), c: new Int32Array(options.bins + 1) };
+  // Bins row by row (bin b holds values ≤ thresholds[b], the last bin the rest): one pass over a
+  // row's bins fills every feature's histogram, reading the row's gradient once.
+  const binned = options.bins < 256 ? new Uint8Array(n * d) : new Uint16Array(n * d);
+  for (let i = 0; i < n; i++) for (let j = 0; j < d; j++) binned[i * d + j] = binOf(x[i]![j]!, thresholds[j]!);
+  const grower: Grower = { binned, d, stride: options.bins + 1, thresholds, g: new Float64Array(n), h: new Float64Array(n), o: options };
   const score = new Float64Array(n).fill(base);
   const trees: Node[] = [];
-  const g = new Float64Array(n);
-  const h = new Float64Array(n);
+  const all = Int32Array.from({ length: n }, (_, i) => i);
   for (let round = 0; round < options.rounds; round++) {
     for (let i = 0; i < n; i++) {
       const p = 1 / (1 + Math.exp(-score[i]!));
-      g[i] = p - y[i]!;
-      h[i] = Math.max(p * (1 - p), 1e-12);
+      grower.g[i] = p - y[i]!;
+      grower.h[i] = Math.max(p * (1 - p), 1e-12);
     }
-    const rows = Int32Array.from({ length: n }, (_, i) => i);
-    const tree = grow(rows, 0, binned, thresholds, g, h, options, scratch);
-    trees.push(tree);
-    for (let i = 0; i < n; i++) score[i]! += options.learningRate * predictNode(tree, x[i]!);
+    // Each leaf adds its value to the rows that reached it: the same as predicting every row
+    // through the new tree, since a row goes left exactly when its bin is at most the split bin.
+    trees.push(grow(grower, all, histogram(grower, all), 0, score));
   }
   return { base, trees, learningRate: options.learningRate };
 }
@@ -77,48 +77,80 @@ function predictNode(node: Node, row: readonly number[]): number {
   return at.leaf;
 }
 
-function grow(
-  rows: Int32Array,
-  depth: number,
-  binned: readonly Uint16Array[],
-  thresholds: readonly number[][],
-  g: Float64Array,
-  h: Float64Array,
-  o: BoostOptions,
-  scratch: { g: Float64Array; h: Float64Array; c: Int32Array },
-): Node {
+interface Grower {
+  /** Row-major bins: row i's feature j at i·d + j. */
+  binned: Uint8Array | Uint16Array;
+  d: number;
+  /** Histogram slots per feature (bins + 1). */
+  stride: number;
+  thresholds: readonly number[][];
+  g: Float64Array;
+  h: Float64Array;
+  o: BoostOptions;
+}
+
+/** Per feature and bin: gradient sum, hessian sum and row count of `rows`. */
+interface Histogram {
+  g: Float64Array;
+  h: Float64Array;
+  c: Int32Array;
+}
+
+function histogram(t: Grower, rows: Int32Array): Histogram {
+  const size = t.d * t.stride;
+  const out = { g: new Float64Array(size), h: new Float64Array(size), c: new Int32Array(size) };
+  const { binned, d, stride, g, h } = t;
+  for (let r = 0; r < rows.length; r++) {
+    const i = rows[r]!;
+    const gi = g[i]!;
+    const hi = h[i]!;
+    const at = i * d;
+    for (let j = 0, slot = 0; j < d; j++, slot += stride) {
+      const k = slot + binned[at + j]!;
+      out.g[k]! += gi;
+      out.h[k]! += hi;
+      out.c[k]!++;
+    }
+  }
+  return out;
+}
+
+/** The parent's histogram minus one child's: the other child's, without reading its rows (as LightGBM and scikit-learn do). */
+function subtract(parent: Histogram, child: Histogram): Histogram {
+  const out = { g: new Float64Array(parent.g.length), h: new Float64Array(parent.h.length), c: new Int32Array(parent.c.length) };
+  for (let k = 0; k < out.g.length; k++) {
+    out.g[k] = parent.g[k]! - child.g[k]!;
+    out.h[k] = parent.h[k]! - child.h[k]!;
+    out.c[k] = parent.c[k]! - child.c[k]!;
+  }
+  return out;
+}
+
+function grow(t: Grower, rows: Int32Array, hist: Histogram, depth: number, score: Float64Array): Node {
+  const { o, thresholds, stride } = t;
   let gs = 0;
   let hs = 0;
   for (let r = 0; r < rows.length; r++) {
-    gs += g[rows[r]!]!;
-    hs += h[rows[r]!]!;
+    gs += t.g[rows[r]!]!;
+    hs += t.h[rows[r]!]!;
   }
-  const leaf = { leaf: -gs / (hs + o.l2) };
-  if (depth >= o.maxDepth || rows.length < 2 * o.minLeaf) return leaf;
+  const leaf = (): Node => {
+    const value = -gs / (hs + o.l2);
+    for (let r = 0; r < rows.length; r++) score[rows[r]!]! += o.learningRate * value;
+    return { leaf: value };
+  };
+  if (depth >= o.maxDepth || rows.length < 2 * o.minLeaf) return leaf();
   const parent = (gs * gs) / (hs + o.l2);
   let best = { gain: 1e-9, feature: -1, bin: -1 };
-  const { g: gb, h: hb, c: cb } = scratch;
   for (let j = 0; j < thresholds.length; j++) {
     const cuts = thresholds[j]!.length;
-    if (cuts === 0) continue;
-    gb.fill(0, 0, cuts + 1);
-    hb.fill(0, 0, cuts + 1);
-    cb.fill(0, 0, cuts + 1);
-    const column = binned[j]!;
-    for (let r = 0; r < rows.length; r++) {
-      const i = rows[r]!;
-      const b = column[i]!;
-      gb[b]! += g[i]!;
-      hb[b]! += h[i]!;
-      cb[b]!++;
-    }
     let gl = 0;
     let hl = 0;
     let cl = 0;
-    for (let b = 0; b < cuts; b++) {
-      gl += gb[b]!;
-      hl += hb[b]!;
-      cl += cb[b]!;
+    for (let b = 0, k = j * stride; b < cuts; b++, k++) {
+      gl += hist.g[k]!;
+      hl += hist.h[k]!;
+      cl += hist.c[k]!;
       const cr = rows.length - cl;
       if (cl < o.minLeaf || cr < o.minLeaf) continue;
       const gr = gs - gl;
@@ -127,32 +159,41 @@ function grow(
       if (gain > best.gain) best = { gain, feature: j, bin: b };
     }
   }
-  if (best.feature < 0) return leaf;
-  const column = binned[best.feature]!;
+  if (best.feature < 0) return leaf();
+  const { binned, d } = t;
   let leftCount = 0;
-  for (let r = 0; r < rows.length; r++) if (column[rows[r]!]! <= best.bin) leftCount++;
+  for (let r = 0; r < rows.length; r++) if (binned[rows[r]! * d + best.feature]! <= best.bin) leftCount++;
   const left = new Int32Array(leftCount);
   const right = new Int32Array(rows.length - leftCount);
   let li = 0;
   let ri = 0;
   for (let r = 0; r < rows.length; r++) {
     const i = rows[r]!;
-    if (column[i]! <= best.bin) left[li++] = i;
+    if (binned[i * d + best.feature]! <= best.bin) left[li++] = i;
     else right[ri++] = i;
+  }
+  // Only the smaller child's rows are read; a leaf-depth child needs no histogram at all.
+  const childrenSplit = depth + 1 < o.maxDepth;
+  let leftHist = hist;
+  let rightHist = hist;
+  if (childrenSplit) {
+    const small = histogram(t, left.length <= right.length ? left : right);
+    const large = subtract(hist, small);
+    [leftHist, rightHist] = left.length <= right.length ? [small, large] : [large, small];
   }
   return {
     feature: best.feature,
     threshold: thresholds[best.feature]![best.bin]!,
-    left: grow(left, depth + 1, binned, thresholds, g, h, o, scratch),
-    right: grow(right, depth + 1, binned, thresholds, g, h, o, scratch),
+    left: grow(t, left, leftHist, depth + 1, score),
+    right: grow(t, right, rightHist, depth + 1, score),
   };
 }
 
 /** Every distinct value but the largest when there are at most `bins` of them, else up to `bins − 1` cut values at the training values' quantiles. */
-function cutPoints(values: number[], bins: number): number[] {
-  const sorted = [...values].sort((a, b) => a - b);
+function cutPoints(values: Float64Array, bins: number): number[] {
+  const sorted = Float64Array.from(values).sort();
   const distinct = sorted.filter((v, i) => i === 0 || v !== sorted[i - 1]);
-  if (distinct.length <= bins) return distinct.slice(0, -1);
+  if (distinct.length <= bins) return [...distinct.slice(0, -1)];
   const out: number[] = [];
   for (let b = 1; b < bins; b++) {
     const v = sorted[Math.min(sorted.length - 1, Math.floor((b * sorted.length) / bins))]!;

@@ -37,7 +37,14 @@ export function standardiseWithin(rows: readonly (readonly number[])[]): number[
  */
 export function fitLogistic(x: readonly (readonly number[])[], y: readonly number[], c = 1, maxIterations = 50): LogisticModel {
   const d = x[0]?.length ?? 0;
-  const w = new Array<number>(d + 1).fill(0); // last entry is the intercept
+  const D = d + 1;
+  // Rows with a trailing 1 for the intercept, flat: the Hessian's inner loop runs over one typed row.
+  const rows = new Float64Array(x.length * D);
+  x.forEach((row, i) => {
+    for (let j = 0; j < d; j++) rows[i * D + j] = row[j]!;
+    rows[i * D + d] = 1;
+  });
+  const w = new Array<number>(D).fill(0); // last entry is the intercept
   const objective = (v: readonly number[]) => {
     let loss = 0;
     for (let j = 0; j < d; j++) loss += 0.5 * v[j]! * v[j]!;
@@ -49,27 +56,31 @@ export function fitLogistic(x: readonly (readonly number[])[], y: readonly numbe
   };
   let current = objective(w);
   let iterations = 0;
+  const hessian = new Float64Array(D * D);
   for (; iterations < maxIterations; iterations++) {
-    const gradient = new Array<number>(d + 1).fill(0);
-    const hessian = Array.from({ length: d + 1 }, () => new Array<number>(d + 1).fill(0));
+    const gradient = new Array<number>(D).fill(0);
+    hessian.fill(0);
     for (let j = 0; j < d; j++) {
       gradient[j] = w[j]!;
-      hessian[j]![j] = 1;
+      hessian[j * D + j] = 1;
     }
     for (let i = 0; i < x.length; i++) {
-      const row = x[i]!;
-      const p = sigmoid(dot(w, row, d) + w[d]!);
+      const p = sigmoid(dot(w, x[i]!, d) + w[d]!);
       const residual = c * (p - y[i]!);
       const curvature = c * p * (1 - p);
-      for (let a = 0; a <= d; a++) {
-        const xa = a === d ? 1 : row[a]!;
+      const at = i * D;
+      for (let a = 0; a < D; a++) {
+        const xa = rows[at + a]!;
         gradient[a]! += residual * xa;
         if (curvature === 0) continue;
-        for (let b = 0; b <= a; b++) hessian[a]![b]! += curvature * xa * (b === d ? 1 : row[b]!);
+        const ca = curvature * xa;
+        for (let b = 0, k = a * D; b <= a; b++, k++) hessian[k]! += ca * rows[at + b]!;
       }
     }
-    for (let a = 0; a <= d; a++) for (let b = a + 1; b <= d; b++) hessian[a]![b] = hessian[b]![a]!;
-    const step = solve(hessian, gradient);
+    const step = solve(
+      Array.from({ length: D }, (_, a) => Array.from({ length: D }, (_, b) => (b <= a ? hessian[a * D + b]! : hessian[b * D + a]!))),
+      gradient,
+    );
     let scale = 1;
     let next = w.map((v, j) => v - step[j]!);
     let value = objective(next);
