@@ -104,6 +104,18 @@ describe('a subfolder swapped for a link between the containment check and the w
         expect(snapshot(outside)).toEqual(expected(attack, when, before));
       });
 
+      it(`${attack} at ${when}: a write into folders below the swapped one is refused and nothing outside changes`, async () => {
+        const { root, outside, attack: run } = scene();
+        const before = snapshot(outside);
+        const folder = new OutputFolder(racing(when, () => run(attack)), root, { force: true });
+        await expect(folder.write(path.join('sub', 'b', 'c', 'new.txt'), 'new\n')).rejects.toMatchObject({ code: 'output-outside-root' });
+        // Folders the write made inside before a move-out went out with it, empty; nothing else is new or changed
+        // (old.txt is not the file written here, so it stays as it was even at `published`).
+        const madeInside = new Set([path.join('moved', 'b'), path.join('moved', 'b', 'c')]);
+        const rest = Object.fromEntries(Object.entries(snapshot(outside)).filter(([rel, v]) => !(madeInside.has(rel) && v === '<dir>')));
+        expect(rest).toEqual(expected(attack, 'before-write', before));
+      });
+
       it(`${attack} at ${when}: a streamed confined write is refused and nothing outside changes`, async () => {
         const { root, outside, attack: run } = scene();
         const before = snapshot(outside);

@@ -57,11 +57,42 @@ function insideOrAt(root: string, p: string): boolean {
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
 
-/** Where `dir` really is now; OutputError('output-outside-root') unless at or below `within`. */
+/** Where `p` leads now: its nearest existing ancestor's real path, with the missing parts appended. */
+async function leadsTo(p: string): Promise<string> {
+  const missing: string[] = [];
+  for (let cur = p; ; cur = path.dirname(cur)) {
+    try {
+      return path.join(await fsp.realpath(cur), ...missing);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if ((code !== 'ENOENT' && code !== 'ENOTDIR') || path.dirname(cur) === cur) throw err;
+      missing.unshift(path.basename(cur));
+    }
+  }
+}
+
+/**
+ * Where `dir` really is now; OutputError('output-outside-root') unless at or below `within`.
+ * A folder that vanished because a link to elsewhere took its parent's place is outside too.
+ */
 async function realDirWithin(dir: string, within: string, target: string): Promise<string> {
-  const real = await fsp.realpath(dir);
+  let real: string;
+  try {
+    real = await fsp.realpath(dir);
+  } catch (err) {
+    const leads = await leadsTo(dir).catch(() => undefined);
+    if (leads !== undefined && !insideOrAt(within, leads)) throw new OutputError('output-outside-root', target, leads);
+    throw err;
+  }
   if (!insideOrAt(within, real)) throw new OutputError('output-outside-root', target, real);
   return real;
+}
+
+/** An error of a step that failed because its folder vanished: output-outside-root when the path now leads outside. */
+async function outsideOr(err: unknown, dir: string, within: string | undefined, target: string): Promise<unknown> {
+  if (!within || err instanceof OutputError) return err;
+  const leads = await leadsTo(dir).catch(() => undefined);
+  return leads !== undefined && !insideOrAt(within, leads) ? new OutputError('output-outside-root', target, leads) : err;
 }
 
 /**
@@ -152,7 +183,8 @@ async function openTemp(s: Steps, target: string): Promise<{ tmp: string; handle
   try {
     handle = await fsp.open(tmp, TEMP_FLAGS, 0o666);
   } catch (err) {
-    throw withPath(err, target, true);
+    const e = await outsideOr(err, s.dir, s.within, target);
+    throw e instanceof OutputError ? e : withPath(e, target, true);
   }
   const st = await handle.stat();
   const ours = { dev: st.dev, ino: st.ino };
@@ -179,7 +211,8 @@ async function publish(s: Steps, tmp: string, ours: Identity, target: string, fo
   try {
     await place(tmp, final, force);
   } catch (err) {
-    throw err instanceof OutputError ? err : withPath(err, target, true);
+    const e = await outsideOr(err, s.dir, s.within, target);
+    throw e instanceof OutputError ? e : withPath(e, target, true);
   }
   await s.step('published');
   if (s.within) await verifyOurs(final, ours, s.within, target);
