@@ -15,6 +15,7 @@ export const SLOW_TESTS: readonly string[] = [
   'test/workflow/slurm.test.ts',
   'test/workflow/run-plan-live.test.ts',
   'test/integrity/fuzz.test.ts',
+  'test/integrity/bounded-findings.test.ts',
   'test/emit/harness-load.test.ts',
   'test/workflow/proxy-suite.test.ts',
   'test/workflow/proxy-suite-pace.test.ts',

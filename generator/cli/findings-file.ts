@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { namedOutputTarget, OutputError, refuseInputAsOutput } from '../core/kernel/confine.js';
 import { openOutputFile } from '../core/kernel/output.js';
 import type { Finding } from '../core/kernel/findings.js';
+import { FOLDED_CODE } from '../core/kernel/finding-collector.js';
 import type { Vfs } from '../core/kernel/vfs.js';
 
 /** Bytes of an existing file read to recognise an earlier findings file; larger ones are never ours to guess. */
@@ -39,25 +40,45 @@ function isFindingsText(text: string): boolean {
   return true;
 }
 
+/** Bytes of findings gathered before one write: few writes, little held. */
+const STREAM_BATCH_CHARS = 1 << 16;
+
 /**
- * The findings file `prepareFindingsFile` allowed, written as findings come: `stream` writes one
- * JSON line at once (the command streams bulk findings here), `finish` adds the command's
- * returned findings that were not streamed and replaces the file atomically; `abort` leaves the
- * old file as it was.
+ * The findings file `prepareFindingsFile` allowed, written as findings come: `stream` adds one
+ * JSON line (the readers stream every finding here) and returns a promise that waits for the
+ * disk only when a batch is being written, so a caller that cannot wait (a synchronous
+ * reader) may drop it; `finish` adds the command's returned findings that were not streamed
+ * and replaces the file atomically; `abort` leaves the old file as it was.
  */
 export async function openFindingsFile(vfs: Vfs, target: string): Promise<{ stream: (f: Finding) => Promise<void>; finish: (findings: readonly Finding[]) => Promise<void>; abort: () => Promise<void> }> {
   const writer = await openOutputFile(vfs, target, { force: true });
   const streamed = new WeakSet<Finding>();
+  let batch = '';
+  // One write in flight at a time, in order; a failure surfaces at the next stream or at finish.
+  let written: Promise<void> = Promise.resolve();
+  const flush = (): Promise<void> => {
+    const chunk = batch;
+    batch = '';
+    written = written.then(() => writer.write(chunk));
+    // Handled here so a caller that does not wait never sees an unhandled rejection; finish rethrows it.
+    written.catch(() => undefined);
+    return written;
+  };
   return {
-    async stream(f) {
+    stream(f) {
       streamed.add(f);
-      await writer.write(`${JSON.stringify(f)}\n`);
+      batch += `${JSON.stringify(f)}\n`;
+      return batch.length >= STREAM_BATCH_CHARS ? flush() : written;
     },
     async finish(findings) {
       // A fold only says "the file lists them all": the file itself has no use for it.
-      for (const f of findings) if (!streamed.has(f) && f.code !== 'findings-folded') await writer.write(`${JSON.stringify(f)}\n`);
+      for (const f of findings) if (!streamed.has(f) && f.code !== FOLDED_CODE) batch += `${JSON.stringify(f)}\n`;
+      await flush();
       await writer.commit();
     },
-    abort: () => writer.abort(),
+    async abort() {
+      await written.catch(() => undefined);
+      await writer.abort();
+    },
   };
 }

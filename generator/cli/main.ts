@@ -52,7 +52,7 @@ export async function runCli(givenArgv: string[], io: Io = defaultIo): Promise<n
   const program = new Command('aptpace')
     .description('Will this base model make a good agent? APTBench questions from agent trajectories, lm-evaluation-harness suites, harness-log ingest and PACE prediction.')
     .version(packageVersion(), '-V, --version')
-    .option('--json', 'machine-readable output on stdout (every finding, unbounded)')
+    .option('--json', 'machine-readable output on stdout (findings met in bulk: the first of each code and a count; --findings-file lists every one)')
     .option('-q, --quiet', 'no progress lines; print only error findings')
     .option('-v, --verbose', 'print every finding (by default at most 10 of each code, then a count)')
     .option('--findings-file <file>', 'also write every finding as JSON Lines to this file (never an input; an existing file other than an earlier findings file only with --force)')

@@ -2,8 +2,8 @@
  * How the CLI prints findings on a terminal: bounded (the first few of each code, then a count,
  * so a bad input file does not bury the summary under thousands of lines), coloured by severity
  * only on a TTY without NO_COLOR, and filtered by verbosity. `--findings-file` always holds
- * every finding; `--json` holds them all too, except where a command bounds bulk findings
- * (the first 1,000 of a code, then a `findings-folded` count).
+ * every finding; `--json` holds the ones the command kept: readers bound bulk findings (the
+ * first 1,000 of a code, or 20 per file for logs, then a `findings-folded` count).
  */
 import type { Finding, Severity } from '../core/kernel/findings.js';
 import { renderFinding } from '../core/kernel/render.js';

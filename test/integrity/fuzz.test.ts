@@ -3,10 +3,12 @@
  * fixtures: cut lines, bad bytes, deep nesting, lone surrogates, wrong types, control
  * characters, non-finite numbers, loops, folders where files belong) and hostile flag values.
  * Each run must exit 0, 1 or 2, print no stack trace, keep its tallies consistent (nothing
- * accepted that was not read; rejections fail the run) and write nothing outside its output.
+ * accepted that was not read; rejections fail the run) and write nothing outside its output,
+ * not even when a subfolder is swapped for a link in the middle of a write; every bad line of a
+ * flat input reaches --findings-file.
  * The CLI runs in-process, so a few hundred invocations stay cheap on two cores.
  */
-import { copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../helpers/cli.js';
@@ -23,7 +25,7 @@ const outputs = path.join(root, 'outputs');
 const store = path.join(root, 'store');
 const fit = path.join(root, 'fit');
 const fast = ['--budget', '20', '--bootstrap', '0', '--nc-h', '2', '--nc-d', '2'];
-const tried = { inputs: 0, invocations: 0, crashes: 0, silentLosses: 0, escapes: 0, foreignOverwrites: 0, tornAccepted: 0, concurrentMixed: 0, checksSkippedSilently: 0 };
+const tried = { inputs: 0, invocations: 0, crashes: 0, silentLosses: 0, escapes: 0, foreignOverwrites: 0, tornAccepted: 0, concurrentMixed: 0, checksSkippedSilently: 0, findingsLost: 0, racesWon: 0 };
 
 /** mulberry32: the same mutations on every machine. */
 function rng(seed: number) {
@@ -288,7 +290,7 @@ describe('fuzz: every command on generated bad inputs', () => {
     }
   });
 
-  it('integrity classes: links inside outputs, foreign overwrites, torn sets read back, concurrent writers, huge flat and deep inputs', async () => {
+  it('integrity classes: links inside outputs, foreign overwrites, torn sets read back, concurrent writers, huge flat and deep inputs, links swapped in mid-write', async () => {
     const dir = path.join(inputs, 'integrity');
     mkdirSync(dir, { recursive: true });
     const victim = path.join(dir, 'victim');
@@ -388,10 +390,19 @@ describe('fuzz: every command on generated bad inputs', () => {
       tried.inputs++;
     }
 
-    // 5. Huge flat and deep inputs.
+    // 5. Huge flat and deep inputs; every bad line of a flat one reaches --findings-file.
     const flat = path.join(dir, 'flat.jsonl');
     writeFileSync(flat, `${Array.from({ length: 30_000 }, (_, i) => `{"id": ${i}`).join('\n')}\n`);
-    await run(['audit', flat]);
+    for (const [argv, code] of [
+      [['audit', flat], 'question-invalid-json'],
+      [['build', flat, '--out', nextOut('.jsonl'), '--no-audit'], 'traj-malformed-json'],
+    ] as const) {
+      const findingsFile = path.join(dir, `findings-${argv[0]}.jsonl`);
+      const r = await run([...argv, '--findings-file', findingsFile], argv[0] === 'build' ? argv[3] : undefined, findingsFile);
+      const listed = readFileSync(findingsFile, 'utf8').split('\n').filter((l) => l.includes(`"code":"${code}"`)).length;
+      if (listed !== 30_000 || r.code !== 1) tried.findingsLost++;
+      tried.inputs++;
+    }
     const bigCsv = path.join(dir, 'big.csv');
     writeFileSync(bigCsv, ['model,id,score', ...Array.from({ length: 150_000 }, (_, i) => `m${i % 3},i${i},${(i % 10) / 10}`)].join('\n'));
     const o = nextOut();
@@ -408,6 +419,41 @@ describe('fuzz: every command on generated bad inputs', () => {
     if (deep.json?.findings.some((f: any) => f.code === 'input-too-deep')) tried.silentLosses++;
     tried.inputs += 3;
     expect(readdirSync(victim, { recursive: true }).filter((n) => !['deeper'].includes(String(n)))).toEqual([]);
+
+    // 6. A subfolder swapped for a link (or moved out) at a random step of a write (its own
+    // seed, so the draws of the cases after it stay as they were).
+    const steps = ['before-write', 'folders-made', 'temp-opened', 'temp-written', 'published'] as const;
+    const raceRand = rng(21);
+    for (let i = 0; i < 30; i++) {
+      const o = nextOut();
+      const away = path.join(dir, `race-${i}`);
+      mkdirSync(path.join(o, 'sub'), { recursive: true });
+      mkdirSync(away);
+      writeFileSync(path.join(away, 'keep.txt'), 'keep\n');
+      const when = steps[Math.floor(raceRand() * steps.length)]!;
+      const moveOut = raceRand() < 0.5;
+      let fired = false;
+      const attack = () => {
+        if (fired) return;
+        fired = true;
+        const sub = path.join(o, 'sub');
+        renameSync(sub, moveOut ? path.join(away, 'moved') : `${sub}.aside`);
+        symlinkSync(moveOut ? path.join(away, 'moved') : away, sub);
+      };
+      const onStep = (s: string) => void (s === when && attack());
+      const racing = {
+        ...nodeVfs,
+        writeFileAtomic: async (p: string, d: string | Uint8Array, opts?: object) => (when === 'before-write' && attack(), nodeVfs.writeFileAtomic(p, d, { ...opts, onStep })),
+      };
+      const { OutputFolder } = await import('../../generator/core/kernel/output.js');
+      const name = ['a.txt', 'b/c.txt', 'd/e/f.txt'][Math.floor(raceRand() * 3)]!;
+      const refused = await new OutputFolder(racing, o, { force: true })
+        .write(path.join('sub', name), 'ours\n')
+        .then(() => false, (err) => (err as { code?: string }).code === 'output-outside-root');
+      const ours = (readdirSync(away, { recursive: true }) as string[]).filter((n) => statSync(path.join(away, n)).isFile() && readFileSync(path.join(away, n), 'utf8') === 'ours\n');
+      if (!refused || ours.length || readFileSync(path.join(away, 'keep.txt'), 'utf8') !== 'keep\n') tried.racesWon++;
+      tried.inputs++;
+    }
   });
 
   it('integrity checks that cannot be made (no responses, target, prompt or doc; no task hash) are findings, and errors under --strict', async () => {
@@ -435,7 +481,7 @@ describe('fuzz: every command on generated bad inputs', () => {
 
   it('reports the counts', () => {
     console.log(
-      `fuzz: ${tried.inputs} generated inputs, ${tried.invocations} invocations, ${tried.crashes} crashes, ${tried.silentLosses} silent losses, ${tried.escapes} escapes, ${tried.foreignOverwrites} foreign overwrites, ${tried.tornAccepted} torn sets accepted, ${tried.concurrentMixed} mixed concurrent writes, ${tried.checksSkippedSilently} skipped checks not reported`,
+      `fuzz: ${tried.inputs} generated inputs, ${tried.invocations} invocations, ${tried.crashes} crashes, ${tried.silentLosses} silent losses, ${tried.escapes} escapes, ${tried.foreignOverwrites} foreign overwrites, ${tried.tornAccepted} torn sets accepted, ${tried.concurrentMixed} mixed concurrent writes, ${tried.checksSkippedSilently} skipped checks not reported, ${tried.findingsLost} findings files missing findings, ${tried.racesWon} link swaps that got a write outside`,
     );
     expect(tried.inputs).toBeGreaterThan(2000);
     expect(tried.crashes).toBe(0);
@@ -445,5 +491,7 @@ describe('fuzz: every command on generated bad inputs', () => {
     expect(tried.tornAccepted).toBe(0);
     expect(tried.concurrentMixed).toBe(0);
     expect(tried.checksSkippedSilently).toBe(0);
+    expect(tried.findingsLost).toBe(0);
+    expect(tried.racesWon).toBe(0);
   });
 });

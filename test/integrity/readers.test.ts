@@ -171,7 +171,7 @@ describe('huge flat and deep inputs are handled iteratively, findings and tallie
     expect(read.tally.read).toBe(20_000);
     expect(read.tally.rejected).toBe(20_000);
     expect(read.findings.filter((f) => f.code === 'question-invalid-json').length).toBe(FINDINGS_PER_FILE_CODE);
-    expect(read.findings.filter((f) => f.code === 'question-findings-folded').map((f) => f.args)).toEqual([{ code: 'question-invalid-json', count: 20_000 - FINDINGS_PER_FILE_CODE }]);
+    expect(read.findings.filter((f) => f.code === 'findings-folded').map((f) => ({ file: f.path.file, ...f.args }))).toEqual([{ file, code: 'question-invalid-json', count: 20_000 - FINDINGS_PER_FILE_CODE, kept: FINDINGS_PER_FILE_CODE }]);
   });
 });
 

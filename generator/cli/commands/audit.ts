@@ -32,8 +32,8 @@ const audit: CommandSpec = {
     if (files.length === 0) return { findings: [finding(kernelFindings, 'no-inputs', {}, { patterns: args.join(' ') })] };
     ctx.progress(`reading ${files.length} question file(s)`);
     const read = opts.aptbench
-      ? await (await import('../../core/questions/audit/aptbench-rows.js')).readAptbenchRows(ctx.vfs, files)
-      : await readQuestions(ctx.vfs, files);
+      ? await (await import('../../core/questions/audit/aptbench-rows.js')).readAptbenchRows(ctx.vfs, files, { onFinding: ctx.streamFinding })
+      : await readQuestions(ctx.vfs, files, { onFinding: ctx.streamFinding });
     if (read.questions.length === 0) {
       // An empty set has no shortcuts to find: that is not a PASS.
       const empty = finding(fsFindings, 'input-empty', { file: files.join(', ') }, { path: files.join(', '), what: 'questions', verb: 'audit' });

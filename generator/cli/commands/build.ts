@@ -8,6 +8,7 @@ import { kernelFindings } from '../../core/catalog.js';
 import { openOutputFile, writeOutputLines } from '../../core/kernel/output.js';
 import { refuseInputAsOutput } from '../../core/kernel/confine.js';
 import { stableStringify } from '../../core/kernel/stable-json.js';
+import { appendAll } from '../../core/kernel/arrays.js';
 import { BUILD_DEFAULTS, type BuildOptions, buildQuestions, countByKind, lengthBucketsByKind } from '../../core/questions/build.js';
 import { questionFindings } from '../../core/questions/findings.js';
 import { DEFAULT_KINDS, QUESTION_KINDS, isQuestionKind } from '../../core/questions/kinds.js';
@@ -122,9 +123,10 @@ const build: CommandSpec = {
     const findings: Finding[] = [];
     ctx.progress(`reading trajectories from ${args.join(', ')}`);
     const read = await withProgress(ctx, 'read', (onProgress) =>
-      readTrajectories(ctx.vfs, args, { reports: opts.report ? [].concat(opts.report) : undefined, format: opts.format, ...domainLanguage }, onProgress),
+      readTrajectories(ctx.vfs, args, { reports: opts.report ? [].concat(opts.report) : undefined, format: opts.format, ...domainLanguage, onFinding: ctx.streamFinding }, onProgress),
     );
-    findings.push(...read.findings);
+    // Bounded (the rest of a bulk code went to --findings-file as it was read).
+    appendAll(findings, read.findings);
 
     if (opts.llmEndpoint) {
       const { createLlmClient } = await import('../../core/llm/client.js');
@@ -175,12 +177,12 @@ const build: CommandSpec = {
       } finally {
         await writer.abort();
       }
-      findings.push(...built.findings);
+      appendAll(findings, built.findings);
     } else {
       built = await withProgress(ctx, 'build', (onProgress) => buildQuestions(read.trajectories, options, onProgress));
-      findings.push(...built.findings);
+      appendAll(findings, built.findings);
       const { loadReviewStatus, filterApproved, reviewCoverage, staleFindings } = await import('../../core/questions/review/index.js');
-      const review = await loadReviewStatus(ctx.vfs, path.resolve(ctx.cwd, String(opts.requireReview)), { mustExist: true });
+      const review = await loadReviewStatus(ctx.vfs, path.resolve(ctx.cwd, String(opts.requireReview)), { mustExist: true, onFinding: ctx.streamFinding });
       findings.push(...review.findings);
       findings.push(...staleFindings(reviewCoverage(built.questions, review.statuses), String(opts.requireReview)));
       const approved = filterApproved(built.questions, review.statuses);

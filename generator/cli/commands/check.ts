@@ -77,7 +77,7 @@ const check: CommandSpec = {
     }
     const checkpoint = opts.model as string;
 
-    const inputs = await loadCheckpointMatrix(ctx.vfs, source, { ...(opts.mapping ? { mapping: opts.mapping as string } : {}), duplicates });
+    const inputs = await loadCheckpointMatrix(ctx.vfs, source, { ...(opts.mapping ? { mapping: opts.mapping as string } : {}), duplicates, onFinding: ctx.streamFinding });
     for (const [label, tally] of Object.entries(inputs.tallies)) ctx.progress(renderTally(label, tally));
     const findings: Finding[] = [...inputs.findings];
     let scores = inputs.matrix ? checkpointScores(inputs.matrix, checkpoint) : null;

@@ -7,6 +7,7 @@ import { kernelFindings } from '../../core/catalog.js';
 import { renderTally } from '../../core/kernel/render.js';
 import { expandQuestionInputs as expandInputs } from '../question-inputs.js';
 import { readQuestions } from '../../core/questions/read-questions.js';
+import { appendAll } from '../../core/kernel/arrays.js';
 import { isValidHarnessName } from '../../core/emit/names.js';
 import { emitSuite, installIntoHarness, type EmitOptions, type EmitResult } from '../../core/emit/suite.js';
 import { emitFindings } from '../../core/emit/findings.js';
@@ -47,15 +48,15 @@ const emit: CommandSpec = {
     if (failedAudit.length > 0 && !opts.allowFailedAudit) {
       return { findings: failedAudit.map((file) => finding(emitFindings, 'emit-audit-failed', { file }, { file })), data: { files: [] }, text: 'nothing written: an input failed its audit' };
     }
-    const read = await readQuestions(ctx.vfs, files);
+    const read = await readQuestions(ctx.vfs, files, { onFinding: ctx.streamFinding });
     ctx.progress(renderTally('questions', read.tally));
     const findings: Finding[] = [...read.findings];
 
     let fewshot: EmitOptions['fewshot'];
     let fewshotTally;
     if (opts.fewshot) {
-      const pool = await readQuestions(ctx.vfs, await expandInputs(ctx.vfs, opts.fewshot as string[], ctx.cwd));
-      findings.push(...pool.findings);
+      const pool = await readQuestions(ctx.vfs, await expandInputs(ctx.vfs, opts.fewshot as string[], ctx.cwd), { onFinding: ctx.streamFinding });
+      appendAll(findings, pool.findings);
       fewshot = pool.questions;
       fewshotTally = pool.tally;
       ctx.progress(renderTally('few-shot questions', pool.tally));

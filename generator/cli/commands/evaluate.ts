@@ -51,7 +51,7 @@ const evaluate: CommandSpec = {
       // Refuse an existing --out before the LOOCV, which can take minutes.
       const out = opts.out ? new OutputFolder(ctx.vfs, opts.out as string, { force: Boolean(opts.force), set: 'evaluate' }) : undefined;
       for (const name of ['loocv.json', 'loocv.md']) await out?.check(name);
-      const inputs = await settings.applyExclusions(await loadPaceInputs(ctx.vfs, spec), opts);
+      const inputs = await settings.applyExclusions(await loadPaceInputs(ctx.vfs, spec, { onFinding: ctx.streamFinding }), opts);
       if (inputs.excluded) ctx.progress(`--exclude-benchmark: ${inputs.excluded} source instances left out`);
       for (const [label, tally] of Object.entries(inputs.tallies)) ctx.progress(renderTally(label, tally));
       const findings = [...inputs.findings];

@@ -53,7 +53,7 @@ const fit: CommandSpec = {
       const spec = settings.inputSpec(opts);
       const options = settings.paceOptions(opts);
       const pool = settings.poolSettings(opts);
-      const inputs = await settings.applyExclusions(await loadPaceInputs(ctx.vfs, spec), opts);
+      const inputs = await settings.applyExclusions(await loadPaceInputs(ctx.vfs, spec, { onFinding: ctx.streamFinding }), opts);
       if (inputs.excluded) ctx.progress(`--exclude-benchmark: ${inputs.excluded} source instances left out`);
       for (const [label, tally] of Object.entries(inputs.tallies)) ctx.progress(renderTally(label, tally));
       const findings = [...inputs.findings];

@@ -6,6 +6,7 @@ import { withProgress } from '../progress.js';
 import { UsageError, type CommandSpec } from '../command.js';
 import { addSourcesOption, collect, listOption } from '../options.js';
 import type { Finding, Tally } from '../../core/kernel/findings.js';
+import { appendAll } from '../../core/kernel/arrays.js';
 import { renderTally } from '../../core/kernel/render.js';
 import {
   countObserved,
@@ -77,18 +78,20 @@ const ingest: CommandSpec = {
     const scale = oneOf('--target-scale', opts.targetScale, ['fraction', 'percent', 'raw'] as const);
 
     const findings: Finding[] = [];
+    // The tables' mapping-unused is narrowed once the targets are read: it reaches the findings file in its final form, with the result.
+    const tableListener = ctx.streamFinding && ((f: Finding) => (f.code === 'mapping-unused' ? undefined : ctx.streamFinding!(f)));
     const tallies: Record<string, Tally> = {};
     let mapping: ModelMapping | undefined;
     if (opts.mapping) {
-      const r = await readModelMapping(ctx.vfs, opts.mapping);
+      const r = await readModelMapping(ctx.vfs, opts.mapping, { onFinding: ctx.streamFinding });
       mapping = r.mapping;
-      findings.push(...r.findings);
+      appendAll(findings, r.findings);
     }
     let targetNames: Record<string, string> | undefined;
     if (opts.targetNames) {
-      const r = await readModelMapping(ctx.vfs, opts.targetNames);
+      const r = await readModelMapping(ctx.vfs, opts.targetNames, { onFinding: ctx.streamFinding });
       targetNames = r.mapping;
-      findings.push(...r.findings);
+      appendAll(findings, r.findings);
     }
 
     let matrix: ScoreMatrix | undefined;
@@ -97,30 +100,30 @@ const ingest: CommandSpec = {
       ctx.progress(`ingesting harness logs under ${roots.join(', ')}`);
       // Samples files are parsed and hashed on worker threads when reading the real file system.
       const pool = ctx.vfs === nodeVfs ? startSamplePool() : undefined;
-      const r = await withProgress(ctx, 'ingest', (onProgress) => ingestLogs(ctx.vfs, roots, { mapping, metrics, pins, onProgress, readSamples: pool?.read })).finally(() => pool?.close());
-      findings.push(...r.findings);
+      const r = await withProgress(ctx, 'ingest', (onProgress) => ingestLogs(ctx.vfs, roots, { mapping, metrics, pins, onProgress, readSamples: pool?.read, onFinding: ctx.streamFinding })).finally(() => pool?.close());
+      appendAll(findings, r.findings);
       tallies.samples = r.tally;
       superseded = r.superseded;
       matrix = r.matrix;
     }
     if (tables.length) {
       ctx.progress(`reading score tables ${tables.join(', ')}`);
-      const r = await readScoreTables(ctx.vfs, tables, { mapping, duplicates, format, orientation });
-      findings.push(...r.findings);
+      const r = await readScoreTables(ctx.vfs, tables, { mapping, duplicates, format, orientation, onFinding: tableListener });
+      appendAll(findings, r.findings);
       tallies.tables = r.tally;
       if (matrix) {
-        const merged = mergeMatrices(matrix, r.matrix);
-        findings.push(...merged.findings);
+        const merged = mergeMatrices(matrix, r.matrix, { onFinding: ctx.streamFinding });
+        appendAll(findings, merged.findings);
         matrix = merged.matrix;
       } else matrix = r.matrix;
     }
     let targets: TargetTable[] = [];
     if (targetInputs.length) {
       ctx.progress(`reading targets ${targetInputs.join(', ')}`);
-      const r = await readTargets(ctx.vfs, targetInputs, { mapping, scale, targetNames });
+      const r = await readTargets(ctx.vfs, targetInputs, { mapping, scale, targetNames, onFinding: ctx.streamFinding });
       // One mapping serves tables and targets: an alias used only by the targets is used.
       if (mapping && tables.length) narrowUnusedAliases(findings, new Set(r.usedAliases));
-      findings.push(...r.findings);
+      appendAll(findings, r.findings);
       tallies.targets = r.tally;
       targets = r.targets;
     }

@@ -42,7 +42,7 @@ const predict: CommandSpec = {
     } catch (e) {
       throw new UsageError((e as Error).message);
     }
-    const inputs = await loadCheckpointMatrix(ctx.vfs, source, { ...(opts.mapping ? { mapping: opts.mapping as string } : {}), duplicates });
+    const inputs = await loadCheckpointMatrix(ctx.vfs, source, { ...(opts.mapping ? { mapping: opts.mapping as string } : {}), duplicates, onFinding: ctx.streamFinding });
     for (const [label, tally] of Object.entries(inputs.tallies)) ctx.progress(renderTally(label, tally));
     const findings: Finding[] = [...inputs.findings];
     let scores = inputs.matrix ? checkpointScores(inputs.matrix, opts.model as string) : null;

@@ -43,7 +43,7 @@ const review: CommandSpec = {
 
     const files = await expandInputs(ctx.vfs, args, ctx.cwd);
     if (files.length === 0) return { findings: [finding(kernelFindings, 'no-inputs', {}, { patterns: args.join(' ') })] };
-    const read = await readQuestions(ctx.vfs, files);
+    const read = await readQuestions(ctx.vfs, files, { onFinding: ctx.streamFinding });
     ctx.progress(renderTally('questions', read.tally));
     return opts.apply
       ? apply(read.questions, read.findings, String(opts.apply), String(opts.status), Boolean(opts.force), ctx)
@@ -71,7 +71,7 @@ async function writePage(
   force: boolean,
   ctx: CommandContext,
 ): Promise<CommandResult> {
-  const status = statusFile ? await loadReviewStatus(ctx.vfs, statusFile) : undefined;
+  const status = statusFile ? await loadReviewStatus(ctx.vfs, statusFile, { onFinding: ctx.streamFinding }) : undefined;
   const statuses = status?.statuses ?? new Map();
   const coverage = reviewCoverage(questions, statuses);
   const audit = auditQuestions(questions);
@@ -93,8 +93,8 @@ async function writePage(
 }
 
 async function apply(questions: Question[], readFindings: Finding[], decisionsFile: string, statusFile: string, force: boolean, ctx: CommandContext): Promise<CommandResult> {
-  const decisions = await loadReviewStatus(ctx.vfs, decisionsFile, { mustExist: true });
-  const current = await loadReviewStatus(ctx.vfs, statusFile);
+  const decisions = await loadReviewStatus(ctx.vfs, decisionsFile, { mustExist: true, onFinding: ctx.streamFinding });
+  const current = await loadReviewStatus(ctx.vfs, statusFile, { onFinding: ctx.streamFinding });
   const findings: Finding[] = [...readFindings, ...decisions.findings, ...current.findings];
   const merged = mergeDecisions(
     current.statuses,

@@ -4,6 +4,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { unpackSampleFileResult, type PackedSampleFileResult, type SampleFileReader, type SampleFileResult } from '../../core/logs/harness/sample-file.js';
 import type { SampleReadOptions } from '../../core/logs/harness/samples.js';
+import type { Finding } from '../../core/kernel/findings.js';
+import type { FindingListener } from '../../core/kernel/finding-collector.js';
 
 /**
  * Reads samples files on worker threads (the local file system only): the parsing and hashing
@@ -30,15 +32,20 @@ export function startSamplePool(threads = Math.min(4, availableParallelism())): 
   // TypeScript sources load in a worker only through the loader the parent runs under (tsx).
   if (ts && !process.execArgv.some((a) => a.includes('tsx'))) return undefined;
 
-  interface Pending { resolve: (r: SampleFileResult) => void; reject: (e: Error) => void }
+  interface Pending { resolve: (r: SampleFileResult) => void; reject: (e: Error) => void; onOverflow?: FindingListener }
   const workers = Array.from({ length: threads }, () => {
     const worker = ts ? tsWorker(entry) : new Worker(entry);
     const pending = new Map<number, Pending>();
     let markReady!: () => void;
     const ready = new Promise<void>((resolve) => (markReady = resolve));
-    worker.on('message', (msg: { id: number; result?: PackedSampleFileResult; error?: string; ready?: boolean }) => {
+    worker.on('message', (msg: { id: number; result?: PackedSampleFileResult; error?: string; ready?: boolean; overflow?: Finding[] }) => {
       if (msg.ready) return markReady();
       const p = pending.get(msg.id);
+      // A batch of the file's findings past its bound, posted before its result (one port keeps the order).
+      if (msg.overflow) {
+        for (const f of msg.overflow) void p?.onOverflow?.(f);
+        return;
+      }
       pending.delete(msg.id);
       if (msg.error !== undefined) p?.reject(new Error(msg.error));
       else p?.resolve(unpackSampleFileResult(msg.result!));
@@ -56,15 +63,15 @@ export function startSamplePool(threads = Math.min(4, availableParallelism())): 
   let nextId = 0;
   return {
     ready: Promise.all(workers.map((w) => w.ready)).then(() => undefined),
-    read(file: string, options: SampleReadOptions) {
+    read(file: string, options: SampleReadOptions, onOverflow?: FindingListener) {
       const live = workers.filter((w) => !w.isDead());
       if (!live.length) return Promise.reject(new Error('no samples worker is running'));
       // The least busy worker takes the file.
       const w = live.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
       const id = nextId++;
       return new Promise<SampleFileResult>((resolve, reject) => {
-        w.pending.set(id, { resolve, reject });
-        w.worker.postMessage({ id, file, options });
+        w.pending.set(id, { resolve, reject, onOverflow });
+        w.worker.postMessage({ id, file, options, overflow: onOverflow !== undefined });
       });
     },
     async close() {

@@ -11,6 +11,7 @@ import { nodeVfs } from '../../core/kernel/node-vfs.js';
 import type { Vfs } from '../../core/kernel/vfs.js';
 import { inThreadSampleReader, packSampleFileResult } from '../../core/logs/harness/sample-file.js';
 import type { SampleReadOptions } from '../../core/logs/harness/samples.js';
+import type { Finding } from '../../core/kernel/findings.js';
 
 const syncReads: Vfs = {
   ...nodeVfs,
@@ -26,11 +27,25 @@ const syncReads: Vfs = {
   },
 };
 
+/** Findings past a file's bound are posted in batches of this many, so neither thread holds them all. */
+const OVERFLOW_BATCH = 500;
+
 const read = inThreadSampleReader(syncReads);
-parentPort?.on('message', (msg: { id: number; file: string; options: SampleReadOptions }) => {
-  read(msg.file, msg.options).then(
-    (result) => parentPort!.postMessage({ id: msg.id, result: packSampleFileResult(result) }),
-    (err: unknown) => parentPort!.postMessage({ id: msg.id, error: err instanceof Error ? err.message : String(err) }),
+parentPort?.on('message', (msg: { id: number; file: string; options: SampleReadOptions; overflow?: boolean }) => {
+  let batch: Finding[] = [];
+  const flush = () => {
+    if (batch.length) parentPort!.postMessage({ id: msg.id, overflow: batch });
+    batch = [];
+  };
+  const onOverflow = msg.overflow
+    ? (f: Finding) => {
+        batch.push(f);
+        if (batch.length >= OVERFLOW_BATCH) flush();
+      }
+    : undefined;
+  read(msg.file, msg.options, onOverflow).then(
+    (result) => (flush(), parentPort!.postMessage({ id: msg.id, result: packSampleFileResult(result) })),
+    (err: unknown) => (flush(), parentPort!.postMessage({ id: msg.id, error: err instanceof Error ? err.message : String(err) })),
   );
 });
 // Loaded: the pool may count this worker as ready.

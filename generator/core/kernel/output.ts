@@ -3,7 +3,7 @@ import type { Finding } from './findings.js';
 import { findingFactory } from './findings.js';
 import { fsFindings } from './fs-findings.js';
 import { sha256 } from './stable-json.js';
-import { confinedTarget, namedOutputTarget, OutputError } from './confine.js';
+import { confinedTarget, namedOutputTarget, OutputError, realPathOf } from './confine.js';
 import { writeLinesAtomic, type AtomicWriter, type Vfs } from './vfs.js';
 
 export { OutputError } from './confine.js';
@@ -57,6 +57,14 @@ export class OutputFolder {
     return confinedTarget(this.vfs, this.root, relative);
   }
 
+  /**
+   * What the writes themselves are confined to: the check above is made before a write, and a
+   * folder can be swapped for a link between the two, so the Vfs checks again as it writes.
+   */
+  private async within(): Promise<{ within: string }> {
+    return { within: await realPathOf(this.vfs, this.root) };
+  }
+
   /** Throws OutputError unless the write is allowed. Call for every file before writing any. */
   async check(relative: string): Promise<string> {
     const target = await this.resolve(relative);
@@ -85,14 +93,14 @@ export class OutputFolder {
       await this.removeTemporaries([...Object.keys(files), manifestRel]);
       const manifestPath = await this.resolve(manifestRel);
       const listed: OutputSetManifest['files'] = {};
-      await this.vfs.writeFileAtomic(manifestPath, `${JSON.stringify({ format: OUTPUT_SET_FORMAT, set, state: 'writing', files: listed } satisfies OutputSetManifest)}\n`);
+      await this.vfs.writeFileAtomic(manifestPath, `${JSON.stringify({ format: OUTPUT_SET_FORMAT, set, state: 'writing', files: listed } satisfies OutputSetManifest)}\n`, await this.within());
       for (const [rel, data] of Object.entries(files)) {
         const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
         await this.write(rel, bytes);
         listed[rel.split(path.sep).join('/')] = { bytes: bytes.byteLength, sha256: sha256(bytes) };
       }
       const sorted = Object.fromEntries(Object.entries(listed).sort(([a], [b]) => (a < b ? -1 : 1)));
-      await this.vfs.writeFileAtomic(manifestPath, `${JSON.stringify({ format: OUTPUT_SET_FORMAT, set, state: 'complete', files: sorted } satisfies OutputSetManifest, null, 1)}\n`);
+      await this.vfs.writeFileAtomic(manifestPath, `${JSON.stringify({ format: OUTPUT_SET_FORMAT, set, state: 'complete', files: sorted } satisfies OutputSetManifest, null, 1)}\n`, await this.within());
     } finally {
       await release();
     }
@@ -105,14 +113,14 @@ export class OutputFolder {
 
   async write(relative: string, data: string | Uint8Array): Promise<string> {
     const target = await this.check(relative);
-    await this.vfs.writeFileAtomic(target, data);
+    await this.vfs.writeFileAtomic(target, data, await this.within());
     this.written.push(relative);
     return target;
   }
 
   /** Removes a file or folder below the root (confined like a write). */
   async remove(relative: string): Promise<void> {
-    await this.vfs.remove(await this.resolve(relative));
+    await this.vfs.remove(await this.resolve(relative), await this.within());
   }
 
   /** Temp files a killed run left for these names, in whichever real folder each name lands. */
@@ -123,7 +131,7 @@ export class OutputFolder {
       const dir = path.dirname(real);
       byDir.set(dir, [...(byDir.get(dir) ?? []), path.basename(real)]);
     }
-    for (const [dir, base] of byDir) await removeOwnTemporaries(this.vfs, dir, base);
+    for (const [dir, base] of byDir) await removeOwnTemporaries(this.vfs, dir, base, await this.within());
   }
 }
 
@@ -165,7 +173,7 @@ export async function writeOutputLines(vfs: Vfs, file: string, lines: AsyncItera
  * Removes the temp files our atomic writers leave when killed (`.<name>.<hex>.tmp`), only for
  * the given names in `dir`: never anything we would not have written ourselves.
  */
-export async function removeOwnTemporaries(vfs: Vfs, dir: string, names: string[]): Promise<void> {
+export async function removeOwnTemporaries(vfs: Vfs, dir: string, names: string[], confine?: { within: string }): Promise<void> {
   const wanted = new Set(names.map((n) => path.basename(n)));
   let entries: string[];
   try {
@@ -175,7 +183,7 @@ export async function removeOwnTemporaries(vfs: Vfs, dir: string, names: string[
   }
   for (const entry of entries) {
     const m = /^\.(.+)\.[0-9a-f]+\.tmp$/.exec(entry);
-    if (m && wanted.has(m[1]!)) await vfs.remove(path.join(dir, entry));
+    if (m && wanted.has(m[1]!)) await vfs.remove(path.join(dir, entry), confine);
   }
 }
 

@@ -31,7 +31,22 @@ export interface AtomicWriter {
   abort(): Promise<void>;
 }
 
-export interface AtomicWriterOptions {
+/** Where a confined write stands when `onStep` is called. */
+export type WriteStep = 'folders-made' | 'temp-opened' | 'temp-written' | 'published';
+
+export interface WriteOptions {
+  /**
+   * The real output folder the write must stay in. Checked again at every step, not only before
+   * the write: each folder on the way is made and checked below it, the temp file is checked
+   * to be ours and below it after it is opened and before it is renamed, and the file once it
+   * is in place; a swapped-in link is refused with OutputError('output-outside-root').
+   */
+  within?: string;
+  /** Called between the steps of a write (tests swap a folder for a link exactly there). */
+  onStep?: (step: WriteStep) => Promise<void> | void;
+}
+
+export interface AtomicWriterOptions extends WriteOptions {
   /** Replace an existing target. Without it, an existing target is refused with OutputError('output-exists'), checked at open and again at commit. */
   force?: boolean;
 }
@@ -58,11 +73,12 @@ export interface Vfs {
   list(dir: string): Promise<string[]>;
   /** fast-glob style patterns, results sorted for determinism; `onlyFiles: false` also returns folders, FIFOs and sockets. */
   glob(patterns: string[], options?: { cwd?: string; absolute?: boolean; onlyFiles?: boolean }): Promise<string[]>;
-  writeFileAtomic(path: string, data: string | Uint8Array): Promise<void>;
+  writeFileAtomic(path: string, data: string | Uint8Array, options?: WriteOptions): Promise<void>;
   /** Streaming counterpart of writeFileAtomic for outputs too large to build in memory. */
   openAtomicWriter(path: string, options?: AtomicWriterOptions): Promise<AtomicWriter>;
   mkdirp(dir: string): Promise<void>;
-  remove(path: string): Promise<void>;
+  /** Removes a file or folder; with `within`, only when its folder is really below it (a link at the name is removed, not followed). */
+  remove(path: string, options?: Pick<WriteOptions, 'within'>): Promise<void>;
   rename(from: string, to: string): Promise<void>;
 }
 

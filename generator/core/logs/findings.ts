@@ -21,11 +21,6 @@ export const logsFindings = {
     title: 'Unrecognised input',
     message: (a) => `cannot tell what ${a.input} holds (${a.reason}); nothing was read from it`,
   },
-  'findings-truncated': {
-    severity: 'info',
-    title: 'Repeated findings folded',
-    message: (a) => `${a.count} more '${a.code}' finding(s) in this file were folded into this one (all counted in the tally)`,
-  },
 
   // ---- score tables -----------------------------------------------------------------
   'table-parse-error': {

@@ -3,6 +3,7 @@ import type { Finding } from '../kernel/findings.js';
 import type { Vfs } from '../kernel/vfs.js';
 import { delimiterFor, parseCsv } from './csv.js';
 import { FindingSink } from './sink.js';
+import type { FindingListener } from '../kernel/finding-collector.js';
 
 export type ModelMapping = Record<string, string>;
 
@@ -11,8 +12,8 @@ export type ModelMapping = Record<string, string>;
  * `{"aliases": {…}}`); CSV/TSV: two columns `alias,canonical`, header optional.
  * Chains (a → b → c) are followed; an alias mapped to two names keeps the first.
  */
-export async function readModelMapping(vfs: Vfs, file: string): Promise<{ mapping: ModelMapping; findings: Finding[] }> {
-  const sink = new FindingSink();
+export async function readModelMapping(vfs: Vfs, file: string, options: { onFinding?: FindingListener } = {}): Promise<{ mapping: ModelMapping; findings: Finding[] }> {
+  const sink = new FindingSink(options);
   const raw: Array<{ alias: unknown; canonical: unknown; where: { file: string; line?: number; field?: string } }> = [];
   let text: string;
   try {

@@ -2,6 +2,7 @@ import type { Finding } from '../kernel/findings.js';
 import { MatrixBuilder } from './builder.js';
 import type { ScoreMatrix } from './matrix.js';
 import { FindingSink } from './sink.js';
+import type { FindingListener } from '../kernel/finding-collector.js';
 
 /**
  * Union of two matrices (models by name, instances by key). A cell both observe with
@@ -9,8 +10,8 @@ import { FindingSink } from './sink.js';
  * whose doc_hash differs between them is an `instance-hash-conflict` and the second
  * matrix's cells for it are not merged.
  */
-export function mergeMatrices(a: ScoreMatrix, b: ScoreMatrix): { matrix: ScoreMatrix; findings: Finding[] } {
-  const sink = new FindingSink();
+export function mergeMatrices(a: ScoreMatrix, b: ScoreMatrix, options: { onFinding?: FindingListener } = {}): { matrix: ScoreMatrix; findings: Finding[] } {
+  const sink = new FindingSink(options);
   const builder = new MatrixBuilder(sink);
   const hashOf = new Map<string, string>();
   for (const inst of a.instances) if (inst.doc_hash) hashOf.set(inst.key, inst.doc_hash);

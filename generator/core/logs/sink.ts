@@ -1,50 +1,59 @@
 import type { Finding, FindingPath } from '../kernel/findings.js';
+import { FindingCollector, type FindingListener } from '../kernel/finding-collector.js';
 import { logsFinding, type LogsFindingCode } from './findings.js';
 
+/** Repeats of one code in one file held; a corrupted million-line log still yields a readable report. */
+const PER_FILE_CAP = 20;
+/** Codes that repeat by design in bulk data (a duplicated block) are held fewer times. */
+const CAPS: Partial<Record<LogsFindingCode, number>> = { 'table-duplicate-id': 3, 'table-duplicate-resolved': 3 };
+
+export interface FindingSinkOptions {
+  /** Every finding as it comes (the CLI's --findings-file). */
+  onFinding?: FindingListener;
+  /** Only the findings not held (a per-file reader whose held findings are handed on in order; see FindingCollector). */
+  onOverflow?: FindingListener;
+}
+
 /**
- * Collects findings, folding repeats of one code in one file after `perFileCap` so a
- * corrupted million-line log yields a readable report. Nothing is lost: the fold is
- * itself a finding carrying the count, and tallies are kept by the callers.
+ * The log, table and target readers' findings: the kernel's FindingCollector, bounded per file
+ * and code, with a synchronous `add` for readers that meet findings deep in synchronous code.
+ * Nothing is lost: every finding goes to the listener, the fold is itself a finding carrying
+ * the count, and tallies are kept by the callers.
  */
 export class FindingSink {
-  readonly findings: Finding[] = [];
-  private readonly counts = new Map<string, number>();
+  private readonly collector: FindingCollector;
 
-  constructor(
-    private readonly perFileCap = 20,
-    /** Codes that repeat by design in bulk data (e.g. a duplicated block) get a smaller cap. */
-    private readonly caps: Partial<Record<LogsFindingCode, number>> = { 'table-duplicate-id': 3, 'table-duplicate-resolved': 3 },
-  ) {}
+  constructor(options: FindingSinkOptions = {}) {
+    this.collector = new FindingCollector({ perFile: true, keepPerCode: PER_FILE_CAP, caps: CAPS, ...options });
+  }
 
-  private capFor(code: string): number {
-    return this.caps[code as LogsFindingCode] ?? this.perFileCap;
+  /** The findings held so far (no folds). */
+  get findings(): readonly Finding[] {
+    return this.collector.held;
   }
 
   add(code: LogsFindingCode, path: FindingPath, args: Record<string, unknown> = {}): void {
-    const key = `${path.file ?? ''}\u0000${code}`;
-    const seen = (this.counts.get(key) ?? 0) + 1;
-    this.counts.set(key, seen);
-    if (seen <= this.capFor(code)) this.findings.push(logsFinding(code, path, args));
+    this.send(logsFinding(code, path, args));
   }
 
   push(...findings: Finding[]): void {
     this.pushAll(findings);
   }
 
-  /** Appends findings one by one: a million of them never pass through a spread. */
+  /** Passes findings on one by one (a million of them never pass through a spread); another sink's folds add to this one's. */
   pushAll(findings: Iterable<Finding>): void {
-    for (const f of findings) this.findings.push(f);
+    for (const f of findings) this.send(f);
   }
 
-  /** Appends one `findings-truncated` per (file, code) that went over the cap. Call once at the end. */
+  /** The held findings, then one `findings-folded` per (file, code) over the bound. Call once at the end. */
   close(): Finding[] {
-    for (const [key, seen] of [...this.counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-      const [file, code] = key.split('\u0000') as [string, string];
-      const cap = this.capFor(code);
-      if (seen <= cap) continue;
-      this.findings.push(logsFinding('findings-truncated', file ? { file } : {}, { code, count: seen - cap }));
-    }
-    this.counts.clear();
-    return this.findings;
+    return this.collector.findings();
+  }
+
+  private send(f: Finding): void {
+    // The listener's disk wait is not awaited here (callers are synchronous); a write failure
+    // surfaces where the CLI finishes the findings file.
+    const pending = this.collector.add(f);
+    if (pending) pending.catch(() => undefined);
   }
 }

@@ -2,11 +2,6 @@ import type { FindingCatalog } from '../kernel/findings.js';
 
 /** Codes raised while reading, validating and building questions. */
 export const questionFindings = {
-  'question-findings-folded': {
-    severity: 'info',
-    title: 'Repeated findings folded',
-    message: (a) => `${a.count} more '${a.code}' finding(s) in this file were folded into this one (every line is counted in the tally)`,
-  },
   'question-missing-file': {
     severity: 'error',
     title: 'Question file missing',

@@ -4,6 +4,7 @@ import { type Finding, type FindingPath, type Tally, emptyTally, findingFactory 
 import { readJsonlValues } from '../kernel/jsonl.js';
 import { describeFsError, isFsError } from '../kernel/walk.js';
 import type { Vfs } from '../kernel/vfs.js';
+import { FindingCollector, type FindingListener } from '../kernel/finding-collector.js';
 import { questionFindings } from './findings.js';
 import { QUESTION_KIND_INFO, isCtfTask, isQuestionKind } from './kinds.js';
 import { normaliseChoice } from './normalise.js';
@@ -126,58 +127,57 @@ function describe(e: ErrorObject): string {
   }
 }
 
+/** Findings of one code held per file; the rest go only to the listener and are counted in one `findings-folded`. */
+export const FINDINGS_PER_FILE_CODE = 1000;
+
+export interface ReadQuestionsOptions {
+  /** Every finding as it comes (the CLI's --findings-file); only a bounded number are returned. */
+  onFinding?: FindingListener;
+}
+
 /**
  * Streams question JSONL files. Each bad line yields findings with file, line and field and
  * is counted as rejected; the rest of the file is still read. Duplicate ids are rejected
- * (the first occurrence wins) because ids key reviews, logs and score matrices.
+ * (the first occurrence wins) because ids key reviews, logs and score matrices. Memory stays
+ * bounded however many lines are bad: every finding goes to `onFinding`, and past
+ * FINDINGS_PER_FILE_CODE of one code in one file the rest are only counted (one
+ * `findings-folded` at the end says how many).
  */
-/** Findings of one code kept per file; the rest are counted in one `question-findings-folded`. */
-export const FINDINGS_PER_FILE_CODE = 1000;
-
-export async function readQuestions(vfs: Vfs, files: string[]): Promise<{ questions: Question[]; findings: Finding[]; tally: Tally }> {
+export async function readQuestions(vfs: Vfs, files: string[], options: ReadQuestionsOptions = {}): Promise<{ questions: Question[]; findings: Finding[]; tally: Tally }> {
   const questions: Question[] = [];
-  const findings: Finding[] = [];
+  const collector = new FindingCollector({ perFile: true, keepPerCode: FINDINGS_PER_FILE_CODE, onFinding: options.onFinding });
   const tally = emptyTally();
   const firstSeen = new Map<string, { file: string; line: number }>();
-  const wrongKindLines = new Map<string, number>();
-  // Bounded memory however many lines are bad: past FINDINGS_PER_FILE_CODE of one code in one
-  // file, the rest are counted (and folded into one finding at the end), not kept.
-  const perFileCode = new Map<string, number>();
-  const keep = (f: Finding) => {
-    const key = `${f.path.file ?? ''}\u0000${f.code}`;
-    const seen = (perFileCode.get(key) ?? 0) + 1;
-    perFileCode.set(key, seen);
-    if (seen <= FINDINGS_PER_FILE_CODE) findings.push(f);
-  };
 
   for (const file of files) {
     const stat = await vfs.stat(file).catch(() => undefined);
     if (!stat || !stat.isFile) {
-      findings.push(make('question-missing-file', { file }, { reason: stat ? 'not a file' : 'no such file' }));
+      await collector.add(make('question-missing-file', { file }, { reason: stat ? 'not a file' : 'no such file' }));
       continue;
     }
+    // One finding per file that holds other records, sent once the file is read (it counts the lines).
+    let wrongKind: { kind: string; hint: string; line: number; lines: number } | undefined;
     try {
       for await (const ev of readJsonlValues(vfs, file)) {
         tally.read++;
         if (ev.kind === 'invalid-utf8' || ev.kind === 'invalid-json') {
           tally.rejected++;
-          keep(ev.kind === 'invalid-utf8' ? make('question-invalid-utf8', { file, line: ev.line }) : make('question-invalid-json', { file, line: ev.line }, { reason: ev.message }));
+          await collector.add(ev.kind === 'invalid-utf8' ? make('question-invalid-utf8', { file, line: ev.line }) : make('question-invalid-json', { file, line: ev.line }, { reason: ev.message }));
           continue;
         }
-        if (!ev.terminated) keep(make('question-unterminated-line', { file, line: ev.line }));
+        if (!ev.terminated) await collector.add(make('question-unterminated-line', { file, line: ev.line }));
         const value = ev.value;
         // A trajectory file given where questions are expected: one finding that says what the
         // file is and what to run, not one schema error per missing question field per line.
-        const wrongKind = wrongFileKind(value);
-        if (wrongKind) {
+        const kind = wrongFileKind(value);
+        if (kind) {
           tally.rejected++;
-          const n = (wrongKindLines.get(file) ?? 0) + 1;
-          wrongKindLines.set(file, n);
-          if (n === 1) findings.push(make('question-file-wrong-kind', { file, line: ev.line }, wrongKind));
+          if (wrongKind) wrongKind.lines++;
+          else wrongKind = { ...kind, line: ev.line, lines: 1 };
           continue;
         }
         const problems = validateQuestion(value, { file, line: ev.line });
-        for (const p of problems) keep(p);
+        for (const p of problems) await collector.add(p);
         if (problems.some((p) => p.severity === 'error')) {
           tally.rejected++;
           continue;
@@ -186,7 +186,7 @@ export async function readQuestions(vfs: Vfs, files: string[]): Promise<{ questi
         const first = firstSeen.get(q.id);
         if (first) {
           tally.rejected++;
-          keep(
+          await collector.add(
             make('question-duplicate-id', { file, line: ev.line, field: 'id' }, { id: q.id, firstLine: first.line, firstFile: first.file === file ? undefined : first.file }),
           );
           continue;
@@ -199,16 +199,11 @@ export async function readQuestions(vfs: Vfs, files: string[]): Promise<{ questi
       // An unreadable file (permissions, an I/O error half way) costs that file, not the run.
       if (!isFsError(err)) throw err;
       tally.rejected++;
-      findings.push(make('question-missing-file', { file }, { reason: `cannot be read (${describeFsError(err)})` }));
+      await collector.add(make('question-missing-file', { file }, { reason: `cannot be read (${describeFsError(err)})` }));
     }
+    if (wrongKind) await collector.add(make('question-file-wrong-kind', { file, line: wrongKind.line }, { kind: wrongKind.kind, hint: wrongKind.hint, lines: wrongKind.lines }));
   }
-  for (const f of findings) if (f.code === 'question-file-wrong-kind') f.args.lines = wrongKindLines.get(f.path.file!) ?? 1;
-  for (const [key, seen] of perFileCode) {
-    if (seen <= FINDINGS_PER_FILE_CODE) continue;
-    const [file, code] = key.split('\u0000') as [string, string];
-    findings.push(make('question-findings-folded', { file }, { code, count: seen - FINDINGS_PER_FILE_CODE }));
-  }
-  return { questions, findings, tally };
+  return { questions, findings: collector.findings(), tally };
 }
 
 /** Recognises records of the other files a user may pass by mistake (trajectories, harness samples). */

@@ -26,6 +26,7 @@ export type { TrajectoryEvent } from './containers.js';
 export { firstInvalidUtf8 } from '../kernel/utf8.js';
 import { applyCtfFlagEvidence } from './ctf-flag.js';
 import { appendAll } from '../kernel/arrays.js';
+import { FindingCollector, type FindingListener } from '../kernel/finding-collector.js';
 
 export { validateTrajectory } from './schema.js';
 
@@ -349,17 +350,23 @@ export async function* streamTrajectories(vfs: Vfs, inputs: string[], options: R
   for (const f of evidence?.unmatched() ?? []) yield { kind: 'finding', finding: f };
 }
 
-/** Everything at once, with the read / accepted / rejected tally. */
-export async function readTrajectories(vfs: Vfs, inputs: string[], options: ReadTrajectoriesOptions = {}, onProgress?: ProgressCallback): Promise<ReadTrajectoriesResult> {
+/**
+ * Every trajectory at once, with the read / accepted / rejected tally; findings past the first
+ * 1,000 of a code reach only `onFinding` and are folded (TALLY_CODES are all held).
+ */
+export async function readTrajectories(vfs: Vfs, inputs: string[], options: ReadTrajectoriesOptions & { onFinding?: FindingListener } = {}, onProgress?: ProgressCallback): Promise<ReadTrajectoriesResult> {
   const result: ReadTrajectoriesResult = { trajectories: [], findings: [], tally: emptyTally(), files: [] };
+  // Bad records can outnumber good ones by millions: every finding goes to `onFinding`, a bounded number are held.
+  const collector = new FindingCollector({ keepAll: TALLY_CODES, onFinding: options.onFinding });
   for await (const ev of streamTrajectories(vfs, inputs, options)) {
     if (ev.kind === 'trajectory') {
       result.trajectories.push(ev.trajectory);
       onProgress?.(result.trajectories.length, undefined, 'trajectories read');
     }
-    else if (ev.kind === 'finding') result.findings.push(ev.finding);
+    else if (ev.kind === 'finding') await collector.add(ev.finding);
     else result.files.push(ev.summary);
   }
+  result.findings = collector.findings();
   result.tally = tallyOf(result.files, result.findings);
   return result;
 }

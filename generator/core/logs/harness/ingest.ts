@@ -6,6 +6,7 @@ import { compareStrings, MatrixBuilder } from '../builder.js';
 import { mapModelName, type ModelMapping } from '../mapping.js';
 import type { ScoreMatrix } from '../matrix.js';
 import { FindingSink } from '../sink.js';
+import type { FindingListener } from '../../kernel/finding-collector.js';
 import { discoverRuns, type RunFiles } from './discover.js';
 import { chooseMetric, metricLabel, type MetricChoice, type MetricRule } from './metric-choice.js';
 import { placeTask, type Coverage, type PlacedBlock } from './place.js';
@@ -29,6 +30,8 @@ export interface IngestOptions {
   onProgress?: ProgressCallback;
   /** Reads one samples file (e.g. on a worker thread); default: in this thread through `vfs`. A reader that fails falls back to the in-thread one. */
   readSamples?: SampleFileReader;
+  /** Every finding as it comes (the CLI's --findings-file); only a bounded number are returned. */
+  onFinding?: FindingListener;
 }
 
 /**
@@ -42,7 +45,7 @@ export async function ingestLogs(
   roots: string[],
   options: IngestOptions = {},
 ): Promise<{ matrix: ScoreMatrix; findings: Finding[]; tally: Tally; coverage: Coverage; superseded: SupersededRun[] }> {
-  const sink = new FindingSink();
+  const sink = new FindingSink({ onFinding: options.onFinding });
   const tally = emptyTally();
   const builder = new MatrixBuilder(sink);
   const discovery = await discoverRuns(vfs, roots, sink);
@@ -163,7 +166,8 @@ export async function ingestLogs(
   const taskOrder = [...byTask.keys()].sort();
   // Files are read a few at a time (I/O and worker threads overlap parsing), the next task's
   // while this one is placed; each file gets its own sink and tally, merged back in model order
-  // so findings come out in the same order every run.
+  // so findings come out in the same order every run. A file's findings past its sink's bound
+  // go to the findings file at once (overflow), the held ones when the file is merged back.
   const readTask = (task: string) => {
     const choice = choices.get(task)!;
     const runs = byTask.get(task)!.sort((a, b) => compareStrings(a.run.model, b.run.model));
@@ -179,7 +183,7 @@ export async function ingestLogs(
         fractionMetric: FRACTION_METRICS.has(choice.metric),
         ...recomputeFor(tr, choice),
       };
-      const read = await (options.readSamples ?? inThread)(w.file, readOptions).catch(() => inThread(w.file, readOptions));
+      const read = await (options.readSamples ?? inThread)(w.file, readOptions, options.onFinding).catch(() => inThread(w.file, readOptions, options.onFinding));
       options.onProgress?.(++filesRead, filesTotal, 'samples files read');
       return { w, ...read };
     });

@@ -1,6 +1,7 @@
 import { emptyTally, type Finding, type Tally } from '../../kernel/findings.js';
 import type { Vfs } from '../../kernel/vfs.js';
 import { FindingSink } from '../sink.js';
+import type { FindingListener } from '../../kernel/finding-collector.js';
 import { LinePrefixCache } from './sample-line.js';
 import { readSampleFile, type SampleBlock, type SampleReadOptions } from './samples.js';
 
@@ -11,14 +12,17 @@ export interface SampleFileResult {
   tally: Tally;
 }
 
-/** Reads one samples file; the default reads in this thread, a worker pool reads in others. */
-export type SampleFileReader = (file: string, options: SampleReadOptions) => Promise<SampleFileResult>;
+/**
+ * Reads one samples file; the default reads in this thread, a worker pool reads in others. The
+ * result holds the file's first findings of each code; the rest go to `onOverflow` as they come.
+ */
+export type SampleFileReader = (file: string, options: SampleReadOptions, onOverflow?: FindingListener) => Promise<SampleFileResult>;
 
 /** The in-thread reader over an injected Vfs; line prefixes repeated across files (one task's docs and prompts in every model's file) are computed once. */
 export function inThreadSampleReader(vfs: Vfs): SampleFileReader {
   const cache = new LinePrefixCache();
-  return async (file, options) => {
-    const sink = new FindingSink();
+  return async (file, options, onOverflow) => {
+    const sink = new FindingSink({ onOverflow });
     const tally = emptyTally();
     const block = await readSampleFile(vfs, file, options, sink, tally, options.fastPath === false ? undefined : cache);
     return { block, findings: sink.close(), tally };

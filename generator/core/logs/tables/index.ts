@@ -33,7 +33,7 @@ export async function readScoreTables(
   inputs: string[],
   options: ScoreTableOptions = {},
 ): Promise<{ matrix: ScoreMatrix; findings: Finding[]; tally: Tally }> {
-  const sink = new FindingSink();
+  const sink = new FindingSink({ onFinding: options.onFinding });
   const builder = new MatrixBuilder(sink);
   const tally = emptyTally();
   const usedAliases = new Set<string>();

@@ -3,11 +3,14 @@ import type { MatrixBuilder } from '../builder.js';
 import type { CsvRow } from '../csv.js';
 import type { ModelMapping } from '../mapping.js';
 import type { FindingSink } from '../sink.js';
+import type { FindingListener } from '../../kernel/finding-collector.js';
 
 export type TableFormat = 'pace-csv' | 'wide';
 
 export interface ScoreTableOptions {
   mapping?: ModelMapping;
+  /** Every finding as it comes (the CLI's --findings-file); only a bounded number are returned. */
+  onFinding?: FindingListener;
   /** Force a format instead of sniffing the header. */
   format?: TableFormat;
   /**

@@ -6,6 +6,7 @@ import { delimiterFor, isMissingCell, parseCsv, parseScore } from '../csv.js';
 import type { ModelMapping } from '../mapping.js';
 import type { TargetTable } from '../matrix.js';
 import { FindingSink } from '../sink.js';
+import type { FindingListener } from '../../kernel/finding-collector.js';
 import { walkFiles } from '../walk.js';
 import { isPerInstanceHeader, outcomeOf, parseOutcomeCsv, parseOutcomeJsonl, type OutcomeRow, type RowProblem } from './per-instance-table.js';
 
@@ -20,6 +21,8 @@ export interface TargetOptions {
   scale?: TargetScale;
   /** Rename targets, e.g. `{"swe-bench": "swebench"}` to match another source's names. */
   targetNames?: Record<string, string>;
+  /** Every finding as it comes (the CLI's --findings-file); only a bounded number are returned. */
+  onFinding?: FindingListener;
 }
 
 /** Recognised target files; a folder is walked and each file classified by path and content. */
@@ -44,7 +47,7 @@ export async function readTargets(
   inputs: string[],
   options: TargetOptions = {},
 ): Promise<{ targets: TargetTable[]; findings: Finding[]; tally: Tally; usedAliases: string[] }> {
-  const sink = new FindingSink();
+  const sink = new FindingSink({ onFinding: options.onFinding });
   const tally = emptyTally();
   const byTarget = new Map<string, Collect>();
   const sources: Array<{ file: string; kind: TargetSourceKind }> = [];

@@ -5,6 +5,8 @@
 import { parseJson } from '../../kernel/json.js';
 import type { Finding, Tally } from '../../kernel/findings.js';
 import type { Vfs } from '../../kernel/vfs.js';
+import { appendAll } from '../../kernel/arrays.js';
+import type { FindingListener } from '../../kernel/finding-collector.js';
 import type { ScoreMatrix, TargetTable } from '../../logs/matrix.js';
 
 export interface PaceInputSpec {
@@ -31,17 +33,21 @@ async function readNameMap(vfs: Vfs, file: string): Promise<Record<string, strin
   return Object.fromEntries(Object.entries(raw).filter(([k, v]) => !k.startsWith('$') && typeof v === 'string')) as Record<string, string>;
 }
 
-export async function loadPaceInputs(vfs: Vfs, spec: PaceInputSpec): Promise<PaceInputs> {
+/** Reads the inputs `spec` names; every reader finding also goes to `onFinding` as it comes (only a bounded number are returned). */
+export async function loadPaceInputs(vfs: Vfs, spec: PaceInputSpec, options: { onFinding?: FindingListener } = {}): Promise<PaceInputs> {
   const logs = await import('../../logs/index.js');
   const findings: Finding[] = [];
+  const onFinding = options.onFinding;
+  // The tables' mapping-unused is narrowed once the targets are read, and reaches the listener in that form with the result.
+  const tableListener = onFinding && ((f: Finding) => (f.code === 'mapping-unused' ? undefined : onFinding(f)));
   const tallies: Record<string, Tally> = {};
   let matrix: ScoreMatrix | null = null;
   let targets: TargetTable[] = [];
   let mapping: Record<string, string> | undefined;
   if (spec.mapping) {
-    const m = await logs.readModelMapping(vfs, spec.mapping);
+    const m = await logs.readModelMapping(vfs, spec.mapping, { onFinding });
     mapping = m.mapping;
-    findings.push(...m.findings);
+    appendAll(findings, m.findings);
   }
   const targetNames = spec.targetNames ? await readNameMap(vfs, spec.targetNames) : undefined;
   if (spec.store) {
@@ -53,14 +59,14 @@ export async function loadPaceInputs(vfs: Vfs, spec: PaceInputSpec): Promise<Pac
     }
   }
   if (spec.sources?.length) {
-    const res = await logs.readScoreTables(vfs, spec.sources, { ...(mapping ? { mapping } : {}), ...(spec.duplicates ? { duplicates: spec.duplicates } : {}) });
-    findings.push(...res.findings);
+    const res = await logs.readScoreTables(vfs, spec.sources, { ...(mapping ? { mapping } : {}), ...(spec.duplicates ? { duplicates: spec.duplicates } : {}), onFinding: tableListener });
+    appendAll(findings, res.findings);
     tallies.sources = res.tally;
     matrix = matrix ? logs.mergeMatrices(matrix, res.matrix).matrix : res.matrix;
   }
   if (spec.targets?.length) {
-    const res = await logs.readTargets(vfs, spec.targets, { ...(mapping ? { mapping } : {}), ...(targetNames ? { targetNames } : {}) });
-    findings.push(...res.findings);
+    const res = await logs.readTargets(vfs, spec.targets, { ...(mapping ? { mapping } : {}), ...(targetNames ? { targetNames } : {}), onFinding });
+    appendAll(findings, res.findings);
     if (mapping && spec.sources?.length) logs.narrowUnusedAliases(findings, new Set(res.usedAliases));
     tallies.targets = res.tally;
     const names = new Set(res.targets.map((t) => t.target));

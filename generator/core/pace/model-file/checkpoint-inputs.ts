@@ -9,6 +9,8 @@ import { findingFactory, type Finding, type Tally } from '../../kernel/findings.
 import { paceFindings } from '../findings.js';
 import { parseModelFile, type PaceModelFile } from './model-file.js';
 import type { Vfs } from '../../kernel/vfs.js';
+import { appendAll } from '../../kernel/arrays.js';
+import type { FindingListener } from '../../kernel/finding-collector.js';
 import type { ScoreMatrix } from '../../logs/matrix.js';
 
 export type CheckpointSource = { kind: 'logs'; paths: string[] } | { kind: 'store'; paths: [string] } | { kind: 'sources'; paths: string[] };
@@ -24,6 +26,8 @@ export interface CheckpointReadOptions {
   mapping?: string;
   /** Score tables: policy for an id repeated with a different score (as in `fit`). */
   duplicates?: 'error' | 'first' | 'last';
+  /** Every reader finding as it comes (the CLI's --findings-file); only a bounded number are returned. */
+  onFinding?: FindingListener;
 }
 
 export async function loadCheckpointMatrix(vfs: Vfs, source: CheckpointSource, options: CheckpointReadOptions = {}): Promise<CheckpointInputs> {
@@ -33,19 +37,19 @@ export async function loadCheckpointMatrix(vfs: Vfs, source: CheckpointSource, o
     const findings: Finding[] = [];
     let mapping: Record<string, string> | undefined;
     if (mappingFile) {
-      const read = await logs.readModelMapping(vfs, mappingFile);
+      const read = await logs.readModelMapping(vfs, mappingFile, { onFinding: options.onFinding });
       findings.push(...read.findings);
       mapping = read.mapping;
     }
-    const res = await logs.ingestLogs(vfs, source.paths, mapping ? { mapping } : {});
-    return { matrix: res.matrix, findings: [...findings, ...res.findings], tallies: { logs: res.tally } };
+    const res = await logs.ingestLogs(vfs, source.paths, { ...(mapping ? { mapping } : {}), onFinding: options.onFinding });
+    return { matrix: res.matrix, findings: appendAll(findings, res.findings), tallies: { logs: res.tally } };
   }
   const { loadPaceInputs } = await import('../inputs/inputs.js');
   const inputs = await loadPaceInputs(vfs, {
     ...(source.kind === 'store' ? { store: source.paths[0] } : { sources: source.paths }),
     ...(mappingFile ? { mapping: mappingFile } : {}),
     ...(options.duplicates ? { duplicates: options.duplicates } : {}),
-  });
+  }, { onFinding: options.onFinding });
   return { matrix: inputs.matrix, findings: inputs.findings, tallies: inputs.tallies };
 }
 

@@ -10,6 +10,8 @@
 import { type Finding, type Tally, emptyTally, findingFactory } from '../../kernel/findings.js';
 import { readJsonlValues } from '../../kernel/jsonl.js';
 import type { Vfs } from '../../kernel/vfs.js';
+import { FindingCollector } from '../../kernel/finding-collector.js';
+import { FINDINGS_PER_FILE_CODE, type ReadQuestionsOptions } from '../read-questions.js';
 import { questionFindings } from '../findings.js';
 import { QUESTION_SCHEMA_VERSION, type McqQuestion } from '../types.js';
 
@@ -100,34 +102,37 @@ export function aptbenchRowToQuestion(row: Row, source: { file: string; line: nu
   };
 }
 
-/** Reads released APTBench MCQ JSONL files; bad rows are findings with file and line. */
-export async function readAptbenchRows(vfs: Vfs, files: readonly string[]): Promise<{ questions: McqQuestion[]; findings: Finding[]; tally: Tally }> {
+/**
+ * Reads released APTBench MCQ JSONL files; bad rows are findings with file and line, bounded
+ * in memory the way the question reader bounds them (every one goes to `onFinding`).
+ */
+export async function readAptbenchRows(vfs: Vfs, files: readonly string[], options: ReadQuestionsOptions = {}): Promise<{ questions: McqQuestion[]; findings: Finding[]; tally: Tally }> {
   const questions: McqQuestion[] = [];
-  const findings: Finding[] = [];
+  const findings = new FindingCollector({ perFile: true, keepPerCode: FINDINGS_PER_FILE_CODE, onFinding: options.onFinding });
   const tally = emptyTally();
   for (const file of files) {
     const stat = await vfs.stat(file).catch(() => undefined);
     if (!stat || !stat.isFile) {
-      findings.push(make('question-missing-file', { file }, { reason: stat ? 'not a file' : 'no such file' }));
+      await findings.add(make('question-missing-file', { file }, { reason: stat ? 'not a file' : 'no such file' }));
       continue;
     }
     for await (const ev of readJsonlValues(vfs, file)) {
       tally.read++;
       if (ev.kind !== 'value') {
         tally.rejected++;
-        findings.push(ev.kind === 'invalid-utf8' ? make('question-invalid-utf8', { file, line: ev.line }) : make('question-invalid-json', { file, line: ev.line }, { reason: ev.message }));
+        await findings.add(ev.kind === 'invalid-utf8' ? make('question-invalid-utf8', { file, line: ev.line }) : make('question-invalid-json', { file, line: ev.line }, { reason: ev.message }));
         continue;
       }
       const value = ev.value;
       const q = value && typeof value === 'object' && !Array.isArray(value) ? aptbenchRowToQuestion(value as Row, { file, line: ev.line }) : 'not a JSON object';
       if (typeof q === 'string') {
         tally.rejected++;
-        findings.push(make('question-schema', { file, line: ev.line }, { problem: q, keyword: 'aptbench-row' }));
+        await findings.add(make('question-schema', { file, line: ev.line }, { problem: q, keyword: 'aptbench-row' }));
       } else {
         tally.accepted++;
         questions.push(q);
       }
     }
   }
-  return { questions, findings, tally };
+  return { questions, findings: findings.findings(), tally };
 }

@@ -8,6 +8,7 @@ import { type Finding, type Tally, emptyTally, findingFactory } from '../../kern
 import { readJsonlValues } from '../../kernel/jsonl.js';
 import { contentId } from '../../kernel/stable-json.js';
 import type { Vfs } from '../../kernel/vfs.js';
+import { FindingCollector, type FindingListener } from '../../kernel/finding-collector.js';
 import type { Question } from '../types.js';
 import { reviewFindings } from './findings.js';
 
@@ -48,40 +49,42 @@ export interface LoadedStatus {
 /**
  * Reads a status (or decisions) file. A missing file is an empty review unless `mustExist`
  * (e.g. `build --require-review`), where it is an error. Bad lines are reported with
- * file, line and field and skipped; later lines for the same id win.
+ * file, line and field and skipped; later lines for the same id win. Every finding goes to
+ * `onFinding`; only the first of each code are held (a file of a million bad lines is read in
+ * bounded memory).
  */
-export async function loadReviewStatus(vfs: Vfs, file: string, options: { mustExist?: boolean } = {}): Promise<LoadedStatus> {
+export async function loadReviewStatus(vfs: Vfs, file: string, options: { mustExist?: boolean; onFinding?: FindingListener } = {}): Promise<LoadedStatus> {
   const statuses: ReviewStatuses = new Map();
   const lines = new Map<string, number>();
-  const findings: Finding[] = [];
+  const findings = new FindingCollector({ onFinding: options.onFinding });
   const tally = emptyTally();
   const stat = await vfs.stat(file);
   if (!stat || !stat.isFile) {
-    if (options.mustExist) findings.push(make('review-status-missing', { file }, { file }));
-    return { statuses, findings, tally, lines };
+    if (options.mustExist) await findings.add(make('review-status-missing', { file }, { file }));
+    return { statuses, findings: findings.findings(), tally, lines };
   }
   for await (const ev of readJsonlValues(vfs, file)) {
     tally.read++;
     if (ev.kind === 'invalid-utf8' || ev.kind === 'invalid-json') {
       tally.rejected++;
-      findings.push(ev.kind === 'invalid-utf8' ? make('review-status-invalid-utf8', { file, line: ev.line }) : make('review-status-invalid-json', { file, line: ev.line }, { reason: ev.message }));
+      await findings.add(ev.kind === 'invalid-utf8' ? make('review-status-invalid-utf8', { file, line: ev.line }) : make('review-status-invalid-json', { file, line: ev.line }, { reason: ev.message }));
       continue;
     }
-    if (!ev.terminated) findings.push(make('review-status-unterminated-line', { file, line: ev.line }));
+    if (!ev.terminated) await findings.add(make('review-status-unterminated-line', { file, line: ev.line }));
     const parsed = parseEntry(ev.value);
     if ('problem' in parsed) {
       tally.rejected++;
-      findings.push(make('review-status-invalid-entry', { file, line: ev.line, field: parsed.field }, { problem: parsed.problem }));
+      await findings.add(make('review-status-invalid-entry', { file, line: ev.line, field: parsed.field }, { problem: parsed.problem }));
       continue;
     }
-    for (const field of parsed.unknownFields) findings.push(make('review-status-unknown-field', { file, line: ev.line, field }, { field }));
+    for (const field of parsed.unknownFields) await findings.add(make('review-status-unknown-field', { file, line: ev.line, field }, { field }));
     const firstLine = lines.get(parsed.id);
-    if (firstLine !== undefined) findings.push(make('review-status-duplicate-id', { file, line: ev.line, field: 'id' }, { id: parsed.id, firstLine }));
+    if (firstLine !== undefined) await findings.add(make('review-status-duplicate-id', { file, line: ev.line, field: 'id' }, { id: parsed.id, firstLine }));
     statuses.set(parsed.id, parsed.entry);
     lines.set(parsed.id, ev.line);
     tally.accepted++;
   }
-  return { statuses, findings, tally, lines };
+  return { statuses, findings: findings.findings(), tally, lines };
 }
 
 function parseEntry(value: unknown): { id: string; entry: ReviewStatus; unknownFields: string[] } | { problem: string; field?: string } {
