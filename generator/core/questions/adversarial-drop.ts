@@ -87,7 +87,10 @@ export function dropPredictable(candidates: readonly DropCandidate[], options: D
     const found = members
       .filter((i) => byLearner.get(i)!.credit > 0)
       .sort((a, b) => byLearner.get(b)!.margin - byLearner.get(a)!.margin || (candidates[a]!.id < candidates[b]!.id ? -1 : 1));
-    const take = Math.max(1, Math.ceil(step * members.length));
+    // Far above the limit, half the excess goes at once (AFLite drops a fixed share per round);
+    // near it, `step` of the cell per refit.
+    const { excess } = worst as { excess: number };
+    const take = Math.max(1, Math.ceil(Math.max(step, excess / 2) * members.length));
     const guard = guardState(candidates, kept, options);
     const before = dropped.size;
     for (const i of found) {
