@@ -5,11 +5,13 @@ import { ADVERSARY_FEATURES, adversaryFeatures } from '../../generator/core/ques
 import { assignFolds, crossFittedCredits, runAdversary, sourceGroup } from '../../generator/core/questions/audit/adversary.js';
 import { auditQuestions } from '../../generator/core/questions/audit/index.js';
 import { fitLogistic, standardiseWithin } from '../../generator/core/questions/audit/ranker.js';
+import { ADVERSARY_LEARNERS } from '../../generator/core/questions/audit/learners.js';
+import { argmaxCredit } from '../../generator/core/questions/audit/shortcuts/types.js';
 import type { Finding } from '../../generator/core/kernel/findings.js';
 import type { McqQuestion } from '../../generator/core/questions/types.js';
 import { hasPython, python, repoRoot } from '../helpers/env.js';
 import { plantedSet } from './planted.js';
-import { completion } from './build.js';
+import { completion, mcq } from './build.js';
 
 const accuracy = (qs: McqQuestion[]) => {
   const fitted = crossFittedCredits(qs)!;
@@ -104,6 +106,47 @@ describe('learned adversary', () => {
     }
     const finish = ADVERSARY_FEATURES.indexOf('finish_marker');
     expect(rows.map((r) => r[finish])).toEqual(q.choices.map((_, j) => (j === q.gold ? 1 : 0)));
+  });
+
+  it('reads an entity swap, a plan that searches something else, and names the history never shows', () => {
+    const step = (planning: string, text: string) => JSON.stringify({ planning, execution: { name: 'web_search', args: { text } } });
+    const history = `Step 1: ${step('Find the year Marie Curie received the Nobel Prize in Physics.', 'Marie Curie Nobel Prize Physics year')}\nObservation: Marie Curie received the Nobel Prize in Physics in 1903 with Pierre Curie, and the Nobel Prize in Chemistry in 1911.`;
+    const choices = [
+      step('Find the year Marie Curie received the Nobel Prize in Chemistry.', 'Marie Curie Nobel Prize Chemistry year'),
+      step('Find the year Marie Details received the Nobel Prize in Chemistry.', 'Marie Details Nobel Prize Chemistry year'),
+      step('Find the year Marie Curie received the Nobel Prize in Chemistry.', 'President gold medals count'),
+      step('Find the year Pierre Curie received the Nobel Prize in Physics.', 'Pierre Curie Nobel Prize Physics year'),
+    ];
+    const prompt = `Question: When did Marie Curie receive her second Nobel Prize?\n${history}\nChoices of next step:\n${choices.map((c, i) => `(${'ABCD'[i]}) ${c}`).join('\n')}\nThe correct next step should be (`;
+    const q = mcq({ choices, gold: 0, prompt, question_start: 0, task: 'aptpace_dr_plan_mcq', kind: 'dr_plan_mcq' });
+    const rows = adversaryFeatures(q);
+    const column = (name: string) => rows.map((r) => r[ADVERSARY_FEATURES.indexOf(name as (typeof ADVERSARY_FEATURES)[number])]!);
+    // "Details" after "Marie" is a pair the history never shows: the swap's weakest word is far less likely than the gold's.
+    expect(column('weakest_bigram')[1]!).toBeLessThan(column('weakest_bigram')[0]! - 0.5);
+    expect(column('unseen_capitalised')[1]!).toBeGreaterThan(0);
+    expect(column('unseen_capitalised')[0]).toBe(0);
+    // The third plans the Curie question and searches medals: none of its search words are in its plan.
+    expect(column('plan_arguments_agreement')[2]).toBe(0);
+    expect(column('plan_arguments_agreement')[0]!).toBeGreaterThan(0.5);
+    // The gold and the plan-mismatch share the plan: each is the other's nearest option.
+    expect(column('max_similarity')[0]!).toBeGreaterThanOrEqual(column('similarity')[0]!);
+  });
+
+  it('averages each question’s credit over the dealings of the source groups into folds', () => {
+    const qs = finishCue(120);
+    const dealings = [0, 1, 2].map((repeat) => assignFolds(qs, 5, repeat)!.fold);
+    expect(dealings[1]).not.toEqual(dealings[0]);
+    const rows = qs.map((q) => adversaryFeatures(q));
+    const expected = new Array<number>(qs.length).fill(0);
+    for (const fold of dealings) {
+      for (let f = 0; f < 5; f++) {
+        const score = ADVERSARY_LEARNERS[0].fit(qs.flatMap((q, i) => (fold[i] !== f ? [{ rows: rows[i]!, gold: q.gold }] : [])));
+        qs.forEach((q, i) => {
+          if (fold[i] === f) expected[i]! += argmaxCredit(score(rows[i]!), q.gold) / 3;
+        });
+      }
+    }
+    crossFittedCredits(qs)!.credits.forEach((c, i) => expect(c).toBeCloseTo(expected[i]!, 12));
   });
 
   it.skipIf(!hasPython)('fits the same logistic regression as scikit-learn on the same standardised features', () => {

@@ -213,6 +213,7 @@ function bare(item: FilterItem, prompt: string, questionStart: number, choices: 
 }
 
 const SIMILARITY = ADVERSARY_FEATURES.indexOf('similarity');
+const MAX_SIMILARITY = ADVERSARY_FEATURES.indexOf('max_similarity');
 const TOOL_SHARED = ADVERSARY_FEATURES.indexOf('tool_shared_by_options');
 
 /** Raw feature rows of the options [gold, ...shown] as the audit would see them: set-dependent features recomputed for this set. */
@@ -221,13 +222,16 @@ function rowsOf(p: Prepared, shown: readonly number[]): number[][] {
   const rows = options.map((i) => {
     const row = [...p.raw[i]!];
     let sim = 0;
+    let maxSim = 0;
     let sameTool = 0;
     for (const j of options) {
       if (j === i) continue;
       sim += p.similarity[i]![j]!;
+      maxSim = Math.max(maxSim, p.similarity[i]![j]!);
       if (p.tools[i] !== null && p.tools[j] === p.tools[i]) sameTool++;
     }
     row[SIMILARITY] = sim / (options.length - 1);
+    row[MAX_SIMILARITY] = maxSim;
     row[TOOL_SHARED] = sameTool;
     return row;
   });

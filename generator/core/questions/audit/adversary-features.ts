@@ -3,11 +3,14 @@
  * understanding of what the trajectory means — length, word and character-trigram overlap
  * with the question, the last observation and the whole history, how many of the option's
  * argument words the context already shows, JSON structure, tool and argument count, a
- * premature-finish marker, a bigram fluency score fitted on the prompt, and the rule
- * features the shortcut baselines use. Pure and computed once per question object.
+ * premature-finish marker, a bigram model fitted on the prompt (mean and weakest word: entity
+ * swaps), capitalised words the history never shows, how many of a JSON step's argument words
+ * its own plan mentions (a plan about one thing and a search for another), similarity to the
+ * other options (mean and nearest), and the rule features the shortcut baselines use. Pure and
+ * computed once per question object.
  */
 import type { McqQuestion } from '../types.js';
-import { optionFeatures, relevanceShare } from './features.js';
+import { jaccard, optionFeatures, relevanceShare } from './features.js';
 import { optionTool, questionSegment } from './segment.js';
 import { collapseWhitespace, words } from './text.js';
 
@@ -31,6 +34,10 @@ export const ADVERSARY_FEATURES = [
   'copied',
   'off_tool',
   'similarity',
+  'max_similarity',
+  'weakest_bigram',
+  'plan_arguments_agreement',
+  'unseen_capitalised',
 ] as const;
 
 export type AdversaryFeature = (typeof ADVERSARY_FEATURES)[number];
@@ -43,6 +50,9 @@ const LAST_OBSERVATION_CHARS = 1500;
 const HISTORY_CHARS = 20_000;
 
 const FINISH = /\b(?:task_complete|submit|finish|final[_ ]answer|done)\b|提交|完成任务/i;
+
+/** A capitalised word: names, titles, places — what an entity swap brings in. */
+const CAPITALISED = /\b[A-Z][a-z]+\b/g;
 
 const cache = new WeakMap<object, number[][]>();
 
@@ -67,6 +77,8 @@ function compute(q: McqQuestion): number[][] {
   const toolCounts = new Map<string, number>();
   for (const t of tools) if (t !== null) toolCounts.set(t, (toolCounts.get(t) ?? 0) + 1);
   const lowerHistory = history.toLowerCase();
+  const historyCapitalised = new Set(history.match(CAPITALISED) ?? []);
+  const wordSets = q.choices.map((c) => new Set(words(collapseWhitespace(c))));
   return q.choices.map((choice, i) => {
     const text = collapseWhitespace(choice);
     const optionWords = words(text);
@@ -77,6 +89,11 @@ function compute(q: McqQuestion): number[][] {
     const digits = (text.match(/[0-9]/g) ?? []).length;
     let novel = 0;
     for (const w of set) if (!historyWords.has(w)) novel++;
+    const fluency = bigram(optionWords);
+    const capitalised = new Set(text.match(CAPITALISED) ?? []);
+    let unseen = 0;
+    for (const w of capitalised) if (!historyCapitalised.has(w)) unseen++;
+    const plan = parsed ? planText(parsed) : '';
     return [
       Math.log1p([...text].length),
       Math.log1p(optionWords.length),
@@ -91,11 +108,15 @@ function compute(q: McqQuestion): number[][] {
       tool === null ? 0 : (toolCounts.get(tool) ?? 1) - 1,
       tool !== null && lowerHistory.includes(tool.toLowerCase()) ? 1 : 0,
       FINISH.test(text) ? 1 : 0,
-      bigram(optionWords),
+      fluency.mean,
       text.length ? digits / text.length : 0,
       rules.copied[i] ? 1 : 0,
       rules.offTool[i] ? 1 : 0,
       rules.similarity[i]!,
+      wordSets.reduce((m, other, j) => (j === i ? m : Math.max(m, jaccard(set, other))), 0),
+      fluency.weakest,
+      argumentWords.size === 0 || !plan ? 0 : relevanceShare(argumentWords, new Set(words(plan))),
+      capitalised.size ? unseen / capitalised.size : 0,
     ];
   });
 }
@@ -122,6 +143,12 @@ function argumentText(parsed: Record<string, unknown> | null, text: string): str
   return text.split(' ').slice(1).join(' ');
 }
 
+/** What a JSON step says it will do, beside its call: `planning`/`plan`/`thought`. */
+function planText(parsed: Record<string, unknown>): string {
+  const plan = parsed.planning ?? parsed.plan ?? parsed.thought;
+  return typeof plan === 'string' ? plan : '';
+}
+
 function argumentCount(parsed: Record<string, unknown>): number {
   const execution = (parsed.execution ?? parsed) as Record<string, unknown>;
   const args = execution && typeof execution === 'object' ? (execution.args ?? execution.arguments ?? execution.parameters) : undefined;
@@ -144,10 +171,11 @@ function trigramShare(text: string, context: ReadonlySet<string>): number {
 
 /**
  * A word-bigram model of the prompt, interpolated with its unigrams and add-one smoothed:
- * returns the mean log-probability per word of a word sequence (0 for an empty one).
- * Entity swaps and words cut in half read as unlikely sequences under the prompt's own model.
+ * returns the mean log-probability per word of a word sequence and its least likely word
+ * (both 0 for an empty sequence). Entity swaps and words cut in half read as unlikely
+ * sequences under the prompt's own model; one swapped name shows most in the weakest word.
  */
-function fitBigram(tokens: readonly string[]): (sequence: readonly string[]) => number {
+function fitBigram(tokens: readonly string[]): (sequence: readonly string[]) => { mean: number; weakest: number } {
   const unigrams = new Map<string, number>();
   const bigrams = new Map<string, number>();
   for (let i = 0; i < tokens.length; i++) {
@@ -161,16 +189,19 @@ function fitBigram(tokens: readonly string[]): (sequence: readonly string[]) => 
   const vocabulary = unigrams.size + 1;
   const unigram = (w: string) => ((unigrams.get(w) ?? 0) + 1) / (total + vocabulary);
   return (sequence) => {
-    if (sequence.length === 0) return 0;
+    if (sequence.length === 0) return { mean: 0, weakest: 0 };
     let sum = Math.log(unigram(sequence[0]!));
+    let weakest = sum;
     for (let i = 1; i < sequence.length; i++) {
       const prev = sequence[i - 1]!;
       const w = sequence[i]!;
       const prevCount = unigrams.get(prev) ?? 0;
       const pair = bigrams.get(`${prev}\u0000${w}`) ?? 0;
       const conditional = prevCount > 0 ? pair / prevCount : 0;
-      sum += Math.log(0.7 * conditional + 0.3 * unigram(w));
+      const logp = Math.log(0.7 * conditional + 0.3 * unigram(w));
+      sum += logp;
+      weakest = Math.min(weakest, logp);
     }
-    return sum / sequence.length;
+    return { mean: sum / sequence.length, weakest };
   };
 }
