@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { unpackSampleFileResult, type PackedSampleFileResult, type SampleFileReader, type SampleFileResult } from '../../core/logs/harness/sample-file.js';
+import { TripleReceiver, unpackSampleFileResult, type PackedSampleFileResult, type SampleFileReader, type SampleFileResult } from '../../core/logs/harness/sample-file.js';
 import type { SampleReadOptions } from '../../core/logs/harness/samples.js';
 
 /**
@@ -34,14 +34,16 @@ export function startSamplePool(threads = Math.min(4, availableParallelism())): 
   const workers = Array.from({ length: threads }, () => {
     const worker = ts ? tsWorker(entry) : new Worker(entry);
     const pending = new Map<number, Pending>();
+    // Results are unpacked as they arrive, in the order the worker sent them (the triple table needs it).
+    const triples = new TripleReceiver();
     let markReady!: () => void;
     const ready = new Promise<void>((resolve) => (markReady = resolve));
-    worker.on('message', (msg: { id: number; result?: PackedSampleFileResult; error?: string; ready?: boolean }) => {
+    worker.on('message', (msg: { id: number; result?: PackedSampleFileResult | SampleFileResult; error?: string; ready?: boolean }) => {
       if (msg.ready) return markReady();
       const p = pending.get(msg.id);
       pending.delete(msg.id);
       if (msg.error !== undefined) p?.reject(new Error(msg.error));
-      else p?.resolve(unpackSampleFileResult(msg.result!));
+      else p?.resolve(unpackSampleFileResult(msg.result!, triples));
     });
     let dead = false;
     const failAll = (err: Error) => {

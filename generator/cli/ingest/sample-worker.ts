@@ -9,7 +9,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { nodeVfs } from '../../core/kernel/node-vfs.js';
 import type { Vfs } from '../../core/kernel/vfs.js';
-import { inThreadSampleReader, packSampleFileResult } from '../../core/logs/harness/sample-file.js';
+import { inThreadSampleReader, packSampleFileResult, TripleSender } from '../../core/logs/harness/sample-file.js';
 import type { SampleReadOptions } from '../../core/logs/harness/samples.js';
 
 const syncReads: Vfs = {
@@ -27,9 +27,10 @@ const syncReads: Vfs = {
 };
 
 const read = inThreadSampleReader(syncReads);
+const sent = new TripleSender();
 parentPort?.on('message', (msg: { id: number; file: string; options: SampleReadOptions }) => {
   read(msg.file, msg.options).then(
-    (result) => parentPort!.postMessage({ id: msg.id, result: packSampleFileResult(result) }),
+    (result) => parentPort!.postMessage({ id: msg.id, result: packSampleFileResult(result, sent) }),
     (err: unknown) => parentPort!.postMessage({ id: msg.id, error: err instanceof Error ? err.message : String(err) }),
   );
 });

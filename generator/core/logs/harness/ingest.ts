@@ -167,7 +167,11 @@ export async function ingestLogs(
   const readTask = (task: string) => {
     const choice = choices.get(task)!;
     const runs = byTask.get(task)!.sort((a, b) => compareStrings(a.run.model, b.run.model));
-    return mapInOrder(runs, READ_AHEAD, async (w) => {
+    // A pool queues every file of the task at once: its workers then never wait for this thread
+    // (busy placing the previous task) to hand them the next file. The results held are the
+    // task's blocks, which placing needs all at once anyway. In-thread reads stay a few at a
+    // time: each holds a whole file.
+    return mapInOrder(runs, options.readSamples ? runs.length : READ_AHEAD, async (w) => {
       const tr = w.run.info.leafTasks.get(w.task)!;
       const readOptions = {
         metric: choice.metric,
@@ -184,12 +188,16 @@ export async function ingestLogs(
       return { w, ...read };
     });
   };
-  let pending = taskOrder.length ? readTask(taskOrder[0]!) : undefined;
+  // Tasks read ahead of the one being placed: with a pool, two, so that a worker that finishes
+  // its share of one task goes on with the next while the other worker is still busy.
+  const ahead = options.readSamples ? 2 : 1;
+  const pending: ReturnType<typeof readTask>[] = [];
   for (let k = 0; k < taskOrder.length; k++) {
     const task = taskOrder[k]!;
     const choice = choices.get(task)!;
-    const blocks = await pending!;
-    pending = k + 1 < taskOrder.length ? readTask(taskOrder[k + 1]!) : undefined;
+    if (!pending.length) pending.push(readTask(task));
+    const blocks = await pending.shift()!;
+    while (pending.length < ahead && k + 1 + pending.length < taskOrder.length) pending.push(readTask(taskOrder[k + 1 + pending.length]!));
     for (const { w, block, findings, tally: t } of blocks) {
       sink.pushAll(findings);
       addTally(tally, t);
