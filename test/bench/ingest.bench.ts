@@ -17,10 +17,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
-import { ingestLogs } from '../../generator/core/logs/index.js';
-import { startSamplePool } from '../../generator/cli/ingest/sample-pool.js';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { peakRssMiB, report, runPythonReference, timed } from './measure.js';
 
 const MODELS = Number(process.env.INGEST_BENCH_MODELS ?? 200);
@@ -33,7 +30,7 @@ const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 const q = (s: string) => JSON.stringify(s);
 
 /** Python-json.dumps-shaped line (", " / ": " separators, floats as 1.0). */
-function record(task: number, doc: number, model: number, acc: number): { line: string; triple: string } {
+function record(task: number, doc: number, model: number): { line: string; triple: string; acc: number } {
   const question = `Task ${task} doc ${doc}: which command fixes the failing build after the dependency bump? ${'Context line with some repository detail. '.repeat(6)}`;
   const choices = [`pip install -e .`, `pytest -x tests/test_${doc}.py`, `git checkout -- setup.cfg`, `npm ci`];
   const label = (task + doc) % 4;
@@ -41,6 +38,9 @@ function record(task: number, doc: number, model: number, acc: number): { line: 
   const docJson = `{"id": ${doc}, "question": ${q(question)}, "choices": [${choices.map(q).join(', ')}], "label": ${label}}`;
   const args = choices.map((c, i) => `"gen_args_${i}": {"arg_0": ${q(prompt)}, "arg_1": ${q(` ${c}`)}}`).join(', ');
   const lls = choices.map((_, i) => `-${((model * 7919 + doc * 104729 + i * 15485863) % 1000003) / 1000003}`);
+  // The harness's own acc: the gold choice has the highest log-likelihood (first maximum).
+  const best = lls.reduce((b, ll, i) => (Number(ll) > Number(lls[b]) ? i : b), 0);
+  const acc = best === label ? 1 : 0;
   const resps = lls.map((ll) => `[["${ll}", "False"]]`).join(', ');
   const filtered = lls.map((ll) => `["${ll}", "False"]`).join(', ');
   // The harness's doc_hash: sha256 of json.dumps(doc, indent=2) — for this ASCII doc with no
@@ -49,7 +49,7 @@ function record(task: number, doc: number, model: number, acc: number): { line: 
   const promptHash = sha(prompt);
   const targetHash = sha(String(label));
   const line = `{"doc_id": ${doc}, "doc": ${docJson}, "target": "${label}", "arguments": {${args}}, "resps": [${resps}], "filtered_resps": [${filtered}], "filter": "none", "metrics": ["acc", "acc_norm"], "doc_hash": "${docHash}", "prompt_hash": "${promptHash}", "target_hash": "${targetHash}", "acc": ${acc.toFixed(1)}, "acc_norm": ${(1 - acc).toFixed(1)}}\n`;
-  return { line, triple: docHash + promptHash + targetHash };
+  return { line, triple: docHash + promptHash + targetHash, acc };
 }
 
 function generate(root: string): void {
@@ -59,6 +59,7 @@ function generate(root: string): void {
     const results: Record<string, unknown> = {};
     const taskHashes: Record<string, string> = {};
     const nSamples: Record<string, unknown> = {};
+    const configs: Record<string, unknown> = {};
     for (let t = 0; t < TASKS; t++) {
       const task = `bench_task_${String(t).padStart(2, '0')}`;
       const fd = openSync(path.join(dir, `samples_${task}_${TS}.jsonl`), 'w');
@@ -66,9 +67,8 @@ function generate(root: string): void {
       let sum = 0;
       let buffer = '';
       for (let d = 0; d < DOCS; d++) {
-        const acc = (m * 31 + t * 17 + d * 13) % 3 === 0 ? 1 : 0;
+        const { line, triple, acc } = record(t, d, m);
         sum += acc;
-        const { line, triple } = record(t, d, m, acc);
         h.update(triple);
         buffer += line;
         if (buffer.length > 1 << 20) {
@@ -81,11 +81,13 @@ function generate(root: string): void {
       results[task] = { name: task, alias: task, sample_len: DOCS, 'acc,none': sum / DOCS, 'acc_stderr,none': 'N/A', 'acc_norm,none': 1 - sum / DOCS, 'acc_norm_stderr,none': 'N/A' };
       taskHashes[task] = h.digest('hex');
       nSamples[task] = { original: DOCS, effective: DOCS };
+      // A built-in multiple-choice task: ingest recomputes every record's acc from its responses.
+      configs[task] = { task, output_type: 'multiple_choice', metric_list: [{ metric: 'acc', aggregation: 'mean', higher_is_better: true }, { metric: 'acc_norm', aggregation: 'mean', higher_is_better: true }] };
     }
     const name = `org/bench-model-${String(m).padStart(3, '0')}`;
     writeFileSync(
       path.join(dir, `results_${TS}.json`),
-      JSON.stringify({ results, configs: {}, versions: {}, 'n-samples': nSamples, config: { model: 'hf', model_args: { pretrained: name } }, task_hashes: taskHashes, model_name: name, model_name_sanitized: path.basename(dir), lm_eval_version: '0.4.13' }),
+      JSON.stringify({ results, configs, versions: {}, 'n-samples': nSamples, config: { model: 'hf', model_args: { pretrained: name } }, task_hashes: taskHashes, model_name: name, model_name_sanitized: path.basename(dir), lm_eval_version: '0.4.13' }),
     );
   }
 }
@@ -113,6 +115,25 @@ cpu = time.process_time() - c0
 print(json.dumps({'seconds': s, 'cpu_seconds': cpu, 'records': n, 'mb_per_s': size / 1e6 / s, 'cpu_mb_per_s': size / 1e6 / cpu, 'peak_rss_mib': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 `;
 
+/**
+ * The ingest as the installed CLI runs it: compiled JavaScript (tsc, as `npm run build`), so
+ * its worker threads load plain JS, not TypeScript through a loader of their own. Compiled
+ * into .cache/ inside the repository, where the compiled modules still find node_modules.
+ */
+async function compiledIngest() {
+  const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+  const out = path.join(repo, '.cache', 'bench-ingest-build');
+  const tsc = spawnSync(process.execPath, [path.join(repo, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(repo, 'tsconfig.build.json'), '--outDir', out], { stdio: 'inherit' });
+  if (tsc.status !== 0) throw new Error('compiling the ingest failed');
+  const load = (p: string) => import(pathToFileURL(path.join(out, p)).href);
+  const [{ nodeVfs }, { ingestLogs }, { startSamplePool }] = await Promise.all([
+    load('generator/core/kernel/node-vfs.js') as Promise<typeof import('../../generator/core/kernel/node-vfs.js')>,
+    load('generator/core/logs/index.js') as Promise<typeof import('../../generator/core/logs/index.js')>,
+    load('generator/cli/ingest/sample-pool.js') as Promise<typeof import('../../generator/cli/ingest/sample-pool.js')>,
+  ]);
+  return { nodeVfs, ingestLogs, startSamplePool };
+}
+
 if (process.argv.includes('--generate')) {
   generate(process.argv[process.argv.indexOf('--generate') + 1]!);
 } else {
@@ -125,6 +146,7 @@ if (process.argv.includes('--generate')) {
       if (gen.status !== 0) throw new Error('log generation failed');
     }
     const bytes = sampleBytes(root);
+    const { nodeVfs, ingestLogs, startSamplePool } = await compiledIngest();
     // Both sides run ROUNDS times, alternately, and each keeps its fastest round: on a shared
     // machine a burst of load then slows one round, not one side.
     let py: Record<string, number> | undefined;
