@@ -45,16 +45,15 @@ export interface PackedSampleFileResult extends Omit<SampleFileResult, 'block'> 
 
 /** Separates the packed question ids: a record's question id is decoded text and may hold any other character. */
 const SEP = '\u0000';
-/** Triples a table holds before it is emptied (a few MB of hashes). */
-const TABLE_LIMIT = 50_000;
-
 /** The sending side's table of triples sent. */
 export class TripleSender {
   private readonly byDoc = new Map<string, { p: string; t: string; id: number }[]>();
   private size = 0;
+  /** `limit`: triples held before the table is emptied (by default a few MB of hashes). */
+  constructor(private readonly limit = 50_000) {}
   /** Empties the table when full; true when it did (the next result says so). */
   startResult(): boolean {
-    if (this.size < TABLE_LIMIT) return false;
+    if (this.size < this.limit) return false;
     this.byDoc.clear();
     this.size = 0;
     return true;
