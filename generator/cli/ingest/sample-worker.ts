@@ -10,7 +10,7 @@ import { parentPort } from 'node:worker_threads';
 import { nodeVfs } from '../../core/kernel/node-vfs.js';
 import type { Vfs } from '../../core/kernel/vfs.js';
 import { inThreadSampleReader, packSampleFileResult, TripleSender } from '../../core/logs/harness/sample-file.js';
-import type { SampleReadOptions } from '../../core/logs/harness/samples.js';
+import type { WorkerRequest, WorkerResult } from './sample-pool.js';
 
 const syncReads: Vfs = {
   ...nodeVfs,
@@ -28,11 +28,24 @@ const syncReads: Vfs = {
 
 const read = inThreadSampleReader(syncReads);
 const sent = new TripleSender();
-parentPort?.on('message', (msg: { id: number; file: string; options: SampleReadOptions }) => {
-  read(msg.file, msg.options).then(
-    (result) => parentPort!.postMessage({ id: msg.id, result: packSampleFileResult(result, sent) }),
-    (err: unknown) => parentPort!.postMessage({ id: msg.id, error: err instanceof Error ? err.message : String(err) }),
-  );
+
+/** Reads a batch of files in order and posts their results in one message. */
+async function readBatch(batch: WorkerRequest[]): Promise<void> {
+  const results: WorkerResult[] = [];
+  for (const { id, file, options } of batch) {
+    try {
+      results.push({ id, result: packSampleFileResult(await read(file, options), sent) });
+    } catch (err) {
+      results.push({ id, error: err instanceof Error ? err.message : String(err) });
+    }
+  }
+  parentPort!.postMessage({ results });
+}
+
+// Batches are handled one after another: results are packed (the triple table) in the order they are posted.
+let chain = Promise.resolve();
+parentPort?.on('message', (msg: { batch: WorkerRequest[] }) => {
+  chain = chain.then(() => readBatch(msg.batch));
 });
 // Loaded: the pool may count this worker as ready.
 parentPort?.postMessage({ ready: true });
