@@ -17,8 +17,8 @@ import { createHash } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { peakRssMiB, report, runPythonReference, timed } from './measure.js';
+import { fileURLToPath } from 'node:url';
+import { report, runPythonReference } from './measure.js';
 
 const MODELS = Number(process.env.INGEST_BENCH_MODELS ?? 200);
 const TASKS = Number(process.env.INGEST_BENCH_TASKS ?? 30);
@@ -116,22 +116,45 @@ print(json.dumps({'seconds': s, 'cpu_seconds': cpu, 'records': n, 'mb_per_s': si
 `;
 
 /**
- * The ingest as the installed CLI runs it: compiled JavaScript (tsc, as `npm run build`), so
- * its worker threads load plain JS, not TypeScript through a loader of their own. Compiled
- * into .cache/ inside the repository, where the compiled modules still find node_modules.
+ * The ingest as the installed CLI runs it: compiled JavaScript (tsc, as `npm run build`) in a
+ * plain `node` process of its own, so neither the ingest nor its worker threads run through a
+ * TypeScript loader, and the process's peak memory is the ingest's alone (as the Python loop's
+ * is its own). Compiled into .cache/ inside the repository, where the compiled modules still
+ * find node_modules.
  */
-async function compiledIngest() {
+function compileIngest(): string {
   const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
   const out = path.join(repo, '.cache', 'bench-ingest-build');
   const tsc = spawnSync(process.execPath, [path.join(repo, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(repo, 'tsconfig.build.json'), '--outDir', out], { stdio: 'inherit' });
   if (tsc.status !== 0) throw new Error('compiling the ingest failed');
-  const load = (p: string) => import(pathToFileURL(path.join(out, p)).href);
-  const [{ nodeVfs }, { ingestLogs }, { startSamplePool }] = await Promise.all([
-    load('generator/core/kernel/node-vfs.js') as Promise<typeof import('../../generator/core/kernel/node-vfs.js')>,
-    load('generator/core/logs/index.js') as Promise<typeof import('../../generator/core/logs/index.js')>,
-    load('generator/cli/ingest/sample-pool.js') as Promise<typeof import('../../generator/cli/ingest/sample-pool.js')>,
-  ]);
-  return { nodeVfs, ingestLogs, startSamplePool };
+  return out;
+}
+
+/** One timed ingest of `root` in a child process (timed from loaded code, as the Python loop is); prints its figures as JSON. */
+const INGEST_ROUND = `
+const [out, root, threads] = process.argv.slice(1);
+const load = (p) => import(require('node:url').pathToFileURL(require('node:path').join(out, p)).href);
+const [{ nodeVfs }, { ingestLogs }, { startSamplePool }] = await Promise.all(['generator/core/kernel/node-vfs.js', 'generator/core/logs/index.js', 'generator/cli/ingest/sample-pool.js'].map(load));
+const pool = threads === '1' ? undefined : startSamplePool();
+await pool?.ready;
+const cpu0 = process.cpuUsage();
+const t0 = process.hrtime.bigint();
+const result = await ingestLogs(nodeVfs, [root], { readSamples: pool?.read });
+const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+const cpu = process.cpuUsage(cpu0);
+await pool?.close();
+console.log(JSON.stringify({
+  seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, peakRssMiB: process.resourceUsage().maxRSS / 1024, threads: pool ? 'workers' : 'main',
+  models: result.matrix.models.length, instances: result.matrix.instances.length, records: result.tally.read,
+  unexpected: [...new Set(result.findings.filter((f) => f.severity !== 'info').map((f) => f.code))],
+}));
+`;
+
+function runIngestRound(out: string, root: string): { seconds: number; cpuSeconds: number; peakRssMiB: number; threads: string; models: number; instances: number; records: number; unexpected: string[] } {
+  const res = spawnSync(process.execPath, ['--input-type=commonjs', '-e', `(async () => {${INGEST_ROUND}})().catch((e) => { console.error(e); process.exit(1); })`, out, root, process.env.INGEST_BENCH_THREADS ?? ''], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  if (res.status !== 0) throw new Error(`ingest round failed: ${res.stderr}`);
+  const lines = res.stdout.trim().split('\n');
+  return JSON.parse(lines[lines.length - 1]!);
 }
 
 if (process.argv.includes('--generate')) {
@@ -146,50 +169,43 @@ if (process.argv.includes('--generate')) {
       if (gen.status !== 0) throw new Error('log generation failed');
     }
     const bytes = sampleBytes(root);
-    const { nodeVfs, ingestLogs, startSamplePool } = await compiledIngest();
+    const out = compileIngest();
     // Both sides run ROUNDS times, alternately, and each keeps its fastest round: on a shared
     // machine a burst of load then slows one round, not one side.
     let py: Record<string, number> | undefined;
-    let best: { result: Awaited<ReturnType<typeof ingestLogs>>; seconds: number; cpuSeconds: number } | undefined;
-    let threads = 'main';
+    let best: ReturnType<typeof runIngestRound> | undefined;
+    let peak = 0;
     for (let round = 0; round < ROUNDS; round++) {
       const p = runPythonReference(PYTHON_LOOP, [root]);
       if (!py || p.seconds! < py.seconds!) py = p;
       // As `aptpace ingest` runs it: samples files parsed and hashed on worker threads (a fresh
-      // pool per round, so no round starts with another's cache).
-      const pool = process.env.INGEST_BENCH_THREADS === '1' ? undefined : startSamplePool();
-      if (pool) threads = 'workers';
-      // Timed from loaded code on both sides: the Python loop's interpreter start-up is not timed either.
-      await pool?.ready;
-      const cpu0 = process.cpuUsage();
-      const { result, seconds } = await timed(() => ingestLogs(nodeVfs, [root], { readSamples: pool?.read }));
-      const cpu = process.cpuUsage(cpu0);
-      await pool?.close();
-      if (!best || seconds < best.seconds) best = { result, seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6 };
+      // process per round, so no round starts with another's cache).
+      const r = runIngestRound(out, root);
+      peak = Math.max(peak, r.peakRssMiB);
+      if (!best || r.seconds < best.seconds) best = r;
     }
-    const { result, seconds, cpuSeconds } = best!;
-    const errors = result.findings.filter((f) => f.severity !== 'info');
-    if (errors.length) console.log(`unexpected findings: ${[...new Set(errors.map((f) => f.code))].join(', ')}`);
+    const { seconds, cpuSeconds } = best!;
+    if (best!.unexpected.length) console.log(`unexpected findings: ${best!.unexpected.join(', ')}`);
     const mbps = bytes / 1e6 / seconds;
     report('ingest', {
       input_mb: bytes / 1e6,
-      threads,
+      threads: best!.threads,
       rounds: ROUNDS,
-      models: result.matrix.models.length,
-      instances: result.matrix.instances.length,
-      records: result.tally.read,
+      models: best!.models,
+      instances: best!.instances,
+      records: best!.records,
       seconds,
       mb_per_s: mbps,
       cpu_seconds: cpuSeconds,
       cpu_mb_per_s: bytes / 1e6 / cpuSeconds,
-      peak_rss_mib: peakRssMiB(),
+      peak_rss_mib: peak,
       python_json_loads_seconds: py!.seconds!,
       python_mb_per_s: py!.mb_per_s!,
       python_cpu_mb_per_s: py!.cpu_mb_per_s!,
       python_peak_rss_mib: py!.peak_rss_mib!,
       speedup_vs_python: mbps / py!.mb_per_s!,
       cpu_speedup_vs_python: bytes / 1e6 / cpuSeconds / py!.cpu_mb_per_s!,
-      rss_over_input: peakRssMiB() / (bytes / 1048576),
+      rss_over_input: peak / (bytes / 1048576),
     });
   } finally {
     if (!keep) rmSync(path.dirname(root), { recursive: true, force: true });
