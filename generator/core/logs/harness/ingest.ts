@@ -53,10 +53,16 @@ export async function ingestLogs(
 
   // 1. Results files → model names and what each run reports.
   const loaded: LoadedRun[] = [];
-  for (const files of discovery.runs) {
+  // Read a few files ahead of the one parsed (one round trip per file otherwise), errors kept for their turn.
+  const texts: Promise<string | { error: Error }>[] = [];
+  for (const [i, files] of discovery.runs.entries()) {
+    while (texts.length <= i + RESULTS_AHEAD && texts.length < discovery.runs.length) texts.push(vfs.readText(discovery.runs[texts.length]!.resultsFile).catch((error: Error) => ({ error })));
     let json: unknown;
     try {
-      json = JSON.parse(await vfs.readText(files.resultsFile));
+      const text = await texts[i]!;
+      delete texts[i];
+      if (typeof text !== 'string') throw text.error;
+      json = JSON.parse(text);
     } catch (err) {
       sink.add('results-unreadable', { file: files.resultsFile }, { reason: (err as Error).message.split('\n')[0], samples: files.samples.size });
       continue;
@@ -188,16 +194,21 @@ export async function ingestLogs(
       return { w, ...read };
     });
   };
-  // Tasks read ahead of the one being placed: with a pool, two, so that a worker that finishes
-  // its share of one task goes on with the next while the other worker is still busy.
-  const ahead = options.readSamples ? 2 : 1;
+  // Tasks being read while one is placed: in-thread, the next one; with a pool, three, so that a
+  // worker that finishes its share of one task goes on with the next while the other worker is
+  // still busy, from the first task on.
+  const window = options.readSamples ? 3 : 1;
   const pending: ReturnType<typeof readTask>[] = [];
+  let started = 0;
+  const fill = () => {
+    while (pending.length < window && started < taskOrder.length) pending.push(readTask(taskOrder[started++]!));
+  };
   for (let k = 0; k < taskOrder.length; k++) {
     const task = taskOrder[k]!;
     const choice = choices.get(task)!;
-    if (!pending.length) pending.push(readTask(task));
+    fill();
     const blocks = await pending.shift()!;
-    while (pending.length < ahead && k + 1 + pending.length < taskOrder.length) pending.push(readTask(taskOrder[k + 1 + pending.length]!));
+    fill();
     for (const { w, block, findings, tally: t } of blocks) {
       sink.pushAll(findings);
       addTally(tally, t);
@@ -251,6 +262,8 @@ function winnersByRun(winners: Winner[]) {
 }
 
 const READ_AHEAD = 8;
+/** Results files read ahead of the one parsed. */
+const RESULTS_AHEAD = 8;
 
 /** `fn` over `items` with at most `limit` in flight; results in input order. */
 async function mapInOrder<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {

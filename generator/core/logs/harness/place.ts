@@ -88,7 +88,11 @@ export function placeTask(task: string, choice: MetricChoice, blocks: PlacedBloc
       const p = ph[k]!;
       const t = th[k]!;
       const held = votes.get(id);
-      const same = held?.find((c) => c.d === d && c.p === p && c.t === t);
+      let same: Triple | undefined;
+      for (const c of held ?? []) if (c.d === d && c.p === p && c.t === t) {
+        same = c;
+        break;
+      }
       if (same) {
         same.count++;
         same.complete += complete;
