@@ -60,6 +60,7 @@ export async function ingestLogs(
     let json: unknown;
     try {
       const text = await texts[i]!;
+      // Parsed once: the text need not stay held.
       delete texts[i];
       if (typeof text !== 'string') throw text.error;
       json = JSON.parse(text);
@@ -167,7 +168,7 @@ export async function ingestLogs(
   const inThread = inThreadSampleReader(vfs);
   let filesRead = 0;
   const taskOrder = [...byTask.keys()].sort();
-  // Files are read a few at a time (I/O and worker threads overlap parsing), the next task's
+  // Files are read several at a time (I/O and worker threads overlap parsing), later tasks'
   // while this one is placed; each file gets its own sink and tally, merged back in model order
   // so findings come out in the same order every run.
   const readTask = (task: string) => {
