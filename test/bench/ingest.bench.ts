@@ -18,10 +18,7 @@ import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, r
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
-import { ingestLogs } from '../../generator/core/logs/index.js';
-import { startSamplePool } from '../../generator/cli/ingest/sample-pool.js';
-import { peakRssMiB, report, runPythonReference, timed } from './measure.js';
+import { report, runPythonReference } from './measure.js';
 
 const MODELS = Number(process.env.INGEST_BENCH_MODELS ?? 200);
 const TASKS = Number(process.env.INGEST_BENCH_TASKS ?? 30);
@@ -33,7 +30,7 @@ const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 const q = (s: string) => JSON.stringify(s);
 
 /** Python-json.dumps-shaped line (", " / ": " separators, floats as 1.0). */
-function record(task: number, doc: number, model: number, acc: number): { line: string; triple: string } {
+function record(task: number, doc: number, model: number): { line: string; triple: string; acc: number } {
   const question = `Task ${task} doc ${doc}: which command fixes the failing build after the dependency bump? ${'Context line with some repository detail. '.repeat(6)}`;
   const choices = [`pip install -e .`, `pytest -x tests/test_${doc}.py`, `git checkout -- setup.cfg`, `npm ci`];
   const label = (task + doc) % 4;
@@ -41,6 +38,9 @@ function record(task: number, doc: number, model: number, acc: number): { line: 
   const docJson = `{"id": ${doc}, "question": ${q(question)}, "choices": [${choices.map(q).join(', ')}], "label": ${label}}`;
   const args = choices.map((c, i) => `"gen_args_${i}": {"arg_0": ${q(prompt)}, "arg_1": ${q(` ${c}`)}}`).join(', ');
   const lls = choices.map((_, i) => `-${((model * 7919 + doc * 104729 + i * 15485863) % 1000003) / 1000003}`);
+  // The harness's own acc: the gold choice has the highest log-likelihood (first maximum).
+  const best = lls.reduce((b, ll, i) => (Number(ll) > Number(lls[b]) ? i : b), 0);
+  const acc = best === label ? 1 : 0;
   const resps = lls.map((ll) => `[["${ll}", "False"]]`).join(', ');
   const filtered = lls.map((ll) => `["${ll}", "False"]`).join(', ');
   // The harness's doc_hash: sha256 of json.dumps(doc, indent=2) — for this ASCII doc with no
@@ -49,7 +49,7 @@ function record(task: number, doc: number, model: number, acc: number): { line: 
   const promptHash = sha(prompt);
   const targetHash = sha(String(label));
   const line = `{"doc_id": ${doc}, "doc": ${docJson}, "target": "${label}", "arguments": {${args}}, "resps": [${resps}], "filtered_resps": [${filtered}], "filter": "none", "metrics": ["acc", "acc_norm"], "doc_hash": "${docHash}", "prompt_hash": "${promptHash}", "target_hash": "${targetHash}", "acc": ${acc.toFixed(1)}, "acc_norm": ${(1 - acc).toFixed(1)}}\n`;
-  return { line, triple: docHash + promptHash + targetHash };
+  return { line, triple: docHash + promptHash + targetHash, acc };
 }
 
 function generate(root: string): void {
@@ -59,6 +59,7 @@ function generate(root: string): void {
     const results: Record<string, unknown> = {};
     const taskHashes: Record<string, string> = {};
     const nSamples: Record<string, unknown> = {};
+    const configs: Record<string, unknown> = {};
     for (let t = 0; t < TASKS; t++) {
       const task = `bench_task_${String(t).padStart(2, '0')}`;
       const fd = openSync(path.join(dir, `samples_${task}_${TS}.jsonl`), 'w');
@@ -66,9 +67,8 @@ function generate(root: string): void {
       let sum = 0;
       let buffer = '';
       for (let d = 0; d < DOCS; d++) {
-        const acc = (m * 31 + t * 17 + d * 13) % 3 === 0 ? 1 : 0;
+        const { line, triple, acc } = record(t, d, m);
         sum += acc;
-        const { line, triple } = record(t, d, m, acc);
         h.update(triple);
         buffer += line;
         if (buffer.length > 1 << 20) {
@@ -81,11 +81,13 @@ function generate(root: string): void {
       results[task] = { name: task, alias: task, sample_len: DOCS, 'acc,none': sum / DOCS, 'acc_stderr,none': 'N/A', 'acc_norm,none': 1 - sum / DOCS, 'acc_norm_stderr,none': 'N/A' };
       taskHashes[task] = h.digest('hex');
       nSamples[task] = { original: DOCS, effective: DOCS };
+      // A built-in multiple-choice task: ingest recomputes every record's acc from its responses.
+      configs[task] = { task, output_type: 'multiple_choice', metric_list: [{ metric: 'acc', aggregation: 'mean', higher_is_better: true }, { metric: 'acc_norm', aggregation: 'mean', higher_is_better: true }] };
     }
     const name = `org/bench-model-${String(m).padStart(3, '0')}`;
     writeFileSync(
       path.join(dir, `results_${TS}.json`),
-      JSON.stringify({ results, configs: {}, versions: {}, 'n-samples': nSamples, config: { model: 'hf', model_args: { pretrained: name } }, task_hashes: taskHashes, model_name: name, model_name_sanitized: path.basename(dir), lm_eval_version: '0.4.13' }),
+      JSON.stringify({ results, configs, versions: {}, 'n-samples': nSamples, config: { model: 'hf', model_args: { pretrained: name } }, task_hashes: taskHashes, model_name: name, model_name_sanitized: path.basename(dir), lm_eval_version: '0.4.13' }),
     );
   }
 }
@@ -113,6 +115,52 @@ cpu = time.process_time() - c0
 print(json.dumps({'seconds': s, 'cpu_seconds': cpu, 'records': n, 'mb_per_s': size / 1e6 / s, 'cpu_mb_per_s': size / 1e6 / cpu, 'peak_rss_mib': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 `;
 
+/**
+ * The ingest as the installed CLI runs it: compiled JavaScript (tsc, as `npm run build`) in a
+ * plain `node` process of its own, so neither the ingest nor its worker threads run through a
+ * TypeScript loader, and the process's peak memory is the ingest's alone (as the Python loop's
+ * is its own). Compiled into .cache/ inside the repository, where the compiled modules still
+ * find node_modules.
+ */
+function compileIngest(): string {
+  const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+  const out = path.join(repo, '.cache', 'bench-ingest-build');
+  const tsc = spawnSync(process.execPath, [path.join(repo, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(repo, 'tsconfig.build.json'), '--outDir', out], { stdio: 'inherit' });
+  if (tsc.status !== 0) throw new Error('compiling the ingest failed');
+  return out;
+}
+
+/** One timed ingest of `root` in a child process (timed from loaded code, as the Python loop is); prints its figures as JSON. */
+const INGEST_ROUND = `
+const [out, root, threads] = process.argv.slice(2);
+const load = (p) => import(require('node:url').pathToFileURL(require('node:path').join(out, p)).href);
+const [{ nodeVfs }, { ingestLogs }, { startSamplePool }] = await Promise.all(['generator/core/kernel/node-vfs.js', 'generator/core/logs/index.js', 'generator/cli/ingest/sample-pool.js'].map(load));
+const pool = threads === '1' ? undefined : startSamplePool();
+await pool?.ready;
+const cpu0 = process.cpuUsage();
+const t0 = process.hrtime.bigint();
+const result = await ingestLogs(nodeVfs, [root], { readSamples: pool?.read });
+const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+const cpu = process.cpuUsage(cpu0);
+await pool?.close();
+console.log(JSON.stringify({
+  seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, peakRssMiB: process.resourceUsage().maxRSS / 1024, threads: pool ? 'workers' : 'main',
+  models: result.matrix.models.length, instances: result.matrix.instances.length, records: result.tally.read,
+  unexpected: [...new Set(result.findings.filter((f) => f.severity !== 'info').map((f) => f.code))],
+}));
+`;
+
+function runIngestRound(out: string, root: string): { seconds: number; cpuSeconds: number; peakRssMiB: number; threads: string; models: number; instances: number; records: number; unexpected: string[] } {
+  // A script file, not `node -e`: worker threads inherit the parent's exec arguments, and rounds
+  // run under `-e` measured about 80 MB larger and slower than the same script from a file.
+  const script = path.join(out, 'bench-ingest-round.cjs');
+  writeFileSync(script, `(async () => {${INGEST_ROUND}})().catch((e) => { console.error(e); process.exit(1); });\n`);
+  const res = spawnSync(process.execPath, [script, out, root, process.env.INGEST_BENCH_THREADS ?? ''], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  if (res.status !== 0) throw new Error(`ingest round failed: ${res.stderr}`);
+  const lines = res.stdout.trim().split('\n');
+  return JSON.parse(lines[lines.length - 1]!);
+}
+
 if (process.argv.includes('--generate')) {
   generate(process.argv[process.argv.indexOf('--generate') + 1]!);
 } else {
@@ -125,49 +173,43 @@ if (process.argv.includes('--generate')) {
       if (gen.status !== 0) throw new Error('log generation failed');
     }
     const bytes = sampleBytes(root);
+    const out = compileIngest();
     // Both sides run ROUNDS times, alternately, and each keeps its fastest round: on a shared
     // machine a burst of load then slows one round, not one side.
     let py: Record<string, number> | undefined;
-    let best: { result: Awaited<ReturnType<typeof ingestLogs>>; seconds: number; cpuSeconds: number } | undefined;
-    let threads = 'main';
+    let best: ReturnType<typeof runIngestRound> | undefined;
+    let peak = 0;
     for (let round = 0; round < ROUNDS; round++) {
       const p = runPythonReference(PYTHON_LOOP, [root]);
       if (!py || p.seconds! < py.seconds!) py = p;
       // As `aptpace ingest` runs it: samples files parsed and hashed on worker threads (a fresh
-      // pool per round, so no round starts with another's cache).
-      const pool = process.env.INGEST_BENCH_THREADS === '1' ? undefined : startSamplePool();
-      if (pool) threads = 'workers';
-      // Timed from loaded code on both sides: the Python loop's interpreter start-up is not timed either.
-      await pool?.ready;
-      const cpu0 = process.cpuUsage();
-      const { result, seconds } = await timed(() => ingestLogs(nodeVfs, [root], { readSamples: pool?.read }));
-      const cpu = process.cpuUsage(cpu0);
-      await pool?.close();
-      if (!best || seconds < best.seconds) best = { result, seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6 };
+      // process per round, so no round starts with another's cache).
+      const r = runIngestRound(out, root);
+      peak = Math.max(peak, r.peakRssMiB);
+      if (!best || r.seconds < best.seconds) best = r;
     }
-    const { result, seconds, cpuSeconds } = best!;
-    const errors = result.findings.filter((f) => f.severity !== 'info');
-    if (errors.length) console.log(`unexpected findings: ${[...new Set(errors.map((f) => f.code))].join(', ')}`);
+    const { seconds, cpuSeconds } = best!;
+    if (best!.unexpected.length) console.log(`unexpected findings: ${best!.unexpected.join(', ')}`);
     const mbps = bytes / 1e6 / seconds;
     report('ingest', {
       input_mb: bytes / 1e6,
-      threads,
+      threads: best!.threads,
       rounds: ROUNDS,
-      models: result.matrix.models.length,
-      instances: result.matrix.instances.length,
-      records: result.tally.read,
+      models: best!.models,
+      instances: best!.instances,
+      records: best!.records,
       seconds,
       mb_per_s: mbps,
       cpu_seconds: cpuSeconds,
       cpu_mb_per_s: bytes / 1e6 / cpuSeconds,
-      peak_rss_mib: peakRssMiB(),
+      peak_rss_mib: peak,
       python_json_loads_seconds: py!.seconds!,
       python_mb_per_s: py!.mb_per_s!,
       python_cpu_mb_per_s: py!.cpu_mb_per_s!,
       python_peak_rss_mib: py!.peak_rss_mib!,
       speedup_vs_python: mbps / py!.mb_per_s!,
       cpu_speedup_vs_python: bytes / 1e6 / cpuSeconds / py!.cpu_mb_per_s!,
-      rss_over_input: peakRssMiB() / (bytes / 1048576),
+      rss_over_input: peak / (bytes / 1048576),
     });
   } finally {
     if (!keep) rmSync(path.dirname(root), { recursive: true, force: true });

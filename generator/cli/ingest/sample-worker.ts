@@ -9,9 +9,12 @@ import { readFileSync, statSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { nodeVfs } from '../../core/kernel/node-vfs.js';
 import type { Vfs } from '../../core/kernel/vfs.js';
-import { inThreadSampleReader, packSampleFileResult } from '../../core/logs/harness/sample-file.js';
-import type { SampleReadOptions } from '../../core/logs/harness/samples.js';
+import { inThreadSampleReader, packSampleFileResult, TripleSender } from '../../core/logs/harness/sample-file.js';
+import type { WorkerRequest, WorkerResult } from './sample-pool.js';
 import type { Finding } from '../../core/kernel/findings.js';
+
+/** Findings past a file's bound are posted in batches of this many, so neither thread holds them all. */
+const OVERFLOW_BATCH = 500;
 
 const syncReads: Vfs = {
   ...nodeVfs,
@@ -27,26 +30,41 @@ const syncReads: Vfs = {
   },
 };
 
-/** Findings past a file's bound are posted in batches of this many, so neither thread holds them all. */
-const OVERFLOW_BATCH = 500;
-
 const read = inThreadSampleReader(syncReads);
-parentPort?.on('message', (msg: { id: number; file: string; options: SampleReadOptions; overflow?: boolean }) => {
-  let batch: Finding[] = [];
-  const flush = () => {
-    if (batch.length) parentPort!.postMessage({ id: msg.id, overflow: batch });
-    batch = [];
-  };
-  const onOverflow = msg.overflow
-    ? (f: Finding) => {
-        batch.push(f);
-        if (batch.length >= OVERFLOW_BATCH) flush();
-      }
-    : undefined;
-  read(msg.file, msg.options, onOverflow).then(
-    (result) => (flush(), parentPort!.postMessage({ id: msg.id, result: packSampleFileResult(result) })),
-    (err: unknown) => (flush(), parentPort!.postMessage({ id: msg.id, error: err instanceof Error ? err.message : String(err) })),
-  );
+const sent = new TripleSender();
+
+/** Reads a batch of files in order and posts their results in one message. */
+async function readBatch(batch: WorkerRequest[]): Promise<void> {
+  const results: WorkerResult[] = [];
+  for (const { id, file, options, overflow } of batch) {
+    // Posted before the batch's results: one port keeps the order, so the pool has them all when the file's result arrives.
+    let held: Finding[] = [];
+    const flush = () => {
+      if (held.length) parentPort!.postMessage({ overflow: { id, findings: held } });
+      held = [];
+    };
+    const onOverflow = overflow
+      ? (f: Finding) => {
+          held.push(f);
+          if (held.length >= OVERFLOW_BATCH) flush();
+        }
+      : undefined;
+    try {
+      const result = await read(file, options, onOverflow);
+      flush();
+      results.push({ id, result: packSampleFileResult(result, sent) });
+    } catch (err) {
+      flush();
+      results.push({ id, error: err instanceof Error ? err.message : String(err) });
+    }
+  }
+  parentPort!.postMessage({ results });
+}
+
+// Batches are handled one after another: results are packed (the triple table) in the order they are posted.
+let chain = Promise.resolve();
+parentPort?.on('message', (msg: { batch: WorkerRequest[] }) => {
+  chain = chain.then(() => readBatch(msg.batch));
 });
 // Loaded: the pool may count this worker as ready.
 parentPort?.postMessage({ ready: true });

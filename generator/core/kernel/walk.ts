@@ -27,6 +27,9 @@ export interface WalkResult {
  * recursing until the stack or the path length runs out. A link to nothing is reported as
  * `fs-dangling-symlink`; a FIFO or socket is skipped without being opened (opening one blocks).
  */
+/** Entries of one folder stat'ed at once. */
+const STAT_BATCH = 64;
+
 export async function walkTree(vfs: Vfs, root: string, options: WalkOptions = {}): Promise<WalkResult> {
   const files: string[] = [];
   const findings: Finding[] = [];
@@ -48,14 +51,16 @@ export async function walkTree(vfs: Vfs, root: string, options: WalkOptions = {}
       return;
     }
     onBranch.add(real);
-    for (const name of names) {
-      if (!options.hidden && name.startsWith('.')) continue;
-      const full = path.join(dir, name);
-      let st;
-      try {
-        st = await vfs.stat(full);
-      } catch (err) {
-        findings.push(problemFor(full, err));
+    const visible = options.hidden ? names : names.filter((name) => !name.startsWith('.'));
+    // A folder's entries are stat'ed a batch at a time (one round trip per batch, not per file:
+    // a folder of harness output holds dozens of files) and handled in order.
+    let stats: Promise<Awaited<ReturnType<Vfs['stat']>> | { error: unknown }>[] = [];
+    for (let i = 0; i < visible.length; i++) {
+      if (i % STAT_BATCH === 0) stats = visible.slice(i, i + STAT_BATCH).map((name) => vfs.stat(path.join(dir, name)).catch((error: unknown) => ({ error })));
+      const full = path.join(dir, visible[i]!);
+      const st = await stats[i % STAT_BATCH]!;
+      if (st && 'error' in st) {
+        findings.push(problemFor(full, st.error));
         continue;
       }
       if (!st) {

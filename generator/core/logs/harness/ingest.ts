@@ -56,10 +56,17 @@ export async function ingestLogs(
 
   // 1. Results files → model names and what each run reports.
   const loaded: LoadedRun[] = [];
-  for (const files of discovery.runs) {
+  // Read a few files ahead of the one parsed (one round trip per file otherwise), errors kept for their turn.
+  const texts: Promise<string | { error: Error }>[] = [];
+  for (const [i, files] of discovery.runs.entries()) {
+    while (texts.length <= i + RESULTS_AHEAD && texts.length < discovery.runs.length) texts.push(vfs.readText(discovery.runs[texts.length]!.resultsFile).catch((error: Error) => ({ error })));
     let json: unknown;
     try {
-      json = JSON.parse(await vfs.readText(files.resultsFile));
+      const text = await texts[i]!;
+      // Parsed once: the text need not stay held.
+      delete texts[i];
+      if (typeof text !== 'string') throw text.error;
+      json = JSON.parse(text);
     } catch (err) {
       sink.add('results-unreadable', { file: files.resultsFile }, { reason: (err as Error).message.split('\n')[0], samples: files.samples.size });
       continue;
@@ -164,14 +171,18 @@ export async function ingestLogs(
   const inThread = inThreadSampleReader(vfs);
   let filesRead = 0;
   const taskOrder = [...byTask.keys()].sort();
-  // Files are read a few at a time (I/O and worker threads overlap parsing), the next task's
+  // Files are read several at a time (I/O and worker threads overlap parsing), later tasks'
   // while this one is placed; each file gets its own sink and tally, merged back in model order
   // so findings come out in the same order every run. A file's findings past its sink's bound
   // go to the findings file at once (overflow), the held ones when the file is merged back.
   const readTask = (task: string) => {
     const choice = choices.get(task)!;
     const runs = byTask.get(task)!.sort((a, b) => compareStrings(a.run.model, b.run.model));
-    return mapInOrder(runs, READ_AHEAD, async (w) => {
+    // A pool queues every file of the task at once: its workers then never wait for this thread
+    // (busy placing the previous task) to hand them the next file. The results held are the
+    // task's blocks, which placing needs all at once anyway. In-thread reads stay a few at a
+    // time: each holds a whole file.
+    return mapInOrder(runs, options.readSamples ? runs.length : READ_AHEAD, async (w) => {
       const tr = w.run.info.leafTasks.get(w.task)!;
       const readOptions = {
         metric: choice.metric,
@@ -188,12 +199,21 @@ export async function ingestLogs(
       return { w, ...read };
     });
   };
-  let pending = taskOrder.length ? readTask(taskOrder[0]!) : undefined;
+  // Tasks being read while one is placed: in-thread, the next one; with a pool, three, so that a
+  // worker that finishes its share of one task goes on with the next while the other worker is
+  // still busy, from the first task on.
+  const window = options.readSamples ? 3 : 1;
+  const pending: ReturnType<typeof readTask>[] = [];
+  let started = 0;
+  const fill = () => {
+    while (pending.length < window && started < taskOrder.length) pending.push(readTask(taskOrder[started++]!));
+  };
   for (let k = 0; k < taskOrder.length; k++) {
     const task = taskOrder[k]!;
     const choice = choices.get(task)!;
-    const blocks = await pending!;
-    pending = k + 1 < taskOrder.length ? readTask(taskOrder[k + 1]!) : undefined;
+    fill();
+    const blocks = await pending.shift()!;
+    fill();
     for (const { w, block, findings, tally: t } of blocks) {
       sink.pushAll(findings);
       addTally(tally, t);
@@ -247,6 +267,8 @@ function winnersByRun(winners: Winner[]) {
 }
 
 const READ_AHEAD = 8;
+/** Results files read ahead of the one parsed. */
+const RESULTS_AHEAD = 8;
 
 /** `fn` over `items` with at most `limit` in flight; results in input order. */
 async function mapInOrder<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {

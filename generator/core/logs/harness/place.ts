@@ -25,6 +25,19 @@ export interface PlacedBlock {
   block: SampleBlock;
 }
 
+/** One (doc, prompt, target) hash triple of a document, with its votes. */
+interface Triple {
+  d: string;
+  p: string;
+  t: string;
+  /** Models holding it, and complete runs among them. */
+  count: number;
+  complete: number;
+}
+
+/** The triple as one string: the order of last resort between equally voted triples. */
+const joined = (x: Triple) => `${x.d}\u0000${x.p}\u0000${x.t}`;
+
 /**
  * Instance identity: our question id (`doc.id`) when every record of the task carries a
  * distinct one — it survives re-emitting the suite with more questions and sharding —
@@ -57,25 +70,40 @@ export function placeTask(task: string, choice: MetricChoice, blocks: PlacedBloc
     return;
   }
   if (byQuestion) builder.markQuestionIds(task);
-  const tripleAt = (block: SampleBlock, k: number) => `${block.docHashes[k]}\u0000${block.promptHashes[k]}\u0000${block.targetHashes[k]}`;
+  // Each block's ids, built once: both passes below need them per record.
+  const idList = new Map(blocks.map((b) => [b, ids(b)]));
 
-  // Votes per document: triple → [models holding it, complete runs among them].
-  const votes = new Map<string, Map<string, [number, number]>>();
+  // Votes per document: each distinct (doc, prompt, target) hash triple, the models holding it
+  // and the complete runs among them. Triples are compared field by field: no joined string
+  // is built per record.
+  const votes = new Map<string, Triple[]>();
   for (const b of blocks) {
     const complete = !isPartial(b.w.run.info.leafTasks.get(b.w.task)) && !b.w.shard ? 1 : 0;
-    ids(b).forEach((id, k) => {
-      if (!b.block.docHashes[k]) return;
-      let v = votes.get(id);
-      if (!v) votes.set(id, (v = new Map()));
-      const t = tripleAt(b.block, k);
-      const c = v.get(t) ?? [0, 0];
-      v.set(t, [c[0] + 1, c[1] + complete]);
-    });
+    const { docHashes: dh, promptHashes: ph, targetHashes: th } = b.block;
+    const list = idList.get(b)!;
+    for (let k = 0; k < list.length; k++) {
+      const d = dh[k]!;
+      if (!d) continue;
+      const id = list[k]!;
+      const p = ph[k]!;
+      const t = th[k]!;
+      const held = votes.get(id);
+      let same: Triple | undefined;
+      for (const c of held ?? []) if (c.d === d && c.p === p && c.t === t) {
+        same = c;
+        break;
+      }
+      if (same) {
+        same.count++;
+        same.complete += complete;
+      } else if (held) held.push({ d, p, t, count: 1, complete });
+      else votes.set(id, [{ d, p, t, count: 1, complete }]);
+    }
   }
-  const reference = new Map<string, { triple: string; count: number; disputed: boolean }>();
-  for (const [id, v] of votes) {
-    const [best, [count]] = [...v].sort(([a, [ca, pa]], [b, [cb, pb]]) => cb - ca || pb - pa || compareStrings(a, b))[0]!;
-    reference.set(id, { triple: best, count, disputed: v.size > 1 });
+  const reference = new Map<string, Triple & { disputed: boolean }>();
+  for (const [id, held] of votes) {
+    const best = held.length === 1 ? held[0]! : [...held].sort((a, b) => b.count - a.count || b.complete - a.complete || compareStrings(joined(a), joined(b)))[0]!;
+    reference.set(id, { ...best, disputed: held.length > 1 });
   }
 
   builder.setMetric(task, label, { file: blocks[0]?.w.file ?? task });
@@ -95,11 +123,10 @@ export function placeTask(task: string, choice: MetricChoice, blocks: PlacedBloc
       const lines: number[] = [];
       const mismatched = { doc_hash: { count: 0, docId: '', majority: 0 }, prompt_hash: { count: 0, docId: '', majority: 0 }, target_hash: { count: 0, docId: '', majority: 0 } };
       const overlap = { count: 0, first: '', other: '' };
-      ids(b).forEach((id, k) => {
+      idList.get(b)!.forEach((id, k) => {
         const ref = block.docHashes[k] ? reference.get(id) : undefined;
-        if (ref?.disputed && tripleAt(block, k) !== ref.triple) {
-          const [d, p] = ref.triple.split('\u0000');
-          const field = block.docHashes[k] !== d ? 'doc_hash' : block.promptHashes[k] !== p ? 'prompt_hash' : 'target_hash';
+        if (ref?.disputed && !(block.docHashes[k] === ref.d && block.promptHashes[k] === ref.p && block.targetHashes[k] === ref.t)) {
+          const field = block.docHashes[k] !== ref.d ? 'doc_hash' : block.promptHashes[k] !== ref.p ? 'prompt_hash' : 'target_hash';
           const m = mismatched[field];
           if (m.count++ === 0) {
             m.docId = id;
@@ -121,7 +148,7 @@ export function placeTask(task: string, choice: MetricChoice, blocks: PlacedBloc
         }
         seenIn.set(id, w.file);
         const at = builder.instance(task, id);
-        if (ref) builder.setDocHash(task, at, ref.triple.split('\u0000')[0]!);
+        if (ref) builder.setDocHash(task, at, ref.d);
         index.push(at);
         values.push(block.values[k]!);
         lines.push(block.lines[k]!);

@@ -29,49 +29,90 @@ export function inThreadSampleReader(vfs: Vfs): SampleFileReader {
   };
 }
 
-/** A result as it crosses a thread: per-record lists as one typed array or one joined string (cloned in one copy each, not per element). */
+/**
+ * A result as it crosses a thread: per-record numbers in one typed array, question ids in one
+ * joined string (each cloned in one copy, not per element), and each record's (doc, prompt,
+ * target) hash triple as a number into a table both sides keep: a triple crosses as text only
+ * the first time its sender sends it (one task's documents recur in every model's file), so
+ * the receiver holds one copy of each triple's strings, shared by every record that has it.
+ */
 export interface PackedSampleFileResult extends Omit<SampleFileResult, 'block'> {
   block: Omit<SampleBlock, 'docIds' | 'values' | 'lines' | 'questionIds' | 'docHashes' | 'promptHashes' | 'targetHashes'> & {
     numbers: Float64Array;
-    strings: string;
+    questionIds: string;
+    /** Triples first sent with this result, three strings each, numbered on from the table's end. */
+    fresh: string[];
+    /** The sender emptied its table before this result: the receiver empties its own. */
+    reset: boolean;
   };
 }
 
-const STRING_LISTS = ['questionIds', 'docHashes', 'promptHashes', 'targetHashes'] as const;
-/** Separates the packed strings: a record's question id is decoded text and may hold any other character. */
+/** Separates the packed question ids: a record's question id is decoded text and may hold any other character. */
 const SEP = '\u0000';
-
-export function packSampleFileResult(r: SampleFileResult): PackedSampleFileResult {
-  const { docIds, values, lines, questionIds, docHashes, promptHashes, targetHashes, ...rest } = r.block;
-  const n = docIds.length;
-  const numbers = new Float64Array(3 * n);
-  numbers.set(docIds, 0);
-  numbers.set(values, n);
-  numbers.set(lines, 2 * n);
-  const lists = { questionIds, docHashes, promptHashes, targetHashes };
-  // A NUL inside a question id would shift the split: such a block is sent unpacked.
-  if (questionIds.some((q) => q.includes(SEP))) return r as unknown as PackedSampleFileResult;
-  return { ...r, block: { ...rest, numbers, strings: STRING_LISTS.map((k) => lists[k].join(SEP)).join(SEP) } };
+/** The sending side's table of triples sent. */
+export class TripleSender {
+  private readonly byDoc = new Map<string, { p: string; t: string; id: number }[]>();
+  private size = 0;
+  /** `limit`: triples held before the table is emptied (by default a few MB of hashes). */
+  constructor(private readonly limit = 50_000) {}
+  /** Empties the table when full; true when it did (the next result says so). */
+  startResult(): boolean {
+    if (this.size < this.limit) return false;
+    this.byDoc.clear();
+    this.size = 0;
+    return true;
+  }
+  id(d: string, p: string, t: string, fresh: string[]): number {
+    let held = this.byDoc.get(d);
+    const known = held?.find((e) => e.p === p && e.t === t);
+    if (known) return known.id;
+    if (!held) this.byDoc.set(d, (held = []));
+    held.push({ p, t, id: this.size });
+    fresh.push(d, p, t);
+    return this.size++;
+  }
 }
 
-export function unpackSampleFileResult(p: PackedSampleFileResult | SampleFileResult): SampleFileResult {
+/** The receiving side's copy of one sender's table. */
+export class TripleReceiver {
+  table: string[] = [];
+}
+
+export function packSampleFileResult(r: SampleFileResult, sender: TripleSender): PackedSampleFileResult | SampleFileResult {
+  const { docIds, values, lines, questionIds, docHashes, promptHashes, targetHashes, ...rest } = r.block;
+  // A NUL inside a question id would shift the split: such a block is sent unpacked.
+  if (questionIds.some((q) => q.includes(SEP))) return r;
+  const reset = sender.startResult();
+  const n = docIds.length;
+  const numbers = new Float64Array(4 * n);
+  const fresh: string[] = [];
+  for (let k = 0; k < n; k++) {
+    numbers[k] = docIds[k]!;
+    numbers[n + k] = values[k]!;
+    numbers[2 * n + k] = lines[k]!;
+    numbers[3 * n + k] = sender.id(docHashes[k]!, promptHashes[k]!, targetHashes[k]!, fresh);
+  }
+  return { ...r, block: { ...rest, numbers, questionIds: questionIds.join(SEP), fresh, reset } };
+}
+
+/** Must see every result of its sender, in the order sent. */
+export function unpackSampleFileResult(p: PackedSampleFileResult | SampleFileResult, receiver: TripleReceiver): SampleFileResult {
   const b = p.block as PackedSampleFileResult['block'];
   if (!(b.numbers instanceof Float64Array)) return p as SampleFileResult;
-  const { numbers, strings, ...rest } = b;
-  const n = numbers.length / 3;
-  const parts = n ? strings.split(SEP) : [];
-  const list = (i: number) => parts.slice(i * n, (i + 1) * n);
-  return {
-    ...p,
-    block: {
-      ...rest,
-      docIds: Array.from(numbers.subarray(0, n)),
-      values: Array.from(numbers.subarray(n, 2 * n)),
-      lines: Array.from(numbers.subarray(2 * n)),
-      questionIds: list(0),
-      docHashes: list(1),
-      promptHashes: list(2),
-      targetHashes: list(3),
-    },
-  };
+  const { numbers, questionIds, fresh, reset, ...rest } = b;
+  if (reset) receiver.table = [];
+  for (const s of fresh) receiver.table.push(s);
+  const table = receiver.table;
+  const n = numbers.length / 4;
+  const block: SampleBlock = { ...rest, docIds: [], values: [], lines: [], questionIds: n ? questionIds.split(SEP) : [], docHashes: [], promptHashes: [], targetHashes: [] };
+  for (let k = 0; k < n; k++) {
+    block.docIds.push(numbers[k]!);
+    block.values.push(numbers[n + k]!);
+    block.lines.push(numbers[2 * n + k]!);
+    const at = 3 * numbers[3 * n + k]!;
+    block.docHashes.push(table[at]!);
+    block.promptHashes.push(table[at + 1]!);
+    block.targetHashes.push(table[at + 2]!);
+  }
+  return { ...p, block };
 }

@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer';
 import { hash } from 'node:crypto';
 import { harnessDocHash, parseJsonValue, skipValue, skipWs, topLevelSpans } from './json-text.js';
 
@@ -42,38 +43,66 @@ const PREFIX_LIST = [...PREFIX_KEYS];
 const RESPS_KEY = ', "resps": ';
 
 interface PrefixEntry {
-  prefix: string;
+  prefix: Buffer;
   fields: [string, unknown][];
   content: LineContent;
 }
 
+/** Bytes of a line's head that find its cache slot; shorter prefixes are not cached. */
+const HEAD = 64;
+
 /**
- * Bounded by the characters it holds; emptied when full (one task's prefixes fit many times
- * over). Slots are found by a short key (length, head, tail) and an entry is used only when its
- * whole prefix equals the line's: hashing kilobytes of prefix per line would cost more than the
- * comparison.
+ * Bounded by the bytes it holds; emptied when full (one task's prefixes fit many times over).
+ * A slot is found by the line's first bytes (the doc_id and the start of the doc), so a lookup
+ * needs no search for the end of the prefix; an entry is used only when the line continues
+ * with `, "resps": ` right where the entry's prefix ends and its whole prefix equals the
+ * line's, byte for byte (one native comparison): a hit is never trusted on the slot alone.
  */
 export class LinePrefixCache {
-  private readonly entries = new Map<string, PrefixEntry>();
-  private chars = 0;
-  constructor(private readonly maxChars = 8 << 20) {}
-  private static slot(prefix: string): string {
-    return prefix.length < 160 ? prefix : `${prefix.length}:${prefix.slice(0, 80)}${prefix.slice(-64)}`;
+  private readonly entries = new Map<number, PrefixEntry[]>();
+  private bytes = 0;
+  constructor(private readonly maxBytes = 8 << 20) {}
+  /** FNV-1a of the line's first HEAD bytes. */
+  private static slot(buf: Uint8Array, from: number): number {
+    let h = 2166136261;
+    for (let i = from, e = from + HEAD; i < e; i++) h = Math.imul(h ^ buf[i]!, 16777619);
+    return h >>> 0;
   }
-  get(prefix: string): PrefixEntry | undefined {
-    const entry = this.entries.get(LinePrefixCache.slot(prefix));
-    return entry && entry.prefix === prefix ? entry : undefined;
-  }
-  set(prefix: string, entry: Omit<PrefixEntry, 'prefix'>): void {
-    if (this.chars + prefix.length > this.maxChars) {
-      this.entries.clear();
-      this.chars = 0;
+  /** The entry whose prefix `buf[from, to)` starts with, followed by `, "resps": `. */
+  get(buf: Buffer, from: number, to: number): PrefixEntry | undefined {
+    if (to - from < HEAD + RESPS_BYTES.length) return undefined;
+    const chain = this.entries.get(LinePrefixCache.slot(buf, from));
+    if (!chain) return undefined;
+    for (const entry of chain) {
+      const cut = from + entry.prefix.length;
+      if (cut + RESPS_BYTES.length > to || !startsWithResps(buf, cut)) continue;
+      if (buf.compare(entry.prefix, 0, entry.prefix.length, from, cut) === 0) return entry;
     }
-    // A flat copy: the entry must not keep the whole line it was sliced from alive.
-    const own = Buffer.from(prefix, 'utf8').toString('utf8');
-    this.entries.set(LinePrefixCache.slot(own), { prefix: own, ...entry });
-    this.chars += prefix.length;
+    return undefined;
   }
+  /** Keeps what was computed from the prefix `buf[from, cut)` (the line goes on with `, "resps": `). */
+  set(buf: Buffer, from: number, cut: number, entry: Omit<PrefixEntry, 'prefix'>): void {
+    if (cut - from < HEAD) return;
+    if (this.bytes + (cut - from) > this.maxBytes) {
+      this.entries.clear();
+      this.bytes = 0;
+    }
+    const key = LinePrefixCache.slot(buf, from);
+    let chain = this.entries.get(key);
+    if (!chain) this.entries.set(key, (chain = []));
+    // Prefixes that share a head are kept a few at a time: a lookup checks each of them.
+    if (chain.length >= 8) this.bytes -= chain.shift()!.prefix.length;
+    // A copy: the entry must not keep the whole file it was cut from alive.
+    chain.push({ prefix: Buffer.from(buf.subarray(from, cut)), ...entry });
+    this.bytes += cut - from;
+  }
+}
+
+const RESPS_BYTES = Buffer.from(RESPS_KEY);
+
+function startsWithResps(buf: Uint8Array, at: number): boolean {
+  for (let i = 0; i < RESPS_BYTES.length; i++) if (buf[at + i] !== RESPS_BYTES[i]) return false;
+  return true;
 }
 
 /**
@@ -81,20 +110,30 @@ export class LinePrefixCache {
  * object. `fast` false parses every line whole (the doc text is still located for its hash).
  */
 export function parseSampleLine(text: string, fast: boolean, cache?: LinePrefixCache): ParsedLine | undefined {
-  const cut = fast && cache ? text.indexOf(RESPS_KEY) : -1;
-  const prefix = cut > 0 ? text.slice(0, cut) : undefined;
-  const hit = prefix !== undefined ? cache!.get(prefix) : undefined;
+  const buf = Buffer.from(text, 'utf8');
+  return parseSampleBytes(buf, 0, buf.length, fast, cache);
+}
+
+/**
+ * `parseSampleLine` of the valid UTF-8 line `buf[from, to)`. A line whose prefix is cached is
+ * decoded only from its responses on.
+ */
+export function parseSampleBytes(buf: Buffer, from: number, to: number, fast: boolean, cache?: LinePrefixCache): ParsedLine | undefined {
+  const hit = fast && cache ? cache.get(buf, from, to) : undefined;
   if (hit) {
     // The rest of the line is small (filter, hashes, metric values): one native parse, after
     // the responses (not needed; skipped by brackets, never built).
-    const respsEnd = skipValue(text, cut + RESPS_KEY.length);
-    const comma = respsEnd > 0 ? skipWs(text, respsEnd) : -1;
-    const rec = comma > 0 && text.charCodeAt(comma) === 0x2c ? parseFull(`{${text.slice(comma + 1)}`) : undefined;
+    const tail = buf.toString('utf8', from + hit.prefix.length, to);
+    const respsEnd = skipValue(tail, RESPS_KEY.length);
+    const comma = respsEnd > 0 ? skipWs(tail, respsEnd) : -1;
+    const rec = comma > 0 && tail.charCodeAt(comma) === 0x2c ? parseFull(`{${tail.slice(comma + 1)}`) : undefined;
     if (rec && !PREFIX_LIST.some((k) => Object.hasOwn(rec, k))) {
       for (const [k, v] of hit.fields) rec[k] = v;
       return { rec, content: hit.content };
     }
   }
+  const text = buf.toString('utf8', from, to);
+  const cut = fast && cache ? text.indexOf(RESPS_KEY) : -1;
   const spans = topLevelSpans(text);
   const docRaw = spans?.get('doc');
   const doc = docRaw ? text.slice(docRaw[0], docRaw[1]) : undefined;
@@ -103,9 +142,10 @@ export function parseSampleLine(text: string, fast: boolean, cache?: LinePrefixC
   // Cached only when the prefix ends exactly where the top-level "resps" key begins; a cached
   // prefix has every hash computed (a later line with the same prefix may carry hashes this one lacks).
   const resps = spans?.get('resps');
-  const cacheable = prefix !== undefined && fast && resps !== undefined && resps[0] - 9 === cut + 2 && text.startsWith('"resps": ', cut + 2);
+  const cacheable = cut > 0 && fast && resps !== undefined && resps[0] - 9 === cut + 2 && text.startsWith('"resps": ', cut + 2);
   const content = contentOf(rec, doc, cacheable);
-  if (cacheable) cache!.set(prefix, { fields: [...spans!.keys()].filter((k) => PREFIX_KEYS.has(k) && k in rec).map((k) => [k, rec[k]]), content });
+  // The prefix in bytes: an ASCII key's first occurrence in valid UTF-8 bytes is its first occurrence in the text.
+  if (cacheable) cache!.set(buf, from, from + buf.subarray(from, to).indexOf(RESPS_BYTES), { fields: [...spans!.keys()].filter((k) => PREFIX_KEYS.has(k) && k in rec).map((k) => [k, rec[k]]), content });
   return { rec, content };
 }
 

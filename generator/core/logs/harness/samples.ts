@@ -4,7 +4,7 @@ import { Buffer, isUtf8 } from 'node:buffer';
 import type { Vfs } from '../../kernel/vfs.js';
 import type { FindingSink } from '../sink.js';
 import { contentHashCheck, recomputeMetric, type MetricRecompute } from './record-check.js';
-import { contentOf, NAN_SENTINEL, parseSampleLine, type LineContent, type LinePrefixCache } from './sample-line.js';
+import { contentOf, NAN_SENTINEL, parseSampleBytes, type LineContent, type LinePrefixCache } from './sample-line.js';
 
 export type { MetricRecompute } from './record-check.js';
 
@@ -47,7 +47,7 @@ export interface SampleBlock {
 
 /**
  * Reads one samples file for one chosen (metric, filter). Streams line by line; each line is
- * parsed by `parseSampleLine` (top-level fields located in one scan, big ones never built, a
+ * parsed by `parseSampleBytes` (top-level fields located in one scan, big ones never built, a
  * line prefix seen in another model's file served from `cache`), checked against its own
  * content (doc, prompt and target hashes, the metric recomputed where the harness's built-in
  * scoring applies) and every check that could not be made is counted. Every rejected line is
@@ -56,6 +56,8 @@ export interface SampleBlock {
 export async function readSampleFile(vfs: Vfs, file: string, options: SampleReadOptions, sink: FindingSink, tally: Tally, cache?: LinePrefixCache): Promise<SampleBlock> {
   const block: SampleBlock = { docIds: [], questionIds: [], values: [], lines: [], docHashes: [], promptHashes: [], targetHashes: [], perFilter: {}, sum: 0, metricSums: {}, hasHashes: false };
   const taskHash = createHash('sha256');
+  // The task hash's input, fed to the hash in large pieces (one native call per record costs more than the hashing).
+  let taskHashText = '';
   let hashedRecords = 0;
   const seen = new Map<number, number>();
   const fast = options.fastPath !== false;
@@ -70,7 +72,14 @@ export async function readSampleFile(vfs: Vfs, file: string, options: SampleRead
     const ph = rec.prompt_hash;
     const th = rec.target_hash;
     if (typeof dh === 'string' && typeof ph === 'string' && typeof th === 'string') {
-      taskHash.update(dh + ph + th);
+      taskHashText += dh + ph + th;
+      // Flushed before a record boundary could join a lone high surrogate to the next record's
+      // text: each record's text is UTF-8-encoded on its own, as when hashed one by one.
+      const last = th.charCodeAt(th.length - 1);
+      if (taskHashText.length > 1 << 20 || (last >= 0xd800 && last <= 0xdbff)) {
+        taskHash.update(taskHashText);
+        taskHashText = '';
+      }
       hashedRecords++;
     }
     let filter = typeof rec.filter === 'string' ? rec.filter : undefined;
@@ -203,7 +212,7 @@ export async function readSampleFile(vfs: Vfs, file: string, options: SampleRead
         sink.add('samples-invalid-utf8', { file, line });
         return;
       }
-      const parsed = parseSampleLine(buf.toString('utf8', from, end), fast, cache);
+      const parsed = parseSampleBytes(buf, from, end, fast, cache);
       if (!parsed) {
         if (!terminated) sink.add('samples-truncated-line', { file, line }, { bytes: end - from });
         else sink.add('samples-bad-json', { file, line }, { reason: 'not a JSON object' });
@@ -235,7 +244,7 @@ export async function readSampleFile(vfs: Vfs, file: string, options: SampleRead
     });
   if (hashedRecords > 0) {
     block.hasHashes = true;
-    block.taskHash = taskHash.digest('hex');
+    block.taskHash = taskHash.update(taskHashText).digest('hex');
   }
   return block;
 }
