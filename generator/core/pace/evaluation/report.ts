@@ -21,7 +21,7 @@ export function protocolLine(p: ProtocolReport): string {
 export function renderLoocvTable(report: LoocvReport): string {
   const lines: string[] = [];
   const kFold = report.targets.some((t) => t.protocol?.outer.kind === 'k-fold');
-  lines.push(`${kFold ? 'Cross-validation over models' : 'Leave-one-model-out'} over ${report.pool.models} pool models, ${report.pool.instances} selectable source instances; bootstrap B=${report.options.bootstrap}, global SVD scope: ${report.options.svdScope}.`);
+  lines.push(`${kFold ? 'Cross-validation' : 'Leave-one-model-out'} over ${report.pool.models} pool models, ${report.pool.instances} selectable source instances; bootstrap B=${report.options.bootstrap}, global SVD scope: ${report.options.svdScope}.`);
   for (const t of report.targets) {
     const f = t.scale === 'raw' ? 1 : 100;
     lines.push('');
@@ -54,13 +54,14 @@ export function renderLoocvTable(report: LoocvReport): string {
         counts.set(key, (counts.get(key) ?? 0) + 1);
       }
       lines.push('');
+      // Counted per held-out model: under K-fold every model of a fold carries its fold's choice.
       lines.push(`Nested choices: ${[...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([k, v]) => `${k} ×${v}`).join('; ')}`);
     }
     if (t.shippedChoices?.length) {
       const counts = new Map<string, number>();
       for (const c of t.shippedChoices) counts.set(c.kind, (counts.get(c.kind) ?? 0) + 1);
       lines.push('');
-      lines.push(`Shipped choices (the simplest shippable form not significantly worse, per fold): ${[...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([k, v]) => `${k} ×${v}`).join('; ')}`);
+      lines.push(`Shipped choices (the simplest shippable form not significantly worse, per ${t.protocol?.outer.kind === 'k-fold' ? 'held-out model: its fold’s choice' : 'fold'}): ${[...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([k, v]) => `${k} ×${v}`).join('; ')}`);
     }
     const reported = t.methods.flatMap((m) => (m.method in baselines && m.method !== 'mean' ? [`${m.method} (${baselines[m.method as BaselineName].notShippedBecause})`] : []));
     if (reported.length) lines.push('', `Reported, never shipped: ${reported.join('; ')}.`);
