@@ -12,6 +12,7 @@ import { baselines, type BaselineName } from '../predictors/baselines.js';
 import { conformalInterval, intervalLevels, targetBounds } from './conformal.js';
 import { percentileSorted } from './uncertainty.js';
 import { Rng } from '../../kernel/rng.js';
+import { innerBasis, type BasisCache } from './basis-cache.js';
 import { defaultFoldProtocol, foldMembers, planFolds, type FoldProtocol } from './folds.js';
 import type { PaceConfig, PaceData, PaceOptions, PreparedTarget } from '../types.js';
 
@@ -32,6 +33,8 @@ export async function crossValidatedPredictions(
   shared: GlobalBasis | null,
   compareWith: BaselineName[] = [],
   protocol: FoldProtocol = defaultFoldProtocol,
+  /** Inner-fold bases shared with the nested search of the same outer fold (evaluate). */
+  bases?: BasisCache,
 ): Promise<{ predictions: Float64Array; residuals: Float64Array; folds: number; baselines: Map<BaselineName, Float64Array>; kind: ShippedKind; choice: ShippedChoice; byKind: Record<ShippedKind, Float64Array> }> {
   const byKind = Object.fromEntries(shippedKinds.map((k) => [k, new Float64Array(idx.length)])) as Record<ShippedKind, Float64Array>;
   const others = new Map(compareWith.map((name) => [name, new Float64Array(idx.length)]));
@@ -50,7 +53,7 @@ export async function crossValidatedPredictions(
     const trainIdx = Int32Array.from(train, (t) => idx[t] as number);
     // The fold's universe is fixed by its training models; the held-out rows' gaps are their own.
     const fold = foldView(data, [...held.map((t) => target.rows[idx[t] as number] as number), ...outside]);
-    const basis = prepareFold(fold, target, trainIdx, options, fold === data ? shared : null);
+    const basis = innerBasis(bases, fold, target, trainIdx, options, fold === data ? shared : null);
     const fit = fitTarget(basis, config, null);
     const forms = shippedForms(basis, fit);
     // Baselines read the held-out row whole: they stay on the universe every pool model has.

@@ -19,6 +19,7 @@ import { bootstrapIndices, looMeanPredictions, maeVerdict, pairedComparison, typ
 import { holmAdjust } from './holm.js';
 import { defaultFoldProtocol, foldMembers, planFolds, type FoldPlan } from './folds.js';
 import { InnerFoldShare, nestedSearch, type NestedOptions } from './nested.js';
+import { BasisCache } from './basis-cache.js';
 
 export { InnerFoldShare, nestedChoice, nestedSearch, tuningScore } from './nested.js';
 
@@ -41,7 +42,7 @@ export interface LoocvOptions extends NestedOptions {
    * `foldProtocol.folds`-fold above; `leave-one-out` or a number of folds forces one.
    */
   outerFolds?: 'auto' | 'leave-one-out' | number;
-  /** Measure the empirical coverage of the frozen-settings prediction intervals (inner leave-one-out per fold). */
+  /** Measure the empirical coverage of the frozen-settings prediction intervals (inner cross-validation per fold). */
   coverage?: boolean;
   progress?: (message: string) => void;
   /** Folds done over every target (done, total). */
@@ -189,6 +190,9 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
       for (const i of trainIdx) trainMean += target.y[i] as number;
       for (const k of held) foldMean[k] = trainMean / trainIdx.length;
       const heldRows = held.map((k) => target.rows[k] as number);
+      // The nested search and the shipped row's inner folds are the same folds of these training
+      // models. Shared under K-fold only: K bases per outer fold, where leave-one-out would hold n.
+      const bases = trainIdx.length > protocol.leaveOneOutUpTo ? new BasisCache() : undefined;
       const basis = prepareFold(data, target, trainIdx, options, shared, true);
       const fit = fitTarget(basis, frozen, options.alpha);
       const preds = heldRows.map((row) => predictPoolRow(basis, fit, row));
@@ -207,7 +211,7 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
       if (coverage.length) {
         // The whole of what fit does, on this fold's training models: their own cross-validation
         // picks the form, and its residuals make the interval `check` would issue around it.
-        const inner = await crossValidatedPredictions(data, target, trainIdx, frozen, options, shared, [], protocol);
+        const inner = await crossValidatedPredictions(data, target, trainIdx, frozen, options, shared, [], protocol, bases);
         held.forEach((k, j) => {
           const point = points[j]![inner.kind];
           shippedChoices.push({ heldOut: heldNames[j]!, kind: inner.kind });
@@ -217,7 +221,7 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
       }
       if (options.nested) {
         if (innerShare) innerShare.outer = held[0]!;
-        const search = nestedSearch(data, target, trainIdx, options, options.nested, shared, innerShare);
+        const search = nestedSearch(data, target, trainIdx, options, options.nested, shared, innerShare, bases);
         const nestedFit = fitTarget(basis, search.config, options.alpha);
         held.forEach((k, j) => {
           nestedChoices.push({ heldOut: heldNames[j]!, config: search.config });

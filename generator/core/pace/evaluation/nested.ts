@@ -5,7 +5,8 @@
  * held-out model of the outer fold is not among the models dealt, so it never enters an inner fold.
  */
 import { spearman } from '../numerics/rank.js';
-import { gridPredictions, prepareFold, type GlobalBasis, type Grid } from '../pipeline.js';
+import { gridPredictions, type GlobalBasis, type Grid } from '../pipeline.js';
+import { innerBasis, type BasisCache } from './basis-cache.js';
 import type { PaceConfig, PaceData, PaceOptions, PreparedTarget } from '../types.js';
 import { defaultFoldProtocol, foldMembers, planFolds, type FoldProtocol } from './folds.js';
 
@@ -78,7 +79,7 @@ export function nestedChoice<O extends NestedOptions>(data: PaceData, target: Pr
  * configuration, so they are slightly optimistic (a third level of cross-validation would fix
  * that at 480× the cost).
  */
-export function nestedSearch<O extends NestedOptions>(data: PaceData, target: PreparedTarget, trainIdx: Int32Array, options: O, grid: Grid, shared: GlobalBasis | null, pairs?: InnerFoldShare): { config: PaceConfig; residuals: Float64Array } {
+export function nestedSearch<O extends NestedOptions>(data: PaceData, target: PreparedTarget, trainIdx: Int32Array, options: O, grid: Grid, shared: GlobalBasis | null, pairs?: InnerFoldShare, bases?: BasisCache): { config: PaceConfig; residuals: Float64Array } {
   let sums: Float64Array[] | null = null;
   let configs: PaceConfig[] = [];
   const truth = Float64Array.from(trainIdx, (i) => target.y[i] as number);
@@ -97,7 +98,7 @@ export function nestedSearch<O extends NestedOptions>(data: PaceData, target: Pr
       inFold.fill(0);
       for (const t of held) inFold[t] = 1;
       const innerTrain = Int32Array.from(trainIdx.filter((_, s) => !inFold[s]));
-      const basis = prepareFold(data, target, innerTrain, options, shared);
+      const basis = innerBasis(bases, data, target, innerTrain, options, shared);
       const out = gridPredictions(basis, Int32Array.from(held, (t) => target.rows[trainIdx[t] as number] as number), grid);
       held.forEach((t, j) => record({ configs: out.map((p) => p.config), values: Float64Array.from(out, (p) => p.predictions[j] as number) }, t));
     }
@@ -106,7 +107,7 @@ export function nestedSearch<O extends NestedOptions>(data: PaceData, target: Pr
       let column = pairs?.take(inner);
       if (!column) {
         const innerTrain = Int32Array.from(trainIdx.filter((_, s) => s !== t));
-        const basis = prepareFold(data, target, innerTrain, options, shared);
+        const basis = innerBasis(bases, data, target, innerTrain, options, shared);
         // The outer fold of `inner` fits on these same models in its own inner fold of this outer
         // model: predict it now as well, once, and hand the column over.
         const later = pairs?.wants(inner) ?? false;
