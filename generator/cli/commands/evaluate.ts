@@ -31,6 +31,7 @@ const evaluate: CommandSpec = {
     const { renderLoocvTable } = await import('../../core/pace/evaluation/report.js');
     const { paceFindings } = await import('../../core/pace/findings.js');
     const { gridSize } = await import('../../core/pace/pipeline.js');
+    const { defaultFoldProtocol } = await import('../../core/pace/evaluation/folds.js');
     const make = findingFactory(paceFindings);
     try {
       const spec = settings.inputSpec(opts);
@@ -71,7 +72,9 @@ const evaluate: CommandSpec = {
       findings.push(...prepared.findings);
       if (!prepared.data || prepared.data.targets.length === 0) return { findings, text: 'nothing to evaluate' };
       if (grid) findings.push(make('pace-nested-grid', {}, { configs: gridSize(grid) }));
-      ctx.progress(`cross-validation over models (outer folds: ${outerText}): ${prepared.data.targets.length} target(s)${maxFolds ? `, the first ${maxFolds} fold(s)` : ''}`);
+      const kFold = typeof outerFolds === 'number' || (outerFolds === 'auto' && prepared.data.targets.some((t) => t.rows.length > defaultFoldProtocol.leaveOneOutUpTo));
+      if (kFold) ctx.progress(`cross-validation over models (--outer-folds ${outerText}; leave-one-out up to ${defaultFoldProtocol.leaveOneOutUpTo} models, ${typeof outerFolds === 'number' ? outerFolds : defaultFoldProtocol.folds} folds above): ${prepared.data.targets.length} target(s)${maxFolds ? `, the first ${maxFolds} fold(s)` : ''}`);
+      else ctx.progress(`leave-one-model-out: ${prepared.data.targets.length} target(s), ${maxFolds ? `the first ${maxFolds} training model(s)` : 'each training model'} held out in turn`);
       const report = await withProgress(ctx, 'evaluate', (onProgress) => runLoocv(prepared.data!, {
         ...options,
         frozen,
