@@ -26,8 +26,8 @@ interface Case {
 }
 
 const cases: Case[] = [
-  { name: '26x24000', models: 26, instances: 24_000, folds: 26, svdScope: 'fold', evaluate: { folds: 'all', innerFolds: 0 } },
-  { name: '500x100000', models: 500, instances: 100_000, folds: 3, svdScope: 'all', evaluate: { folds: 2, innerFolds: 2 } },
+  { name: '26x24000', models: 26, instances: 24_000, folds: 26, svdScope: 'fold', evaluate: { folds: 'all' } },
+  { name: '500x100000', models: 500, instances: 100_000, folds: 3, svdScope: 'all', evaluate: { folds: 2 } },
   { name: '5000x30000', models: 5000, instances: 30_000, folds: 2, svdScope: 'all', evaluate: null },
 ];
 const sizes = process.env.PACE_BENCH_SIZES;
@@ -136,9 +136,10 @@ for (const c of wanted) {
   const scores = checkpointScores(syn.matrix, syn.matrix.models[0]!.name)!;
   const check = await timed(() => predictPace(fit.result.model!, syn.matrix.models[0]!.name, scores));
   const prepared = prepareData(syn.matrix, syn.targets, { bootstrap: B, seed: '42' });
+  // Leave-one-out folds at every size, as numpy's reference runs them (evaluate's default is K-fold above 50 models).
   const baselines = c.models <= 100 ? (['mean', 'ridge-all', 'correlation-top-c'] as const) : (['mean', 'correlation-top-c'] as const);
   const loocv = await timed(() =>
-    runLoocv(prepared.data!, { ...options, frozen: { 'agentic-0': config }, nested: null, baselines: [...baselines], budgetCurve: [], maxFolds: c.folds, coverage: false }),
+    runLoocv(prepared.data!, { ...options, frozen: { 'agentic-0': config }, nested: null, baselines: [...baselines], budgetCurve: [], maxFolds: c.folds, coverage: false, outerFolds: 'leave-one-out' }),
   );
   const methods = loocv.result.targets[0]!.methods;
   const pace = methods.find((m) => m.method === 'pace-frozen')!;

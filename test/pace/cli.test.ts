@@ -9,6 +9,7 @@ import { saveStore } from '../../generator/core/logs/store.js';
 import { syntheticPace } from '../../generator/core/pace/inputs/synthetic.js';
 import { ingestLogs } from '../../generator/core/logs/index.js';
 import { hasSharedData, shared } from '../helpers/env.js';
+import { defaultFoldProtocol, foldMembers, planFolds } from '../../generator/core/pace/evaluation/folds.js';
 
 const dir = tempDir('aptpace-pace-cli-');
 const trainStore = path.join(dir, 'train-store');
@@ -167,6 +168,23 @@ describe('aptpace evaluate', () => {
     expect(md).toContain('| pace-nested |');
     expect(JSON.parse(readFileSync(path.join(report, 'loocv.json'), 'utf8')).targets[0].target).toBe('agentic-0');
     expect((await cli('evaluate', '--store', trainStore, '--baselines', 'oracle')).code).toBe(2);
+  });
+
+  it('--outer-folds: leave-one-out by default at this size, K-fold on request, and the report says which', async () => {
+    const base = ['evaluate', '--store', trainStore, ...fast, '--no-nested', '--budgets', '', '--baselines', 'mean', '--target', 'agentic-0'];
+    const loo = await cli(...base, '--json');
+    expect(loo.code, loo.stderr).toBe(0);
+    expect(loo.json.data.targets[0].protocol).toEqual({ outer: { kind: 'leave-one-out', folds: 12, evaluated: 12 }, inner: { kind: 'leave-one-out', folds: null }, leaveOneOutUpTo: 50 });
+    const k = await cli(...base, '--outer-folds', '3', '--json');
+    expect(k.code, k.stderr).toBe(0);
+    const t = k.json.data.targets[0];
+    // Dealt by name hash: on 12 models a fold can come out empty, and the report counts the folds that ran.
+    const folds = foldMembers(planFolds(t.models, 'outer', defaultFoldProtocol, 3)).length;
+    expect(t.protocol.outer).toEqual({ kind: 'k-fold', folds, evaluated: folds });
+    // Every model is still predicted once, by a fit that did not see it.
+    expect(t.methods.every((m: any) => m.predictions.every((p: unknown) => typeof p === 'number'))).toBe(true);
+    expect((await cli(...base, '--outer-folds', '3')).stdout).toContain(`Protocol: outer ${folds}-fold over models`);
+    expect((await cli(...base, '--outer-folds', '1')).code).toBe(2);
   });
 });
 

@@ -17,7 +17,8 @@ import { nodeVfs } from '../../generator/core/kernel/node-vfs.js';
 import { loadPaceInputs } from '../../generator/core/pace/inputs/inputs.js';
 import { prepareData } from '../../generator/core/pace/inputs/prepare.js';
 import { parseConfigs } from '../../generator/core/pace/settings/config.js';
-import { nestedChoice } from '../../generator/core/pace/evaluation/loocv.js';
+import { nestedChoice, nestedSearch, runLoocv } from '../../generator/core/pace/evaluation/loocv.js';
+import { foldMembers, planFolds } from '../../generator/core/pace/evaluation/folds.js';
 import { fitTarget, prepareFold, type Grid, type PartFit } from '../../generator/core/pace/pipeline.js';
 import { syntheticPace } from '../../generator/core/pace/inputs/synthetic.js';
 import type { ScoreMatrix, TargetTable } from '../../generator/core/logs/matrix.js';
@@ -216,5 +217,71 @@ describe.skipIf(!hasSharedData)('real shared PACE data: every fold of every targ
     expect(data.view.data.length / data.view.stride).toBe(19);
     expect(data.view.rows.length).toBe(13);
     expect(everyFold(data, (t) => configs[t] ?? { budget: 100, q: 0.5, m: 0.5, ncH: 3, ncD: 3 })).toBe(65);
+  }, 300_000);
+});
+
+/**
+ * K-fold protocol (above `leaveOneOutUpTo` models; lowered here so a small pool exercises it):
+ * an outer fold holds out several models at once, and the inner loops — the nested search and
+ * the shipped form's own cross-validation — deal only the fold's training models into their
+ * folds. Corrupting every held-out model of the outer fold (source rows and targets), and every
+ * row outside the pool, must leave the inner selections and their residuals bit-identical.
+ */
+describe('K-fold protocol: the outer fold’s held-out models never enter the inner folds', () => {
+  const protocol = { leaveOneOutUpTo: 4, folds: 3 };
+  const kOptions = { ...options, frozen: {}, nested: grid, baselines: [], budgetCurve: [], foldProtocol: protocol };
+  const config: PaceConfig = { budget: 40, q: 0.5, m: 0.5, ncH: 3, ncD: 2 };
+
+  async function innerSide(data: PaceData, target: PreparedTarget, trainIdx: Int32Array) {
+    const search = nestedSearch(data, target, trainIdx, kOptions, grid, null);
+    const inner = await crossValidatedPredictions(data, target, trainIdx, config, options, null, [], protocol);
+    return { config: search.config, residuals: Array.from(search.residuals), kind: inner.kind, folds: inner.folds, byKind: Object.fromEntries(Object.entries(inner.byKind).map(([k, p]) => [k, Array.from(p)])) };
+  }
+
+  it('every outer fold of both targets: nested choice, its residuals and the shipped form’s inner predictions are unchanged', async () => {
+    const { matrix, targets } = scrambledSynthetic();
+    const { data } = prepareData(matrix, targets, { bootstrap: options.bootstrap, seed: options.seed });
+    const rng = new Rng('poison-k-fold');
+    let folds = 0;
+    for (const target of data!.targets) {
+      const plan = planFolds(Array.from(target.rows, (r) => data!.models[r] as string), 'outer', protocol);
+      expect(plan.kind).toBe('k-fold');
+      for (const held of foldMembers(plan)) {
+        const inFold = new Set(held);
+        const trainIdx = Int32Array.from({ length: target.rows.length }, (_, i) => i).filter((i) => !inFold.has(i));
+        const before = await innerSide(data!, target, trainIdx);
+        let p = { data: data!, target };
+        for (const k of held) p = poison(p.data, p.target, k, rng.fork(`${target.name}/${k}`));
+        expect(await innerSide(p.data, p.target, trainIdx), `${target.name}, held out ${held.length} models`).toEqual(before);
+        folds++;
+      }
+    }
+    // 14 models and 7 models in 3 folds each (a fold can come out empty by hash and is skipped).
+    expect(folds).toBeGreaterThanOrEqual(5);
+  }, 300_000);
+
+  it('evaluate end to end: the held-out models’ targets do not move their own predictions, nested choices or shipped choices', async () => {
+    const { matrix, targets } = scrambledSynthetic();
+    const { data } = prepareData(matrix, targets, { bootstrap: options.bootstrap, seed: options.seed });
+    const target = data!.targets[0]!;
+    const plan = planFolds(Array.from(target.rows, (r) => data!.models[r] as string), 'outer', protocol);
+    const held = foldMembers(plan)[0]!;
+    const run = (d: PaceData) => runLoocv(d, { ...kOptions, frozen: { [target.name]: config }, baselines: [...baselineOrder], budgetCurve: [20], maxFolds: 1 });
+    const before = (await run(data!)).targets[0]!;
+    expect(before.protocol.outer).toEqual({ kind: 'k-fold', folds: foldMembers(plan).length, evaluated: 1 });
+    const y = target.y.slice();
+    const yBoot = target.yBoot!.slice();
+    for (const k of held) {
+      y[k] = 1 - (y[k] as number);
+      yBoot.fill(0.5, k * target.bootstrap, (k + 1) * target.bootstrap);
+    }
+    const relabelled = { ...target, y, yBoot };
+    const after = (await run({ ...data!, targets: data!.targets.map((t) => (t === target ? relabelled : t)) })).targets[0]!;
+    for (const [i, m] of before.methods.entries())
+      for (const k of held) expect(after.methods[i]!.predictions[k], `${m.method}, model ${k}`).toBe(m.predictions[k]);
+    expect(after.nestedChoices).toEqual(before.nestedChoices);
+    expect(after.shippedChoices).toEqual(before.shippedChoices);
+    // Only the fold's models were evaluated, each with a prediction from every row.
+    expect(before.methods.every((m) => m.predictions.filter((p) => p !== null).length === held.length)).toBe(true);
   }, 300_000);
 });

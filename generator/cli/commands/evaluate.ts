@@ -17,7 +17,8 @@ const evaluate: CommandSpec = {
       .option('--grid <file>', 'nested search grid JSON {budgets, qs, ms, ncHs, ncDs}')
       .option('--budgets <list>', 'budget curve under the frozen settings, comma-separated ("" = none)', '25,50,100,200,400')
       .option('--baselines <list>', 'comma-separated baselines (mean, overall-mean-ols, benchmark-means, benchmark-means-lasso, ridge-all, lasso-all, knn-models, correlation-top-c, random-c; "" = none)')
-      .option('--max-folds <n>', 'evaluate only the first n held-out models (timing runs)')
+      .option('--outer-folds <k>', 'outer loop: auto (leave-one-out up to 50 models, 10 folds dealt by model-name hash above), loo, or a number of folds', 'auto')
+      .option('--max-folds <n>', 'evaluate only the first n outer folds (timing runs)')
       .option('--out <dir>', 'write loocv.md and loocv.json here')
       .option('--force', 'overwrite existing output files');
   },
@@ -30,6 +31,7 @@ const evaluate: CommandSpec = {
     const { renderLoocvTable } = await import('../../core/pace/evaluation/report.js');
     const { paceFindings } = await import('../../core/pace/findings.js');
     const { gridSize } = await import('../../core/pace/pipeline.js');
+    const { defaultFoldProtocol } = await import('../../core/pace/evaluation/folds.js');
     const make = findingFactory(paceFindings);
     try {
       const spec = settings.inputSpec(opts);
@@ -47,6 +49,9 @@ const evaluate: CommandSpec = {
       for (const b of wanted) if (!(baselineOrder as string[]).includes(b)) throw new settings.SettingsError(`--baselines: unknown baseline ${b} (known: ${baselineOrder.join(', ')})`);
       const maxFolds = opts.maxFolds === undefined ? undefined : Number(opts.maxFolds);
       if (maxFolds !== undefined && !(Number.isInteger(maxFolds) && maxFolds > 0)) throw new settings.SettingsError('--max-folds must be a positive integer');
+      const outerText = String(opts.outerFolds ?? 'auto');
+      const outerFolds = outerText === 'auto' ? 'auto' : outerText === 'loo' ? 'leave-one-out' : Number(outerText);
+      if (typeof outerFolds === 'number' && !(Number.isInteger(outerFolds) && outerFolds >= 2)) throw new settings.SettingsError(`--outer-folds: ${outerText} is not auto, loo or an integer ≥ 2`);
       const grid = opts.nested === false ? null : await settings.gridFrom(ctx.vfs, opts.grid);
       // Refuse an existing --out before the LOOCV, which can take minutes.
       const out = opts.out ? new OutputFolder(ctx.vfs, opts.out as string, { force: Boolean(opts.force), set: 'evaluate' }) : undefined;
@@ -67,7 +72,9 @@ const evaluate: CommandSpec = {
       findings.push(...prepared.findings);
       if (!prepared.data || prepared.data.targets.length === 0) return { findings, text: 'nothing to evaluate' };
       if (grid) findings.push(make('pace-nested-grid', {}, { configs: gridSize(grid) }));
-      ctx.progress(`leave-one-model-out: ${prepared.data.targets.length} target(s), ${maxFolds ? `the first ${maxFolds} training model(s)` : 'each training model'} held out in turn`);
+      const kFold = typeof outerFolds === 'number' || (outerFolds === 'auto' && prepared.data.targets.some((t) => t.rows.length > defaultFoldProtocol.leaveOneOutUpTo));
+      if (kFold) ctx.progress(`cross-validation over models (--outer-folds ${outerText}; leave-one-out up to ${defaultFoldProtocol.leaveOneOutUpTo} models, ${typeof outerFolds === 'number' ? outerFolds : defaultFoldProtocol.folds} folds above): ${prepared.data.targets.length} target(s)${maxFolds ? `, the first ${maxFolds} fold(s)` : ''}`);
+      else ctx.progress(`leave-one-model-out: ${prepared.data.targets.length} target(s), ${maxFolds ? `the first ${maxFolds} training model(s)` : 'each training model'} held out in turn`);
       const report = await withProgress(ctx, 'evaluate', (onProgress) => runLoocv(prepared.data!, {
         ...options,
         frozen,
@@ -75,6 +82,7 @@ const evaluate: CommandSpec = {
         baselines: wanted as typeof baselineOrder,
         budgetCurve: budgets,
         ...(maxFolds ? { maxFolds } : {}),
+        outerFolds,
         // No per-fold lines: on a terminal the bar shows them, and in a log one line per fold is noise.
         onProgress,
       }));

@@ -12,30 +12,15 @@ import { baselines, type BaselineName } from '../predictors/baselines.js';
 import { conformalInterval, intervalLevels, targetBounds } from './conformal.js';
 import { percentileSorted } from './uncertainty.js';
 import { Rng } from '../../kernel/rng.js';
+import { innerBasis, type BasisCache } from './basis-cache.js';
+import { defaultFoldProtocol, foldMembers, planFolds, type FoldProtocol } from './folds.js';
 import type { PaceConfig, PaceData, PaceOptions, PreparedTarget } from '../types.js';
-
-/**
- * Pools up to this size are cross-validated leave-one-out (PACE's own protocol, 13–26 models).
- * Larger pools use `largePoolFolds`-fold CV: leave-one-out would refit the pool once per model
- * inside `fit` and once per model per outer fold inside `evaluate` (n² fits), while K-fold
- * residuals serve the skill estimate and the conformal intervals (CV+) just as well.
- */
-export const leaveOneOutUpTo = 50;
-export const largePoolFolds = 10;
-
-/** Fold of each of `n` models: its own fold (leave-one-out) up to `leaveOneOutUpTo`, else a seeded balanced assignment. */
-export function crossValidationFolds(n: number, seed: string): { folds: number; foldOf: Int32Array } {
-  if (n <= leaveOneOutUpTo) return { folds: n, foldOf: Int32Array.from({ length: n }, (_, i) => i) };
-  const order = new Rng(seed).shuffle(Array.from({ length: n }, (_, i) => i));
-  const foldOf = new Int32Array(n);
-  order.forEach((model, position) => (foldOf[model] = position % largePoolFolds));
-  return { folds: largePoolFolds, foldOf };
-}
 
 /**
  * Cross-validated predictions of every shippable form (predictors/shipped-family.ts: monotone
  * and clipped to the target's range) over `idx` (indices into target.rows): each model is
- * predicted by a fit on the models outside its fold (see `crossValidationFolds`), exactly as
+ * predicted by a fit on the models outside its fold (folds.ts: leave-one-out up to 50 models,
+ * 10 folds dealt by model-name hash above), exactly as
  * `check` would predict it from that fit's model file. `kind` is the form the selection rule
  * picks (shipped-selection.ts); `predictions` and `residuals` (y − ŷ) are that form's.
  */
@@ -47,6 +32,9 @@ export async function crossValidatedPredictions(
   options: PaceOptions,
   shared: GlobalBasis | null,
   compareWith: BaselineName[] = [],
+  protocol: FoldProtocol = defaultFoldProtocol,
+  /** Inner-fold bases shared with the nested search of the same outer fold (evaluate). */
+  bases?: BasisCache,
 ): Promise<{ predictions: Float64Array; residuals: Float64Array; folds: number; baselines: Map<BaselineName, Float64Array>; kind: ShippedKind; choice: ShippedChoice; byKind: Record<ShippedKind, Float64Array> }> {
   const byKind = Object.fromEntries(shippedKinds.map((k) => [k, new Float64Array(idx.length)])) as Record<ShippedKind, Float64Array>;
   const others = new Map(compareWith.map((name) => [name, new Float64Array(idx.length)]));
@@ -55,16 +43,17 @@ export async function crossValidatedPredictions(
   // Target models outside `idx` (evaluate's outer held-out model) are never training models here.
   const inIdx = new Set(Array.from(idx, (i) => target.rows[i] as number));
   const outside = Array.from(target.rows).filter((r) => !inIdx.has(r));
-  const { folds, foldOf } = crossValidationFolds(idx.length, `${options.seed}/cv/${target.name}/${idx.length}`);
-  for (let f = 0; f < folds; f++) {
-    const held: number[] = [];
-    const train: number[] = [];
-    idx.forEach((_, t) => ((foldOf[t] as number) === f ? held : train).push(t));
-    if (held.length === 0) continue;
+  const plan = planFolds(Array.from(idx, (i) => data.models[target.rows[i] as number] as string), 'inner', protocol);
+  const folds = plan.folds;
+  const inFold = new Uint8Array(idx.length);
+  for (const held of foldMembers(plan)) {
+    inFold.fill(0);
+    for (const t of held) inFold[t] = 1;
+    const train = Array.from({ length: idx.length }, (_, t) => t).filter((t) => !inFold[t]);
     const trainIdx = Int32Array.from(train, (t) => idx[t] as number);
     // The fold's universe is fixed by its training models; the held-out rows' gaps are their own.
     const fold = foldView(data, [...held.map((t) => target.rows[idx[t] as number] as number), ...outside]);
-    const basis = prepareFold(fold, target, trainIdx, options, fold === data ? shared : null);
+    const basis = innerBasis(bases, fold, target, trainIdx, options, fold === data ? shared : null);
     const fit = fitTarget(basis, config, null);
     const forms = shippedForms(basis, fit);
     // Baselines read the held-out row whole: they stay on the universe every pool model has.

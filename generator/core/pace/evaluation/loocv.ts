@@ -1,28 +1,33 @@
 /**
- * Leave-one-model-out cross-validation per target. In every fold the held-out model's target
- * score is unseen by selection, embeddings, regressions, baselines and — for the nested
- * search — by hyper-parameter choice, which runs its own leave-one-out over the training
- * models only. Frozen settings are reported beside it.
+ * Cross-validation over models per target: leave-one-model-out up to 50 models, K-fold by
+ * model-name hash above (or as `outerFolds` says; folds.ts). In every fold the held-out models'
+ * target scores are unseen by selection, embeddings, regressions, baselines and — for the nested
+ * search and the `shipped` row's form choice — by the inner selection, which runs its own
+ * cross-validation over the fold's training models only. Frozen settings are reported beside it.
  */
 import type { ProgressCallback } from '../../kernel/progress.js';
 import { Rng } from '../../kernel/rng.js';
 import { absoluteMetrics, addPair, pairAccuracy, type AbsoluteMetrics, type PairTally } from './metrics.js';
-import { computeGlobalBasis, fitTarget, gridPredictions, gridSize, predictPoolRow, prepareFold, type GlobalBasis, type Grid } from '../pipeline.js';
+import { computeGlobalBasis, fitTarget, gridSize, predictPoolRow, prepareFold, type Grid } from '../pipeline.js';
 import { baselines, baselineOrder, type BaselineName } from '../predictors/baselines.js';
-import { spearman } from '../numerics/rank.js';
-import type { PaceConfig, PaceData, PaceOptions, PreparedTarget } from '../types.js';
+import type { PaceConfig, PaceData, PreparedTarget } from '../types.js';
 import { fallbackConfig } from '../types.js';
 import { addCoverage, crossValidatedPredictions, newCoverage, type CoverageTally } from './coverage.js';
 import { shippedForms, shippedKinds, shippedPoolPredictions, shippedPredictors, type ShippedKind } from '../predictors/shipped-family.js';
 import { foldView } from './fold-view.js';
 import { bootstrapIndices, looMeanPredictions, maeVerdict, pairedComparison, type PairedComparison } from './uncertainty.js';
 import { holmAdjust } from './holm.js';
+import { defaultFoldProtocol, foldMembers, planFolds, type FoldPlan } from './folds.js';
+import { InnerFoldShare, nestedSearch, type NestedOptions } from './nested.js';
+import { BasisCache } from './basis-cache.js';
+
+export { InnerFoldShare, nestedChoice, nestedSearch, tuningScore } from './nested.js';
 
 /** Bootstrap-over-models replicates behind every PACE-vs-mean interval. */
 export const modelBootstrap = 2000;
 import { loadDense } from '../numerics/dense.js';
 
-export interface LoocvOptions extends PaceOptions {
+export interface LoocvOptions extends NestedOptions {
   /** Frozen configuration per target name; targets without one use `fallbackConfig`. */
   frozen: Record<string, PaceConfig>;
   /** Nested search grid; null skips the nested search. */
@@ -30,9 +35,14 @@ export interface LoocvOptions extends PaceOptions {
   baselines: BaselineName[];
   /** Budgets for the frozen-settings budget curve (empty = none). */
   budgetCurve: number[];
-  /** Evaluate only the first N held-out models (benchmarks); all by default. */
+  /** Evaluate only the first N outer folds (benchmarks); all by default. */
   maxFolds?: number;
-  /** Measure the empirical coverage of the frozen-settings prediction intervals (inner leave-one-out per fold). */
+  /**
+   * Outer loop: `auto` (default) is leave-one-out up to `foldProtocol.leaveOneOutUpTo` models and
+   * `foldProtocol.folds`-fold above; `leave-one-out` or a number of folds forces one.
+   */
+  outerFolds?: 'auto' | 'leave-one-out' | number;
+  /** Measure the empirical coverage of the frozen-settings prediction intervals (inner cross-validation per fold). */
   coverage?: boolean;
   progress?: (message: string) => void;
   /** Folds done over every target (done, total). */
@@ -69,6 +79,8 @@ export interface TargetReport {
   guardedPredictions: number;
   /** Per method (not the mean itself): paired difference to the mean predictor, bootstrap over models. */
   comparisons: Array<{ method: string; vsMean: PairedComparison }>;
+  /** Which cross-validation ran: the outer loop, and the inner loops over each outer fold's training models. */
+  protocol: ProtocolReport;
   /** Empirical coverage of the shipped row's intervals at 80% and 95% (empty when not measured). */
   coverage: CoverageTally[];
   /** The same for the pace-nested row (empty without the nested search or coverage). */
@@ -79,6 +91,14 @@ export interface LoocvReport {
   options: Omit<LoocvOptions, 'progress'>;
   pool: { models: number; instances: number; tasks: Record<string, number> };
   targets: TargetReport[];
+}
+
+export interface ProtocolReport {
+  outer: { kind: FoldPlan['kind']; folds: number; evaluated: number };
+  /** Inner loops (nested search, the shipped row's form choice): by the size of the outer training sets. */
+  inner: { kind: FoldPlan['kind'] | 'mixed'; folds: number | null };
+  /** Loops over more models than this are K-fold unless `outerFolds` forces the outer one. */
+  leaveOneOutUpTo: number;
 }
 
 interface Accumulator {
@@ -120,113 +140,24 @@ function finishMethod(method: string, title: string, acc: Accumulator, target: P
   };
 }
 
-/** PACE's tuning criterion (cli._abs_score): 100·MAE − Spearman, lower is better. */
-export function tuningScore(truth: ArrayLike<number>, predicted: ArrayLike<number>): number {
-  let mae = 0;
-  for (let i = 0; i < truth.length; i++) mae += Math.abs((truth[i] as number) - (predicted[i] as number));
-  mae /= truth.length;
-  const rho = spearman(truth, predicted);
-  return 100 * mae - (Number.isFinite(rho) ? rho : 0);
-}
-
-/** One inner fold's predictions of every grid configuration for one model. */
-interface InnerColumn {
-  configs: PaceConfig[];
-  values: Float64Array;
-}
-
-/**
- * Inner folds shared between outer folds. Outer fold k's inner fold that leaves out j trains on
- * every model but k and j — the same models as outer fold j's inner fold that leaves out k. The
- * first of the two predicts both held-out models from that one fit (gridPredictions predicts
- * each row on its own, so the values are the ones a separate fit gives) and keeps the other's
- * column until outer fold j takes it. Enabled when every kept column fits in `maxBytes`.
- */
-export class InnerFoldShare {
-  private readonly held = new Map<string, Float64Array>();
-  private configs: PaceConfig[] | null = null;
-  outer = -1;
-  constructor(private readonly folds: number) {}
-
-  static enabled(folds: number, configs: number, maxBytes = 512 * 2 ** 20): boolean {
-    return ((folds * (folds - 1)) / 2) * configs * 8 <= maxBytes;
-  }
-
-  /** Whether outer fold `other` is still to run (and will want the column for this outer model). */
-  wants(other: number): boolean {
-    return other > this.outer && other < this.folds;
-  }
-
-  give(other: number, column: InnerColumn): void {
-    // The grid's configurations come in the same order from every fit: keep one list of them.
-    this.configs ??= column.configs;
-    this.held.set(`${this.outer}/${other}`, column.values);
-  }
-
-  take(other: number): InnerColumn | undefined {
-    const key = `${other}/${this.outer}`;
-    const values = this.held.get(key);
-    if (!values) return undefined;
-    this.held.delete(key);
-    return { configs: this.configs!, values };
-  }
-}
-
-export function nestedChoice(data: PaceData, target: PreparedTarget, trainIdx: Int32Array, options: LoocvOptions, grid: Grid, shared: GlobalBasis | null): PaceConfig {
-  return nestedSearch(data, target, trainIdx, options, grid, shared).config;
-}
-
-/**
- * The nested search on the training models: the configuration with the best inner leave-one-out
- * score, and that configuration's inner residuals (y − ŷ per training model). The residuals size
- * the nested row's conformal interval; they come from the same inner folds that chose the
- * configuration, so they are slightly optimistic (a third level of cross-validation would fix
- * that at 480× the cost).
- */
-export function nestedSearch(data: PaceData, target: PreparedTarget, trainIdx: Int32Array, options: LoocvOptions, grid: Grid, shared: GlobalBasis | null, pairs?: InnerFoldShare): { config: PaceConfig; residuals: Float64Array } {
-  let sums: Float64Array[] | null = null;
-  let configs: PaceConfig[] = [];
-  const truth = Float64Array.from(trainIdx, (i) => target.y[i] as number);
-  trainIdx.forEach((inner, t) => {
-    let column = pairs?.take(inner);
-    if (!column) {
-      const innerTrain = Int32Array.from(trainIdx.filter((_, s) => s !== t));
-      const basis = prepareFold(data, target, innerTrain, options, shared);
-      // The outer fold of `inner` fits on these same models in its own inner fold of this outer
-      // model: predict it now as well, once, and hand the column over.
-      const later = pairs?.wants(inner) ?? false;
-      const both = gridPredictions(basis, later ? Int32Array.of(target.rows[inner] as number, target.rows[pairs!.outer] as number) : Int32Array.of(target.rows[inner] as number), grid);
-      column = { configs: both.map((p) => p.config), values: Float64Array.from(both, (p) => p.predictions[0] as number) };
-      if (later) pairs!.give(inner, { configs: column.configs, values: Float64Array.from(both, (p) => p.predictions[1] as number) });
-    }
-    if (!sums) {
-      sums = column.configs.map(() => new Float64Array(trainIdx.length));
-      configs = column.configs;
-    }
-    column.values.forEach((v, c) => ((sums as Float64Array[])[c]![t] = v));
-  });
-  let best = 0;
-  let bestScore = Infinity;
-  (sums as unknown as Float64Array[]).forEach((pred, c) => {
-    const s = tuningScore(truth, pred);
-    if (s < bestScore - 1e-12) {
-      bestScore = s;
-      best = c;
-    }
-  });
-  const chosen = (sums as unknown as Float64Array[])[best] as Float64Array;
-  return { config: configs[best] as PaceConfig, residuals: Float64Array.from(chosen, (p, t) => (truth[t] as number) - p) };
-}
-
 export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<LoocvReport> {
   await loadDense();
   const reports: TargetReport[] = [];
   const rng = new Rng(options.seed);
-  const foldsTotal = data.targets.reduce((n, t) => n + Math.min(t.rows.length, options.maxFolds ?? t.rows.length), 0);
+  const protocol = options.foldProtocol ?? defaultFoldProtocol;
+  const outerPlan = (t: PreparedTarget) => {
+    const force = options.outerFolds === undefined || options.outerFolds === 'auto' ? undefined : options.outerFolds;
+    const plan = planFolds(Array.from(t.rows, (r) => data.models[r] as string), 'outer', protocol, force);
+    return { plan, members: foldMembers(plan) };
+  };
+  const plans = new Map(data.targets.map((t) => [t, outerPlan(t)]));
+  const foldsTotal = data.targets.reduce((n, t) => n + Math.min(plans.get(t)!.members.length, options.maxFolds ?? Infinity), 0);
   let foldsDone = 0;
   for (const target of data.targets) {
     const n = target.rows.length;
-    const folds = Math.min(n, options.maxFolds ?? n);
+    const { plan, members } = plans.get(target)!;
+    const loo = plan.kind === 'leave-one-out';
+    const folds = Math.min(members.length, options.maxFolds ?? members.length);
     const frozen = options.frozen[target.name] ?? fallbackConfig;
     const shared = options.svdScope === 'all' ? computeGlobalBasis(data, Int32Array.from(data.models.keys()), `${options.seed}/svd/all`) : null;
     const paceFrozen = newAcc(n, true);
@@ -241,49 +172,78 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
     let guarded = 0;
     const coverage = options.coverage === false ? [] : newCoverage();
     const nestedCoverage = options.coverage === false || !options.nested ? [] : newCoverage();
-    const innerShare = options.nested && InnerFoldShare.enabled(folds, gridSize(options.nested)) ? new InnerFoldShare(folds) : undefined;
-    for (let k = 0; k < folds; k++) {
-      const modelName = data.models[target.rows[k] as number] as string;
-      options.progress?.(`loocv ${target.name}: fold ${k + 1}/${folds} (${modelName})`);
+    // Training-set sizes decide the inner loops; pairs of inner folds are shared only when both loops are leave-one-out.
+    const innerKinds = new Set<FoldPlan['kind']>();
+    const innerShare = loo && n - 1 <= protocol.leaveOneOutUpTo && options.nested && InnerFoldShare.enabled(folds, gridSize(options.nested)) ? new InnerFoldShare(folds) : undefined;
+    // The mean predictor every row is compared with: the same folds' training mean.
+    const foldMean = new Array<number>(n).fill(NaN);
+    for (let f = 0; f < folds; f++) {
+      const held = members[f]!;
+      const inFold = new Uint8Array(n);
+      for (const k of held) inFold[k] = 1;
+      const heldNames = held.map((k) => data.models[target.rows[k] as number] as string);
+      options.progress?.(`loocv ${target.name}: fold ${f + 1}/${folds} (${loo ? heldNames[0] : `${held.length} models`})`);
       options.onProgress?.(foldsDone++, foldsTotal, `LOOCV folds (${target.name})`);
-      const trainIdx = Int32Array.from({ length: n - 1 }, (_, i) => (i < k ? i : i + 1));
+      const trainIdx = Int32Array.from({ length: n }, (_, i) => i).filter((i) => !inFold[i]);
+      innerKinds.add(trainIdx.length <= protocol.leaveOneOutUpTo ? 'leave-one-out' : 'k-fold');
+      let trainMean = 0;
+      for (const i of trainIdx) trainMean += target.y[i] as number;
+      for (const k of held) foldMean[k] = trainMean / trainIdx.length;
+      const heldRows = held.map((k) => target.rows[k] as number);
+      // The nested search and the shipped row's inner folds are the same folds of these training
+      // models. Shared under K-fold only: K bases per outer fold, where leave-one-out would hold n.
+      const bases = trainIdx.length > protocol.leaveOneOutUpTo ? new BasisCache() : undefined;
       const basis = prepareFold(data, target, trainIdx, options, shared, true);
-      const testRow = target.rows[k] as number;
       const fit = fitTarget(basis, frozen, options.alpha);
-      const pred = predictPoolRow(basis, fit, testRow);
-      if (pred.guarded) guarded++;
-      scorePairs(paceFrozen, k, pred.value, target, trainIdx, pred.margins);
+      const preds = heldRows.map((row) => predictPoolRow(basis, fit, row));
+      preds.forEach((pred, j) => {
+        if (pred.guarded) guarded++;
+        scorePairs(paceFrozen, held[j]!, pred.value, target, trainIdx, pred.margins);
+      });
       // The shipped row faces what a checkpoint faces: its fold's universe comes from the training models only.
-      const fold = foldView(data, [testRow]);
+      const fold = foldView(data, heldRows);
       const shippedBasis = fold === data ? basis : prepareFold(fold, target, trainIdx, options, null);
-      const points = shippedPoolPredictions(shippedBasis, shippedForms(shippedBasis, fold === data ? fit : fitTarget(shippedBasis, frozen, null)), testRow);
-      for (const kind of shippedKinds) scorePairs(shippedByKind.get(kind)!, k, points[kind], target, trainIdx);
+      const forms = shippedForms(shippedBasis, fold === data ? fit : fitTarget(shippedBasis, frozen, null));
+      const points = heldRows.map((row) => shippedPoolPredictions(shippedBasis, forms, row));
+      held.forEach((k, j) => {
+        for (const kind of shippedKinds) scorePairs(shippedByKind.get(kind)!, k, points[j]![kind], target, trainIdx);
+      });
       if (coverage.length) {
         // The whole of what fit does, on this fold's training models: their own cross-validation
         // picks the form, and its residuals make the interval `check` would issue around it.
-        const inner = await crossValidatedPredictions(data, target, trainIdx, frozen, options, shared);
-        const point = points[inner.kind];
-        shippedChoices.push({ heldOut: modelName, kind: inner.kind });
-        scorePairs(shipped, k, point, target, trainIdx);
-        addCoverage(coverage, target.y[k] as number, point, inner.residuals, pred.replicates.map((r) => r - pred.value + point), target.scale);
+        const inner = await crossValidatedPredictions(data, target, trainIdx, frozen, options, shared, [], protocol, bases);
+        held.forEach((k, j) => {
+          const point = points[j]![inner.kind];
+          shippedChoices.push({ heldOut: heldNames[j]!, kind: inner.kind });
+          scorePairs(shipped, k, point, target, trainIdx);
+          addCoverage(coverage, target.y[k] as number, point, inner.residuals, preds[j]!.replicates.map((r) => r - preds[j]!.value + point), target.scale);
+        });
       }
       if (options.nested) {
-        if (innerShare) innerShare.outer = k;
-        const search = nestedSearch(data, target, trainIdx, options, options.nested, shared, innerShare);
-        nestedChoices.push({ heldOut: modelName, config: search.config });
+        if (innerShare) innerShare.outer = held[0]!;
+        const search = nestedSearch(data, target, trainIdx, options, options.nested, shared, innerShare, bases);
         const nestedFit = fitTarget(basis, search.config, options.alpha);
-        const np = predictPoolRow(basis, nestedFit, testRow);
-        scorePairs(paceNested, k, np.value, target, trainIdx, np.margins);
-        if (nestedCoverage.length) addCoverage(nestedCoverage, target.y[k] as number, np.value, search.residuals, np.replicates, target.scale);
+        held.forEach((k, j) => {
+          nestedChoices.push({ heldOut: heldNames[j]!, config: search.config });
+          const np = predictPoolRow(basis, nestedFit, heldRows[j]!);
+          scorePairs(paceNested, k, np.value, target, trainIdx, np.margins);
+          if (nestedCoverage.length) addCoverage(nestedCoverage, target.y[k] as number, np.value, search.residuals, np.replicates, target.scale);
+        });
       }
       for (const name of options.baselines) {
-        const value = await baselines[name].predict({ basis, testRow, budget: frozen.budget, ncH: frozen.ncH, rng: rng.fork(`${target.name}/${name}/${k}`), cache });
-        scorePairs(base.get(name)!, k, value, target, trainIdx);
+        // Leave-one-out keeps its per-model streams; a K-fold fold draws once for all its models.
+        const stream = rng.fork(`${target.name}/${name}/${loo ? held[0] : `fold-${f}`}`);
+        for (const [j, k] of held.entries()) {
+          const value = await baselines[name].predict({ basis, testRow: heldRows[j]!, budget: frozen.budget, ncH: frozen.ncH, rng: stream, cache });
+          scorePairs(base.get(name)!, k, value, target, trainIdx);
+        }
       }
       for (const budget of options.budgetCurve) {
         const cf = fitTarget(basis, { ...frozen, budget }, options.alpha);
-        const cp = predictPoolRow(basis, cf, testRow);
-        scorePairs(curve.get(budget)!, k, cp.value, target, trainIdx, cp.margins);
+        held.forEach((k, j) => {
+          const cp = predictPoolRow(basis, cf, heldRows[j]!);
+          scorePairs(curve.get(budget)!, k, cp.value, target, trainIdx, cp.margins);
+        });
       }
     }
     const methods: MethodResult[] = [
@@ -292,9 +252,10 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
       ...shippedKinds.map((kind) => finishMethod(`shipped-${kind}`, `shippable form "${kind}": ${shippedPredictors[kind].title}, clipped to the target range`, shippedByKind.get(kind)!, target)),
       finishMethod('pace-frozen', `PACE, frozen settings (C=${frozen.budget}, q=${frozen.q}, m=${frozen.m}, nc_h=${frozen.ncH}, nc_d=${frozen.ncD})`, paceFrozen, target),
     ];
-    if (options.nested) methods.push(finishMethod('pace-nested', 'PACE, settings tuned by nested leave-one-out inside each fold', paceNested, target));
+    if (options.nested) methods.push(finishMethod('pace-nested', `PACE, settings tuned by nested ${innerKinds.has('k-fold') ? 'cross-validation' : 'leave-one-out'} inside each fold`, paceNested, target));
     for (const name of options.baselines) methods.push(finishMethod(name, baselines[name].title, base.get(name)!, target));
-    const comparisons = compareWithMean(methods, target, rng.fork(`${target.name}/models-bootstrap`));
+    const comparisons = compareWithMean(methods, target, loo ? looMeanPredictions(target.y) : foldMean, rng.fork(`${target.name}/models-bootstrap`));
+    const innerKind = innerKinds.size === 1 ? [...innerKinds][0]! : 'mixed';
     reports.push({
       target: target.name,
       scale: target.scale,
@@ -312,6 +273,11 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
       }),
       guardedPredictions: guarded,
       comparisons,
+      protocol: {
+        outer: { kind: plan.kind, folds: plan.kind === 'leave-one-out' ? n : members.length, evaluated: folds },
+        inner: { kind: innerKind, folds: innerKind === 'leave-one-out' ? null : protocol.folds },
+        leaveOneOutUpTo: protocol.leaveOneOutUpTo,
+      },
       coverage,
       nestedCoverage,
     });
@@ -323,9 +289,8 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
   return { options: rest, pool: { models: data.models.length, instances: data.instances.length, tasks }, targets: reports };
 }
 
-/** Paired differences to the leave-one-out mean, on the folds every compared method has. */
-function compareWithMean(methods: MethodResult[], target: PreparedTarget, rng: Rng): TargetReport['comparisons'] {
-  const mean = looMeanPredictions(target.y);
+/** Paired differences to the mean predictor of the same folds, on the folds every compared method has. */
+function compareWithMean(methods: MethodResult[], target: PreparedTarget, mean: ArrayLike<number>, rng: Rng): TargetReport['comparisons'] {
   const out: TargetReport['comparisons'] = [];
   for (const m of methods) {
     if (m.method === 'mean') continue;

@@ -28,7 +28,7 @@ export function renderUncertainty(t: TargetReport, f: number, unit: string): str
   if (mean) {
     lines.push('');
     lines.push(
-      `Floors — the constant mean predictor (leave-one-out): MAE ${fmt(mean.metrics.mae * f, 2)}${unit}, R² ${fmt(mean.metrics.r2, 3)}, pair acc. (scores) ${fmt(100 * mean.pairAccuracy, 1)}%. A method is informative only above these.`,
+      `Floors — the constant mean predictor (${t.protocol?.outer.kind === 'k-fold' ? 'each fold’s training mean' : 'leave-one-out'}): MAE ${fmt(mean.metrics.mae * f, 2)}${unit}, R² ${fmt(mean.metrics.r2, 3)}, pair acc. (scores) ${fmt(100 * mean.pairAccuracy, 1)}%. A method is informative only above these.`,
     );
     for (const m of t.methods) lines.push(...floorWarnings(m, mean));
   }
@@ -53,7 +53,7 @@ export function renderUncertainty(t: TargetReport, f: number, unit: string): str
   }
   if (t.nestedCoverage?.length) {
     lines.push('');
-    lines.push(`Prediction intervals of the pace-nested row (conformal from the chosen configuration's inner leave-one-out residuals, which chose it: slightly optimistic), empirical coverage: ${coverageParts(t.nestedCoverage).join('; ')}.`);
+    lines.push(`Prediction intervals of the pace-nested row (conformal from the chosen configuration's inner ${t.protocol?.inner.kind === 'leave-one-out' || !t.protocol ? 'leave-one-out' : 'cross-validated'} residuals, which chose it: slightly optimistic), empirical coverage: ${coverageParts(t.nestedCoverage).join('; ')}.`);
   }
   return lines;
 }

@@ -1,5 +1,5 @@
 /** LOOCV report as a Markdown table (the JSON is the LoocvReport itself). */
-import type { LoocvReport, TargetReport } from './loocv.js';
+import type { LoocvReport, ProtocolReport, TargetReport } from './loocv.js';
 import { renderUncertainty } from './report-uncertainty.js';
 import { escapeMarkdown } from '../../kernel/markdown.js';
 import { baselines, type BaselineName } from '../predictors/baselines.js';
@@ -10,15 +10,25 @@ export function unitOf(t: TargetReport): string {
   return t.scale === 'raw' ? '' : ' (pp)';
 }
 
+/** Which cross-validation produced the table (folds.ts). */
+export function protocolLine(p: ProtocolReport): string {
+  const outer = p.outer.kind === 'leave-one-out' ? 'leave-one-model-out' : `${p.outer.folds}-fold over models (dealt by a hash of the model name)`;
+  const evaluated = p.outer.evaluated < p.outer.folds ? ` (the first ${p.outer.evaluated} folds evaluated)` : '';
+  const inner = p.inner.kind === 'leave-one-out' ? 'leave-one-out' : p.inner.kind === 'k-fold' ? `${p.inner.folds}-fold` : `leave-one-out up to ${p.leaveOneOutUpTo} training models, ${p.inner.folds}-fold above`;
+  return `Protocol: outer ${outer}${evaluated}; inner selection (nested search, shipped form) ${inner} over each fold's training models.`;
+}
+
 export function renderLoocvTable(report: LoocvReport): string {
   const lines: string[] = [];
-  lines.push(`Leave-one-model-out over ${report.pool.models} pool models, ${report.pool.instances} selectable source instances; bootstrap B=${report.options.bootstrap}, global SVD scope: ${report.options.svdScope}.`);
+  const kFold = report.targets.some((t) => t.protocol?.outer.kind === 'k-fold');
+  lines.push(`${kFold ? 'Cross-validation' : 'Leave-one-model-out'} over ${report.pool.models} pool models, ${report.pool.instances} selectable source instances; bootstrap B=${report.options.bootstrap}, global SVD scope: ${report.options.svdScope}.`);
   for (const t of report.targets) {
     const f = t.scale === 'raw' ? 1 : 100;
     lines.push('');
     // Target names come from files anyone can write: no raw HTML or control characters in loocv.md.
     lines.push(`### ${escapeMarkdown(t.target)} — ${t.models.length} models, truth ${fmt(Math.min(...t.truth) * f, 1)}–${fmt(Math.max(...t.truth) * f, 1)}${unitOf(t)}`);
     lines.push('');
+    if (t.protocol) lines.push(protocolLine(t.protocol), '');
     lines.push(`| method | MAE${unitOf(t)} | Spearman | Pearson | R² | pair acc. (scores) | pair acc. (Goal B) |`);
     lines.push('|---|---|---|---|---|---|---|');
     for (const m of t.methods)
@@ -26,7 +36,7 @@ export function renderLoocvTable(report: LoocvReport): string {
         `| ${m.method} | ${fmt(m.metrics.mae * f, 2)} | ${fmt(m.metrics.spearman, 3)} | ${fmt(m.metrics.pearson, 3)} | ${fmt(m.metrics.r2, 3)} | ${fmt(100 * m.pairAccuracy, 1)}% | ${m.goalBPairAccuracy === undefined ? '' : `${fmt(100 * m.goalBPairAccuracy, 1)}%`} |`,
       );
     // A Spearman of −1 next to "mean" reads as a broken baseline unless it is explained.
-    if (t.methods.some((m) => m.method === 'mean'))
+    if (t.methods.some((m) => m.method === 'mean') && t.protocol?.outer.kind !== 'k-fold')
       lines.push('', 'The mean baseline’s Spearman is −1 by construction: leaving a model out lowers the training mean when that model scores high and raises it when it scores low, so its predictions rank the models exactly backwards. It carries no information about ranking; compare methods by MAE, and the comparison below treats the baseline’s Spearman as 0.');
     lines.push(...renderUncertainty(t, f, unitOf(t)));
     if (t.budgetCurve.length) {
@@ -44,13 +54,14 @@ export function renderLoocvTable(report: LoocvReport): string {
         counts.set(key, (counts.get(key) ?? 0) + 1);
       }
       lines.push('');
+      // Counted per held-out model: under K-fold every model of a fold carries its fold's choice.
       lines.push(`Nested choices: ${[...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([k, v]) => `${k} ×${v}`).join('; ')}`);
     }
     if (t.shippedChoices?.length) {
       const counts = new Map<string, number>();
       for (const c of t.shippedChoices) counts.set(c.kind, (counts.get(c.kind) ?? 0) + 1);
       lines.push('');
-      lines.push(`Shipped choices (the simplest shippable form not significantly worse, per fold): ${[...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([k, v]) => `${k} ×${v}`).join('; ')}`);
+      lines.push(`Shipped choices (the simplest shippable form not significantly worse, per ${t.protocol?.outer.kind === 'k-fold' ? 'held-out model: its fold’s choice' : 'fold'}): ${[...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([k, v]) => `${k} ×${v}`).join('; ')}`);
     }
     const reported = t.methods.flatMap((m) => (m.method in baselines && m.method !== 'mean' ? [`${m.method} (${baselines[m.method as BaselineName].notShippedBecause})`] : []));
     if (reported.length) lines.push('', `Reported, never shipped: ${reported.join('; ')}.`);

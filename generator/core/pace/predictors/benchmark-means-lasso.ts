@@ -1,6 +1,7 @@
 import type { Baseline } from './baseline-types.js';
 import { benchmarkMeans } from './benchmark-means.js';
 import { lassoFit } from './lasso.js';
+import { perFold } from './fold-memo.js';
 
 /**
  * Lasso on the per-benchmark means (one feature per source benchmark), α = 0.1·α_max of the
@@ -13,13 +14,15 @@ export const benchmarkMeansLassoBaseline: Baseline = {
   predict: (ctx) => {
     const { features, tasks } = benchmarkMeans(ctx);
     const p = tasks.length;
-    const rows = ctx.basis.trainRows;
-    const n = rows.length;
-    const x = new Float64Array(p * n);
-    rows.forEach((r, i) => {
-      for (let j = 0; j < p; j++) x[j * n + i] = features[r * p + j] as number;
+    const fit = perFold(ctx.basis, 'benchmark-means-lasso', () => {
+      const rows = ctx.basis.trainRows;
+      const n = rows.length;
+      const x = new Float64Array(p * n);
+      rows.forEach((r, i) => {
+        for (let j = 0; j < p; j++) x[j * n + i] = features[r * p + j] as number;
+      });
+      return lassoFit(x, n, p, ctx.basis.yTrain, { ratio: 0.1 });
     });
-    const fit = lassoFit(x, n, p, ctx.basis.yTrain, { ratio: 0.1 });
     let pred = fit.intercept;
     for (let j = 0; j < p; j++) pred += (fit.weights[j] as number) * (features[ctx.testRow * p + j] as number);
     return pred;

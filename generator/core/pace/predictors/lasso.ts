@@ -5,6 +5,7 @@
  */
 import type { Baseline } from './baseline-types.js';
 import { viewCols } from '../numerics/kernels.js';
+import { perFold } from './fold-memo.js';
 
 export interface LassoFit {
   weights: Float64Array;
@@ -133,15 +134,17 @@ export const lassoBaseline: Baseline = {
   title: 'lasso on all instances (α = 0.1·α_max)',
   predict: (ctx) => {
     const { view } = ctx.basis.data;
-    const rows = ctx.basis.trainRows;
-    const n = rows.length;
     const p = viewCols(view);
-    const x = new Float64Array(p * n);
-    for (let i = 0; i < n; i++) {
-      const base = (view.rows[rows[i] as number] as number) * view.stride;
-      for (let j = 0; j < p; j++) x[j * n + i] = view.data[base + (view.cols ? (view.cols[j] as number) : j)] as number;
-    }
-    const fit = lassoFit(x, n, p, ctx.basis.yTrain, { ratio: 0.1 }, 1e-8, 2000);
+    const fit = perFold(ctx.basis, 'lasso-all', () => {
+      const rows = ctx.basis.trainRows;
+      const n = rows.length;
+      const x = new Float64Array(p * n);
+      for (let i = 0; i < n; i++) {
+        const base = (view.rows[rows[i] as number] as number) * view.stride;
+        for (let j = 0; j < p; j++) x[j * n + i] = view.data[base + (view.cols ? (view.cols[j] as number) : j)] as number;
+      }
+      return lassoFit(x, n, p, ctx.basis.yTrain, { ratio: 0.1 }, 1e-8, 2000);
+    });
     const base = (view.rows[ctx.testRow] as number) * view.stride;
     let pred = fit.intercept;
     for (let j = 0; j < p; j++) {
