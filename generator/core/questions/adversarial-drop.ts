@@ -9,6 +9,7 @@
  * round stale. The loop ends only after a refit of every learner finds none above the limit.
  */
 import { ADVERSARY_LEARNERS, type TrainingQuestion } from './audit/learners.js';
+import { argmaxCredit } from './audit/shortcuts/types.js';
 
 /**
  * The learners whose held-out finds are dropped: the regressions and the trees. Dropping what the single-feature
@@ -82,14 +83,13 @@ export function dropPredictable(candidates: readonly DropCandidate[], options: D
       continue;
     }
     active = [...above].sort((a, b) => a - b);
-    const { members, learner } = worst as { members: number[]; learner: number };
+    const { members, learner, excess } = worst as { members: number[]; learner: number; excess: number };
     const byLearner = margins.get(learner)!;
     const found = members
       .filter((i) => byLearner.get(i)!.credit > 0)
       .sort((a, b) => byLearner.get(b)!.margin - byLearner.get(a)!.margin || (candidates[a]!.id < candidates[b]!.id ? -1 : 1));
     // Far above the limit, half the excess goes at once (AFLite drops a fixed share per round);
     // near it, `step` of the cell per refit.
-    const { excess } = worst as { excess: number };
     const take = Math.max(1, Math.ceil(Math.max(step, excess / 2) * members.length));
     const guard = guardState(candidates, kept, options);
     const before = dropped.size;
@@ -133,10 +133,7 @@ function guardState(candidates: readonly DropCandidate[], kept: readonly number[
 
 /** The gold's credit under "pick the highest on column f" (ties share it). */
 function tops(c: DropCandidate, f: number): number {
-  const values = c.rows.map((r) => r[f]!);
-  const best = Math.max(...values);
-  if (values[0] !== best) return 0;
-  return 1 / values.filter((v) => v === best).length;
+  return argmaxCredit(c.rows.map((r) => r[f]!), 0);
 }
 
 /** A margin of 0 is a tie at the top: shared credit, counted as found at half weight. */

@@ -13,9 +13,10 @@
  * - Then the learners are refitted on the chosen sets, over that dealing of the groups into folds
  *   and a second one, and the drafts they still solve are dropped (adversarial-drop.ts). The caller counts every drop as a skip reason.
  */
-import { hashSeed, Rng } from '../kernel/rng.js';
+import { Rng } from '../kernel/rng.js';
 import type { Trajectory } from '../trajectories/types.js';
 import { ADVERSARY_FEATURES, adversaryFeatures } from './audit/adversary-features.js';
+import { dealGroups } from './audit/adversary.js';
 import { jaccard } from './audit/features.js';
 import { optionTool, questionSegment } from './audit/segment.js';
 import { words } from './audit/text.js';
@@ -107,7 +108,7 @@ export function adversarialFilter(items: readonly FilterItem[], seed: string, op
   // Fewer drafts than the audit gates on: too few to fit a discriminator on, the drafted choices stay.
   if (groups.length < 2 || items.length < MIN_ITEMS) return dropped;
   const k = Math.min(options.folds ?? 5, groups.length);
-  const foldOf = dealFolds(groups, k, 'af');
+  const foldOf = dealGroups(groups, k, 'af');
   const drafted = items.flatMap((item) => {
     const p = prepare(item, seed, foldOf.get(item.group)!, options.renderDraft);
     return p ? [p] : [];
@@ -127,17 +128,11 @@ export function adversarialFilter(items: readonly FilterItem[], seed: string, op
     for (const p of prepared) choose(p, models[p.fold]!);
   }
   // AFLite's last step: every learner refitted on the chosen sets; drop what they still find.
-  const second = dealFolds(groups, k, 'af/2');
+  const second = dealGroups(groups, k, 'af/2');
   const candidates = prepared.map((p) => ({ id: p.item.id, folds: [p.fold, second.get(p.item.group)!], language: p.item.language ?? 'en', rows: rowsOf(p, p.shown) }));
   for (const i of dropPredictable(candidates, { folds: k, maxExcess, minCell: MIN_ITEMS, guards: [LENGTH, FLUENCY, SIMILARITY] })) dropped.set(prepared[i]!.item.draft, 'adversary-solvable');
   for (const p of prepared) if (!dropped.has(p.item.draft)) write(p, seed);
   return dropped;
-}
-
-/** Source groups in the order of a salted hash of their key, dealt round-robin into `k` folds. */
-function dealFolds(groups: readonly string[], k: number, salt: string): Map<string, number> {
-  const order = [...groups].sort((a, b) => hashSeed(`${salt}/${a}`) - hashSeed(`${salt}/${b}`) || (a < b ? -1 : 1));
-  return new Map(order.map((g, i) => [g, i % k]));
 }
 
 function prepare(item: FilterItem, seed: string, fold: number, renderDraft: FilterOptions['renderDraft']): Prepared | null {
@@ -219,7 +214,7 @@ const TOOL_SHARED = ADVERSARY_FEATURES.indexOf('tool_shared_by_options');
 /** Raw feature rows of the options [gold, ...shown] as the audit would see them: set-dependent features recomputed for this set. */
 function rowsOf(p: Prepared, shown: readonly number[]): number[][] {
   const options = [0, ...shown];
-  const rows = options.map((i) => {
+  return options.map((i) => {
     const row = [...p.raw[i]!];
     let sim = 0;
     let maxSim = 0;
@@ -235,17 +230,13 @@ function rowsOf(p: Prepared, shown: readonly number[]): number[][] {
     row[TOOL_SHARED] = sameTool;
     return row;
   });
-  return rows;
 }
 
 /** The discriminator the distractors are chosen against: the audit's gradient-boosted trees, the learner that found most on real builds. */
 const FILTER_LEARNER = ADVERSARY_LEARNERS.find((l) => l.name === 'trees')!;
 
 function fitOn(training: readonly Prepared[]): Scorer {
-  return FILTER_LEARNER.fit(
-    training.map((p) => ({ rows: rowsOf(p, p.shown), gold: 0 })),
-    25,
-  );
+  return FILTER_LEARNER.fit(training.map((p) => ({ rows: rowsOf(p, p.shown), gold: 0 })));
 }
 
 /** Subsets of size `need` of `items`, lexicographic; at most `limit`. */

@@ -82,7 +82,7 @@ function compute(q: McqQuestion): number[][] {
   return q.choices.map((choice, i) => {
     const text = collapseWhitespace(choice);
     const optionWords = words(text);
-    const set = new Set(optionWords);
+    const set = wordSets[i]!;
     const parsed = parseJsonObject(text);
     const argumentWords = new Set(words(argumentText(parsed, text)));
     const tool = tools[i] ?? null;

@@ -74,12 +74,17 @@ export function sourceGroup(q: McqQuestion): string {
  * with its own salt. Null with fewer than two groups.
  */
 export function assignFolds(questions: readonly McqQuestion[], folds = ADVERSARY_FOLDS, repeat = 0): { fold: number[]; groups: number; folds: number } | null {
-  const salt = repeat === 0 ? 'adversary' : `adversary/${repeat}`;
-  const groups = [...new Set(questions.map(sourceGroup))].sort((a, b) => hashSeed(`${salt}/${a}`) - hashSeed(`${salt}/${b}`) || (a < b ? -1 : a > b ? 1 : 0));
+  const groups = [...new Set(questions.map(sourceGroup))];
   if (groups.length < 2) return null;
   const k = Math.min(folds, groups.length);
-  const foldOfGroup = new Map(groups.map((g, i) => [g, i % k]));
+  const foldOfGroup = dealGroups(groups, k, repeat === 0 ? 'adversary' : `adversary/${repeat}`);
   return { fold: questions.map((q) => foldOfGroup.get(sourceGroup(q))!), groups: groups.length, folds: k };
+}
+
+/** Groups in the order of a salted hash of their key (ties by key), dealt round-robin into `k` folds. */
+export function dealGroups(groups: readonly string[], k: number, salt: string): Map<string, number> {
+  const order = [...groups].sort((a, b) => hashSeed(`${salt}/${a}`) - hashSeed(`${salt}/${b}`) || (a < b ? -1 : a > b ? 1 : 0));
+  return new Map(order.map((g, i) => [g, i % k]));
 }
 
 /**
