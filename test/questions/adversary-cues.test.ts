@@ -102,14 +102,18 @@ describe('citation multi-select', () => {
     expect(DEFAULT_KINDS).toContain('dr_plan_mcq');
   });
 
-  it.skipIf(!hasSharedData)('fails the audit when built, because marking every observation that mentions the answer solves it', async () => {
+  it.skipIf(!hasSharedData)('never states the answer it asks to cite, so no string rule solves it on the real runs', async () => {
     const read = await readTrajectories(nodeVfs, [shared('trajectories')]);
     const built = await buildQuestions(read.trajectories, { seed: '0', kinds: ['dr_citation_ms'], includeUnproven: true });
+    for (const q of built.questions) expect(q.prompt).not.toMatch(/^(?:Final answer|最终答案)\s*[:：]/m);
     const { findings, report } = auditQuestions(built.questions);
     const task = report.tasks.find((t) => t.task === 'aptpace_dr_citation_ms')!;
-    expect(task.multiSelect!.rules.answer_mention.setMatch).toBeGreaterThan(0.5);
-    expect(findings.filter((f) => f.code === 'audit-multi-select-rule').map((f) => f.args.rule)).toEqual(['answer_mention']);
-    expect(task.verdict).toBe('fail');
+    expect(task.multiSelect!.questions).toBeGreaterThanOrEqual(30);
+    // Stating the answer let "mark what contains it" match 93% of gold sets.
+    expect(task.multiSelect!.rules.answer_mention.setMatch).toBe(0);
+    for (const [rule, score] of Object.entries(task.multiSelect!.rules)) expect(score.setMatch, rule).toBeLessThanOrEqual(0.5);
+    expect(findings.filter((f) => f.code === 'audit-multi-select-rule')).toEqual([]);
+    expect(task.verdict).not.toBe('fail');
   }, 120_000);
 });
 

@@ -20,6 +20,7 @@ function load(file: string): Trajectory[] {
 const all = [...load('setup-errors.jsonl'), ...load('tool-calls.jsonl'), ...load('dr-citations.jsonl')];
 const byTraj = (r: BuildResult, id: string) => r.questions.filter((q) => q.provenance.traj_id === id);
 const segment = (q: Question) => q.prompt.slice(q.question_start ?? 0);
+const zhOf = (r: BuildResult) => byTraj(r, 'fx:dr-zh:0')[0];
 
 let result: BuildResult;
 beforeAll(async () => {
@@ -111,8 +112,11 @@ describe('dr_citation_ms', () => {
     expect(kelly!.targets).toEqual([kelly!.golds.map((g) => g + 1).join(', ')]);
     kelly!.choices.forEach((c, i) => expect(c.startsWith(`Observation ${i + 1}: `)).toBe(true));
     expect(kelly!.build.choice_sources).toEqual(kelly!.choices.map((_, i) => (kelly!.golds.includes(i) ? 'gold' : 'unsupported_observation')));
-    expect(kelly!.build.choice_reasons).toEqual(kelly!.choices.map((_, i) => (kelly!.golds.includes(i) ? '' : 'its text does not state the final answer')));
+    expect(kelly!.build.choice_reasons).toEqual(kelly!.choices.map((_, i) => (kelly!.golds.includes(i) ? '' : 'its text does not state the answer')));
     expect(kelly!.build.offered_tools).toEqual(['browse_website', 'web_search']);
+    // The answer is what the model has to find: neither the question nor its examples state it.
+    expect(kelly!.prompt).not.toMatch(/Final answer|最终答案/);
+    expect(zhOf(result)!.prompt).not.toMatch(/Final answer|最终答案/);
     expect(result.skipped['dr_citation_ms:no-evidence']).toBe(1);
     expect(result.skipped['dr_citation_ms:all-evidence']).toBe(1);
     const [zh] = byTraj(result, 'fx:dr-zh:0') as MultiSelectQuestion[];
@@ -198,5 +202,38 @@ describe('multi-select baselines', () => {
     expect(b!.rules.last_only).toEqual({ setMatch: 0, f1: 0 });
     // chance: mean of 1/(2^k − 1) = (1/7 + 1/15 + 1/3 + 1/31) / 4.
     expect(b!.chanceSetMatch).toBeCloseTo((1 / 7 + 1 / 15 + 1 / 3 + 1 / 31) / 4, 12);
+  });
+
+  /** A citation question whose prompt is `lines`, observations numbered in order. */
+  const cite = (id: string, question: string, bodies: string[], golds: number[], language: 'en' | 'zh' = 'en') => {
+    const prompt = `Question: ${question}\nNumbered observations:\n${bodies.map((b, i) => `Observation ${i + 1} (after web_search):\n${b}\n`).join('')}Observations that state the answer: [`;
+    return { ...q(id, bodies.length, golds), language, prompt, question_start: 0 } as MultiSelectQuestion;
+  };
+
+  it('guesses the unstated answer as the phrase the observations repeat, and the page nearest the question', () => {
+    const set = [
+      // "Howard Kelly" is in two of three observations and not in the question: the guess.
+      cite('k', 'Who founded the gynecology department?', ['Howard Kelly led it from 1889.', 'Unrelated page about weather.', 'In 1889 Howard Kelly arrived.'], [0, 2]),
+      // The page sharing the most question words is the second one.
+      cite('p', 'When did the Paris Observatory open?', ['Weather in Lyon.', 'The Paris Observatory opened in 1671 under Louis XIV.', 'Observatory list: Greenwich, Lyon.'], [1]),
+    ];
+    const [b] = multiSelectBaselines(set);
+    // shared_phrase: question k → {0, 2} (right); question p → "lyon" is in 1 and 3 → {0, 2} (wrong).
+    expect(b!.rules.shared_phrase.setMatch).toBe(0.5);
+    // question_overlap: k → the 1889 pages share no question word (ties → first: {0}, wrong); p → {1} (right).
+    expect(b!.rules.question_overlap.setMatch).toBe(0.5);
+    expect(b!.rules.answer_mention.setMatch).toBe(0); // no "Final answer:" line to read
+  });
+
+  it('gates each language of a task on its own: a cue only the Chinese questions carry is found', async () => {
+    const { auditQuestions } = await import('../../generator/core/questions/audit/index.js');
+    const en = Array.from({ length: 6 }, (_, i) => cite(`en${i}`, `Which year ${i}?`, ['alpha beta', 'gamma delta', 'epsilon zeta'], [i % 3]));
+    const zh = Array.from({ length: 6 }, (_, i) => cite(`zh${i}`, '长城修建于哪一年', ['天气很好', '长城修建于公元前七世纪', '今天下雨'], [1], 'zh'));
+    const { findings, report } = auditQuestions([...en, ...zh]);
+    const task = report.tasks.find((t) => t.task === 't_ms')!;
+    expect(task.multiSelectLanguages.map((l) => [l.language, l.questions])).toEqual([['en', 6], ['zh', 6]]);
+    expect(task.multiSelectLanguages[1]!.rules.question_overlap.setMatch).toBe(1);
+    const small = findings.filter((f) => f.code === 'audit-multi-select-rule-small' && f.args.rule === 'question_overlap');
+    expect(small.map((f) => f.args.language ?? 'all')).toContain('zh');
   });
 });

@@ -96,6 +96,10 @@ function renderTask(t: TaskAudit): string {
   if (t.multiSelect) {
     const rules = Object.entries(t.multiSelect.rules).map(([name, r]) => `${name} ${pct(r.setMatch)} (F1 ${pct(r.f1)})`).join(', ');
     lines.push(`  multi-select rules, set match on ${t.multiSelect.questions} scored questions (chance ${pct(t.multiSelect.chanceSetMatch)}): ${rules}`);
+    for (const l of t.multiSelectLanguages) {
+      const byRule = Object.entries(l.rules).map(([name, r]) => `${name} ${pct(r.setMatch)}`).join(', ');
+      lines.push(`    ${l.language}, ${l.questions} questions (chance ${pct(l.chanceSetMatch)}): ${byRule}`);
+    }
   }
   lines.push(
     `  duplicates ${t.duplicates}, same prompt ${t.duplicatePrompts}, near-duplicate groups ${t.nearDuplicates.groups} (${t.nearDuplicates.extra} extra questions; ${t.nearDuplicates.distinct} distinct (prefix, gold) pairs), gold leaked ${t.leaks}, gold in context with a distractor ${t.goldInContext}, targets in prompt ${t.targetsInPrompt} (short ones as whole tokens ${t.shortTargetsInPrompt}), identical options ${t.identicalChoices}, malformed ${t.invalid}`,

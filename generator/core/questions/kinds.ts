@@ -31,9 +31,9 @@ interface KindInfo {
   ctfTask?: string;
   title: string;
   /**
-   * Built only when named in `--kinds`. `dr_citation_ms` is: its gold is "the observations whose
-   * text states the final answer", so marking every such observation solves it without
-   * understanding (the audit's `answer_mention` rule scores 100% set match on it).
+   * Built only when named in `--kinds`. `dr_citation_ms` is: its gold ("the observations whose
+   * text states the answer") is decided by a string match, not by judged support, and its
+   * Chinese questions are too few in any corpus we have to gate them on their own.
    */
   optIn?: boolean;
 }

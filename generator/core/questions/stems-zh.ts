@@ -15,7 +15,7 @@ export const ZH_ANSWER_STEMS: Readonly<Record<string, string>> = {
   'The correct next steps are (': '正确的后续步骤是 (',
   'The correct patch is (': '正确的补丁是 (',
   'The command that fixes the error is (': '能修复该错误的命令是 (',
-  'Supporting observations: [': '支持最终答案的观察：[',
+  'Observations that state the answer: [': '陈述了答案的观察：[',
   'The file that the fix changes is (': '修复所改动的文件是 (',
   'The test patch that reproduces the issue is (': '能复现该问题的测试补丁是 (',
 };
@@ -31,7 +31,7 @@ export function answerStemFor(englishStem: string, language: string): string {
  * segment is found by this header, so a zh prompt needs the zh one.
  */
 export const ZH_QUESTION_HEADERS: Readonly<Record<string, string>> = {
-  'Request: Cite the observations that support the final answer.': '请求：请找出支持最终答案的观察结果。',
+  'Request: Cite the observations that state the answer to the question.': '请求：请找出陈述了问题答案的观察结果。',
   'Request: A setup command failed.': '要求：某条环境配置命令执行失败。',
   'Request: Write the next tool call': '要求：写出修复该问题的智能体的下一次工具调用',
 };

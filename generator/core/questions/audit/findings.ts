@@ -44,13 +44,13 @@ export const auditFindings = {
     severity: 'error',
     title: 'A string rule solves a multi-select task',
     message: (a) =>
-      `task ${a.task}: the model-free rule "${a.rule}" matches the gold set exactly in ${pct(a.setMatch)} of ${a.n} questions (chance ${pct(a.chance)}), above the ${pct(a.limit)} limit`,
+      `task ${a.task}${a.language ? ` (${a.language})` : ''}: the model-free rule "${a.rule}" matches the gold set exactly in ${pct(a.setMatch)} of ${a.n} questions (chance ${pct(a.chance)}), above the ${pct(a.limit)} limit`,
   },
   'audit-multi-select-rule-small': {
     severity: 'warning',
     title: 'A string rule solves a small multi-select task',
     message: (a) =>
-      `task ${a.task}: the model-free rule "${a.rule}" matches the gold set exactly in ${pct(a.setMatch)} of ${a.n} questions (chance ${pct(a.chance)}), above the ${pct(a.limit)} limit; too few questions to fail the task`,
+      `task ${a.task}${a.language ? ` (${a.language})` : ''}: the model-free rule "${a.rule}" matches the gold set exactly in ${pct(a.setMatch)} of ${a.n} questions (chance ${pct(a.chance)}), above the ${pct(a.limit)} limit; too few questions to fail the task`,
   },
   'audit-completion-rule': {
     severity: 'error',

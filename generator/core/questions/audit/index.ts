@@ -11,7 +11,7 @@ import type { CompletionQuestion, McqQuestion, Question } from '../types.js';
 import { auditFindings } from './findings.js';
 import { ADVERSARY_MIN_QUESTIONS, runAdversary, type AdversaryResult } from './adversary.js';
 import { completionBaselines, gateCompletionRules, type CompletionBaselines } from './completion-baselines.js';
-import { MAX_RULE_SET_MATCH, multiSelectBaselines, type MultiSelectBaselines, type MultiSelectRule } from './multi-select.js';
+import { MAX_RULE_SET_MATCH, multiSelectBaselines, multiSelectBaselinesByLanguage, type MultiSelectBaselines, type MultiSelectRule } from './multi-select.js';
 import { SHORTCUT_NAMES } from './shortcuts/index.js';
 import { detectableExcess, runShortcut } from './gate.js';
 import { letterBalance } from './letters.js';
@@ -68,6 +68,8 @@ export interface TaskAudit {
   completionRules: CompletionBaselines | null;
   /** Model-free rules on the task's scored multi-select questions (set match, F1); null without any. */
   multiSelect: MultiSelectBaselines | null;
+  /** The multi-select baselines of each language, when the task has more than one. */
+  multiSelectLanguages: MultiSelectBaselines[];
   /**
    * Smallest excess over chance (points) a shortcut needs to reach significance at this size;
    * null when the task has no MCQ or is so small that not even a perfect score would be significant.
@@ -199,11 +201,13 @@ export function auditQuestions(questions: Question[], options: AuditOptions = {}
     }
 
     const multiSelect = multiSelectBaselines(taskQuestions)[0] ?? null;
-    if (multiSelect) {
-      for (const [rule, score] of Object.entries(multiSelect.rules) as Array<[MultiSelectRule, { setMatch: number }]>) {
+    const multiSelectLanguages = multiSelect ? multiSelectBaselinesByLanguage(taskQuestions) : [];
+    for (const baselines of multiSelect ? [multiSelect, ...multiSelectLanguages] : []) {
+      for (const [rule, score] of Object.entries(baselines.rules) as Array<[MultiSelectRule, { setMatch: number }]>) {
         if (score.setMatch <= MAX_RULE_SET_MATCH) continue;
-        const code = multiSelect.questions >= ADVERSARY_MIN_QUESTIONS ? 'audit-multi-select-rule' : 'audit-multi-select-rule-small';
-        taskFindings.push(make(code, {}, { task, rule, n: multiSelect.questions, setMatch: score.setMatch, chance: multiSelect.chanceSetMatch, limit: MAX_RULE_SET_MATCH }));
+        const code = baselines.questions >= ADVERSARY_MIN_QUESTIONS ? 'audit-multi-select-rule' : 'audit-multi-select-rule-small';
+        const where = baselines.language ? { language: baselines.language } : {};
+        taskFindings.push(make(code, {}, { task, ...where, rule, n: baselines.questions, setMatch: score.setMatch, chance: baselines.chanceSetMatch, limit: MAX_RULE_SET_MATCH }));
       }
     }
 
@@ -230,6 +234,7 @@ export function auditQuestions(questions: Question[], options: AuditOptions = {}
       adversary,
       completionRules,
       multiSelect,
+      multiSelectLanguages,
       detectablePoints,
       duplicates,
       duplicatePrompts,

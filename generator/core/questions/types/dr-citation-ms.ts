@@ -2,7 +2,7 @@ import { middleCut } from '../views.js';
 import { offeredToolsBefore } from './new-kinds-shared.js';
 import type { QuestionTypeModule } from './module.js';
 
-export const CITATION_HEADER = 'Request: Cite the observations that support the final answer.';
+export const CITATION_HEADER = 'Request: Cite the observations that state the answer to the question.';
 
 /** Case, width, punctuation and spacing do not make a mention different (`S.p.A.` = `S p A`). */
 export function normaliseMention(text: string): string {
@@ -35,10 +35,16 @@ export function citationTarget(golds: readonly number[]): string {
 }
 
 /**
- * Deep-research citation / evidence multi-select: the question, the final answer and the
- * numbered observations of the run (in a seeded order); the model lists every observation that supports the
- * answer. An observation supports it when its shown text mentions the answer as a whole
- * (see `mentions`; checked on the text as capped in the prompt). Scored by set equality and F1.
+ * Deep-research citation / evidence multi-select: the question and the numbered observations
+ * of the run (in a seeded order); the model lists every observation that states the answer.
+ * An observation states it when its shown text mentions the run's answer as a whole (see
+ * `mentions`; checked on the text as capped in the prompt). Scored by set equality and F1.
+ *
+ * The prompt does not show the answer: with it shown, marking every observation that contains
+ * it is a string rule that matched the gold set in 92–94% of the real questions, so the kind
+ * measured string search, not reading. Without it the model has to find the answer to cite
+ * its sources.
+ *
  * A run where no observation, or every observation, states the answer is skipped: the first
  * has no gold, the second would make "select all" the gold.
  */
@@ -69,16 +75,16 @@ export const drCitationMs: QuestionTypeModule = {
     if (golds.length === evidence.length) return { drafts: [], skipped: ['all-evidence'] };
     const choices = evidence.map((e) => `Observation ${e.number}: ${e.action.replace(/\s+/g, ' ').trim()}`);
     const reasons: Record<string, string> = {};
-    choices.forEach((c, i) => (reasons[c] = golds.includes(i) ? '' : 'its text does not state the final answer'));
+    choices.forEach((c, i) => (reasons[c] = golds.includes(i) ? '' : 'its text does not state the answer'));
     const target = citationTarget(golds);
     return {
       drafts: [{
         kind: 'dr_citation_ms',
         step: null,
-        fields: { goal: t.task.goal, final_answer: answer, evidence },
+        fields: { goal: t.task.goal, evidence },
         // Options live in `fields`: budget truncation drops history, never an option.
         history: [],
-        answerStem: 'Supporting observations: [',
+        answerStem: 'Observations that state the answer: [',
         answerSuffix: ']',
         completion: { targets: [target], metric: 'exact_match', stop: [']', '\n'] },
         multiSelect: { choices, golds },
