@@ -153,4 +153,18 @@ describe('mergeMatrices', () => {
     expect(cellsOf(merged)).toEqual({ m1: { 't/0': 1 }, m2: { 't/1': 1 } });
     expect(merged.instances.find((i) => i.key === 't/0')!.doc_hash).toBe('aaa');
   });
+
+  it('fit and evaluate inputs report a cell the store and the score tables disagree on, naming both sides', async () => {
+    const { loadPaceInputs } = await import('../../generator/core/pace/inputs/inputs.js');
+    const vfs = new MemoryVfs({ '/tables/t/m1.csv': 'id,score\n0,0\n1,1\n' });
+    await saveStore(vfs, '/store', { matrix: matrix(['m1'], ['t/0'], { m1: { 't/0': 1 } }) });
+    const heard: string[] = [];
+    const inputs = await loadPaceInputs(vfs, { store: '/store', sources: ['/tables'] }, { onFinding: (f) => void heard.push(f.code) });
+    const conflict = inputs.findings.filter((f) => f.code === 'cell-conflict');
+    expect(conflict.map((f) => [f.args.model, f.args.instance, f.args.value, f.args.kept])).toEqual([['m1', 't/0', 0, 1]]);
+    expect(conflict[0]!.path.file).toContain('score tables');
+    expect(conflict[0]!.args.keptFrom).toContain('/store');
+    expect(heard).toContain('cell-conflict');
+    expect(cellsOf(inputs.matrix!).m1).toEqual({ 't/0': 1, 't/1': 1 });
+  });
 });

@@ -112,7 +112,7 @@ const ingest: CommandSpec = {
       appendAll(findings, r.findings);
       tallies.tables = r.tally;
       if (matrix) {
-        const merged = mergeMatrices(matrix, r.matrix, { onFinding: ctx.streamFinding });
+        const merged = mergeMatrices(matrix, r.matrix, { onFinding: ctx.streamFinding, labels: ['harness logs', 'score tables'] });
         appendAll(findings, merged.findings);
         matrix = merged.matrix;
       } else matrix = r.matrix;

@@ -10,8 +10,14 @@ import type { FindingListener } from '../kernel/finding-collector.js';
  * whose doc_hash differs between them is an `instance-hash-conflict` and the second
  * matrix's cells for it are not merged.
  */
-export function mergeMatrices(a: ScoreMatrix, b: ScoreMatrix, options: { onFinding?: FindingListener } = {}): { matrix: ScoreMatrix; findings: Finding[] } {
-  const sink = new FindingSink(options);
+export function mergeMatrices(
+  a: ScoreMatrix,
+  b: ScoreMatrix,
+  options: { onFinding?: FindingListener; labels?: readonly [string, string] } = {},
+): { matrix: ScoreMatrix; findings: Finding[] } {
+  const sink = new FindingSink(options.onFinding ? { onFinding: options.onFinding } : {});
+  // Findings name where each side came from (a store folder, the score tables) when the caller knows.
+  const [firstLabel, secondLabel] = options.labels ?? ['first matrix', 'second matrix'];
   const builder = new MatrixBuilder(sink);
   const hashOf = new Map<string, string>();
   for (const inst of a.instances) if (inst.doc_hash) hashOf.set(inst.key, inst.doc_hash);
@@ -20,11 +26,11 @@ export function mergeMatrices(a: ScoreMatrix, b: ScoreMatrix, options: { onFindi
     const kept = hashOf.get(inst.key);
     if (kept && inst.doc_hash && kept !== inst.doc_hash) {
       refused.add(inst.key);
-      sink.add('instance-hash-conflict', { file: 'second matrix', field: inst.key }, { instance: inst.key, found: inst.doc_hash, kept });
+      sink.add('instance-hash-conflict', { file: secondLabel, field: inst.key }, { instance: inst.key, found: inst.doc_hash, kept });
     }
   }
-  addMatrix(builder, a, 'first matrix', new Set());
-  addMatrix(builder, b, 'second matrix', refused);
+  addMatrix(builder, a, firstLabel, new Set());
+  addMatrix(builder, b, secondLabel, refused);
   const { matrix } = builder.build({ kind: 'merge', merged: [a.provenance, b.provenance] });
   return { matrix, findings: sink.close() };
 }

@@ -62,7 +62,12 @@ export async function loadPaceInputs(vfs: Vfs, spec: PaceInputSpec, options: { o
     const res = await logs.readScoreTables(vfs, spec.sources, { ...(mapping ? { mapping } : {}), ...(spec.duplicates ? { duplicates: spec.duplicates } : {}), onFinding: tableListener });
     appendAll(findings, res.findings);
     tallies.sources = res.tally;
-    matrix = matrix ? logs.mergeMatrices(matrix, res.matrix).matrix : res.matrix;
+    if (matrix) {
+      // A cell or document the store and the tables disagree on is a finding, not a silent choice.
+      const merged = logs.mergeMatrices(matrix, res.matrix, { ...(onFinding ? { onFinding } : {}), labels: [spec.store ?? 'store', 'score tables'] });
+      appendAll(findings, merged.findings);
+      matrix = merged.matrix;
+    } else matrix = res.matrix;
   }
   if (spec.targets?.length) {
     const res = await logs.readTargets(vfs, spec.targets, { ...(mapping ? { mapping } : {}), ...(targetNames ? { targetNames } : {}), onFinding });
