@@ -6,7 +6,7 @@ import { type BuildResult, buildQuestions } from '../../generator/core/questions
 import { errorFixPairs } from '../../generator/core/questions/operators/setup-errors.js';
 import { callKey } from '../../generator/core/questions/operators/tool-call-format.js';
 import { mentions } from '../../generator/core/questions/types/dr-citation-ms.js';
-import { languageOf } from '../../generator/core/questions/question-extras.js';
+import { languageOf, questionLanguage } from '../../generator/core/questions/build-keys.js';
 import { readQuestions } from '../../generator/core/questions/read-questions.js';
 import type { McqQuestion, MultiSelectQuestion, Question } from '../../generator/core/questions/types.js';
 import type { Trajectory } from '../../generator/core/trajectories/types.js';
@@ -138,6 +138,13 @@ describe('dr_citation_ms', () => {
     expect(languageOf('哪位科学家提出了相对论？')).toBe('zh');
     expect(languageOf('Who proposed relativity? 爱因斯坦')).toBe('en');
     expect(languageOf('')).toBe('en');
+    // The template a trajectory is asked in follows the same rule as the label.
+    const asked = (goal: string) => {
+      const { language: _given, ...task } = all[0]!.task;
+      return questionLanguage({ ...all[0]!, task: { ...task, goal } } as Trajectory);
+    };
+    expect(asked('Who proposed relativity? 爱因斯坦')).toBe('en');
+    expect(asked('哪位科学家提出了相对论？')).toBe('zh');
   });
 
   it('reads back valid multi-select questions and rejects bad golds with file, line and field', async () => {

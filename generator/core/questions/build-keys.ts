@@ -20,9 +20,16 @@ export function questionLanguage(t: Trajectory): 'en' | 'zh' {
   return given === 'en' || given === 'zh' ? given : languageOf(t.task.goal);
 }
 
-/** `zh` when a tenth of the goal's letters are CJK ideographs, else `en`. */
+const CJK = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]/gu;
+const LATIN = /[A-Za-z]/g;
+
+/**
+ * `zh` when CJK characters make up at least a fifth of the letters (a CJK character carries
+ * about a word, a Latin word about five letters, so this is roughly "half the words"): an
+ * English question naming 爱因斯坦 stays English. The one detector for templates and labels.
+ */
 export function languageOf(text: string): 'en' | 'zh' {
-  const letters = text.match(/[\p{L}]/gu)?.length ?? 0;
-  const cjk = text.match(/[\u3400-\u9fff]/g)?.length ?? 0;
-  return letters > 0 && cjk / letters >= 0.1 ? 'zh' : 'en';
+  const cjk = text.match(CJK)?.length ?? 0;
+  const latin = text.match(LATIN)?.length ?? 0;
+  return cjk > 0 && cjk >= 0.2 * (cjk + latin) ? 'zh' : 'en';
 }

@@ -6,19 +6,7 @@
  */
 import type { MultiSelectQuestion, Question, QuestionBase } from './types.js';
 import type { QuestionDraft } from './types/module.js';
-
-const CJK = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]/gu;
-const LATIN = /[A-Za-z]/g;
-
-/**
- * `zh` when CJK characters make up at least a fifth of the letters (a CJK character carries
- * about a word, a Latin word about five letters, so this is roughly "half the words").
- */
-export function languageOf(text: string): 'en' | 'zh' {
-  const cjk = text.match(CJK)?.length ?? 0;
-  const latin = text.match(LATIN)?.length ?? 0;
-  return cjk > 0 && cjk >= 0.2 * (cjk + latin) ? 'zh' : 'en';
-}
+import { languageOf } from './build-keys.js';
 
 /** The multi-select question a draft with `multiSelect` becomes; undefined for other drafts. */
 export function multiSelectQuestion(base: Omit<QuestionBase, 'format'> & { answer_stem: string }, draft: QuestionDraft): MultiSelectQuestion | undefined {
