@@ -25,6 +25,7 @@ export const COMMAND_EXAMPLES = {
   fit: ['aptpace fit --store store/ --out fit/', 'aptpace fit --store store/ --budget 50 --suite suites/my_suite --out fit/'],
   predict: ['aptpace predict --model-file fit/model.json --model step-3000 --logs runs/step-3000 --json'],
   evaluate: ['aptpace evaluate --store store/ --out evaluation/'],
+  simulate: ['aptpace simulate --models 50 --families 3 --nonlinear --missing 0.05 --out sim50/', 'aptpace evaluate --store sim50/ --out sim50-evaluation/'],
   check: ['aptpace check --model-file fit/model.json --model step-3000 --logs runs/step-3000 --min-score swe-bench=0.4 --out reports/step-3000'],
   ls: ['aptpace ls dist-tasks              # every suite in the folder and its tasks', 'aptpace ls store/ fit/model.json reference.yaml'],
   validate: ['aptpace validate dist-tasks/aptpace_fixtures', 'aptpace validate aptpace.yaml reference.yaml'],

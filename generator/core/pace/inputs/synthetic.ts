@@ -19,6 +19,21 @@ export interface SyntheticSpec {
   binaryShare?: number;
   /** Skip per-instance target outcomes (aggregate scores only). */
   aggregateOnly?: boolean;
+  /**
+   * Model families (default 1): each family's abilities sit around a centre of its own, drawn
+   * with spread `familySpread` (default 1.5 within-family standard deviations), as model
+   * series from different labs do. Models are dealt to families in turn.
+   */
+  families?: number;
+  familySpread?: number;
+  /**
+   * Targets that need two skills at once: the ability a target item reads is a smooth minimum
+   * of two directions in ability space, not one direction, so the target is a non-linear
+   * function of the abilities that no linear map of source scores reproduces.
+   */
+  nonlinearTargets?: boolean;
+  /** Share of (model, task) blocks never run (unobserved source cells), e.g. 0.05. */
+  missingShare?: number;
 }
 
 export interface SyntheticData {
@@ -27,6 +42,8 @@ export interface SyntheticData {
   /** Expected target score (probability scale) per target per model: the noise-free truth. */
   expected: Record<string, number[]>;
   theta: Float64Array;
+  /** Each model's family (0 when the population has one). */
+  family: number[];
 }
 
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
@@ -43,6 +60,15 @@ export function syntheticPace(spec: SyntheticSpec): SyntheticData {
   const theta = new Float64Array(n * d);
   const thetaRng = rng.fork('theta');
   for (let i = 0; i < n * d; i++) theta[i] = thetaRng.normal();
+  const families = Math.max(1, Math.floor(spec.families ?? 1));
+  const familyOf = (m: number) => m % families;
+  if (families > 1) {
+    // Separate streams: a population without families draws exactly what it drew before.
+    const familyRng = rng.fork('families');
+    const spread = spec.familySpread ?? 1.5;
+    const centres = Float64Array.from({ length: families * d }, () => spread * familyRng.normal());
+    for (let m = 0; m < n; m++) for (let j = 0; j < d; j++) theta[m * d + j] = (theta[m * d + j] as number) + (centres[familyOf(m) * d + j] as number);
+  }
   const values = new Float64Array(n * S);
   const itemRng = rng.fork('items');
   const drawRng = rng.fork('draws');
@@ -62,12 +88,28 @@ export function syntheticPace(spec: SyntheticSpec): SyntheticData {
     }
     instances.push({ key: `task${task}/${Math.floor(s / T)}`, task: `task${task}`, doc_id: String(Math.floor(s / T)), metric: 'acc' });
   }
+  const observed = new Uint8Array(n * S).fill(1);
+  if (spec.missingShare && spec.missingShare > 0) {
+    const missingRng = rng.fork('missing');
+    for (let m = 0; m < n; m++) {
+      for (let task = 0; task < T; task++) {
+        if (missingRng.next() >= spec.missingShare) continue;
+        for (let s = task; s < S; s += T) {
+          observed[m * S + s] = 0;
+          values[m * S + s] = 0;
+        }
+      }
+    }
+  }
   const models = Array.from({ length: n }, (_, m) => ({ name: `model-${String(m).padStart(4, '0')}`, sources: [`synthetic/${m}`] }));
   const targets: TargetTable[] = [];
   const expected: Record<string, number[]> = {};
   const targetRng = rng.fork('targets');
+  const secondRng = rng.fork('second-skill');
   for (let t = 0; t < nTargets; t++) {
     const dir = Float64Array.from({ length: d }, () => Math.abs(targetRng.normal()) + 0.2);
+    // The second skill loads mostly on other dimensions than the first.
+    const second = spec.nonlinearTargets ? Float64Array.from({ length: d }, (_, j) => (j % 2 === t % 2 ? 0.1 : 1) * (Math.abs(secondRng.normal()) + 0.2)) : null;
     const name = `agentic-${t}`;
     const scores: Record<string, number> = {};
     const perInstance: Record<string, Record<string, number>> = {};
@@ -77,6 +119,13 @@ export function syntheticPace(spec: SyntheticSpec): SyntheticData {
       let ability = 0;
       for (let j = 0; j < d; j++) ability += (dir[j] as number) * (theta[m * d + j] as number);
       ability /= Math.sqrt(d);
+      if (second) {
+        let other = 0;
+        for (let j = 0; j < d; j++) other += (second[j] as number) * (theta[m * d + j] as number);
+        other /= Math.sqrt(d);
+        // Smooth minimum: strong on one skill and weak on the other scores like the weak one.
+        ability = -Math.log(Math.exp(-2 * ability) + Math.exp(-2 * other)) / 2;
+      }
       let sumP = 0;
       let solved = 0;
       const row: Record<string, number> = {};
@@ -95,9 +144,10 @@ export function syntheticPace(spec: SyntheticSpec): SyntheticData {
     targets.push({ target: name, scores, scale: 'percent', ...(spec.aggregateOnly ? {} : { perInstance }), provenance: { synthetic: true } });
   }
   return {
-    matrix: { models, instances, values, observed: new Uint8Array(n * S).fill(1), provenance: { synthetic: spec } },
+    matrix: { models, instances, values, observed, provenance: { synthetic: spec } },
     targets,
     expected,
     theta,
+    family: models.map((_, m) => familyOf(m)),
   };
 }
