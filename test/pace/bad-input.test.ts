@@ -63,8 +63,13 @@ describe('data preparation', () => {
     const { data, findings } = prepareData(tiny(models, rows, observed), [target(scores)], opts);
     expect(findings.find((f) => f.code === 'pace-model-low-coverage')!.args).toMatchObject({ model: 'a', observed: 2, instances: 5 });
     expect(data!.models).toEqual(['b', 'c', 'd', 'e']);
-    const kept = prepareData(tiny(models, rows, observed), [target(scores)], { ...opts, minModelCoverage: 0.3 });
+    // Kept by a lower coverage bar, it still leaves 3 of 5 instances incomplete: under the
+    // default it then leaves the pool for that; with --min-complete-share 0 it stays.
+    const kept = prepareData(tiny(models, rows, observed), [target(scores)], { ...opts, minModelCoverage: 0.3, minCompleteShare: 0 });
     expect(kept.data!.models).toEqual(models);
+    const trimmed = prepareData(tiny(models, rows, observed), [target(scores)], { ...opts, minModelCoverage: 0.3 });
+    expect(trimmed.findings.filter((f) => f.code === 'pace-model-dropped-incomplete').map((f) => f.args.model)).toEqual(['a']);
+    expect(trimmed.data!.models).toEqual(['b', 'c', 'd', 'e']);
   });
 
   it('a model in the targets but not in the sources is reported and not used; source-only models stay out of the pool', () => {

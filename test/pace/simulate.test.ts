@@ -106,6 +106,30 @@ describe('aptpace simulate', () => {
     expect(methods).toEqual(expect.arrayContaining(['shipped', 'pace-frozen', 'mean', 'ridge-all']));
   });
 
+  it('a pool whose gaps leave no instance complete loses the models that block most, until half are complete', async () => {
+    const { prepareData, DEFAULT_MIN_COMPLETE_SHARE: MIN_COMPLETE_SHARE, MAX_DROPPED_SHARE } = await import('../../generator/core/pace/inputs/prepare.js');
+    const gappy = syntheticPace({ models: 50, instances: 600, tasks: 6, dims: 2, targets: 1, targetInstances: 40, seed: 'gaps', missingShare: 0.05 });
+    const prepared = prepareData(gappy.matrix, gappy.targets, { bootstrap: 0, seed: '1' });
+    const dropped = prepared.findings.filter((f) => f.code === 'pace-model-dropped-incomplete');
+    expect(dropped.length).toBeGreaterThan(0);
+    expect(dropped.length).toBeLessThanOrEqual(MAX_DROPPED_SHARE * 50);
+    expect(prepared.data!.models).toHaveLength(50 - dropped.length);
+    for (const f of dropped) expect(prepared.data!.models).not.toContain(f.args.model);
+    // Half the instances are now observed for every pool model, and those are the selectable ones.
+    expect(prepared.data!.instances.length).toBeGreaterThanOrEqual(MIN_COMPLETE_SHARE * 600 * 0.9);
+    // Dropping one model fewer would not have reached half: the last one was needed.
+    expect(dropped.at(-1)!.args.complete).toBeGreaterThanOrEqual(MIN_COMPLETE_SHARE * 600);
+    expect(dropped.at(-2)?.args.complete ?? 0).toBeLessThan(MIN_COMPLETE_SHARE * 600);
+    // A complete pool, or one half complete, keeps every model.
+    const whole = syntheticPace({ models: 50, instances: 600, tasks: 6, dims: 2, targets: 1, targetInstances: 40, seed: 'gaps' });
+    expect(prepareData(whole.matrix, whole.targets, { bootstrap: 0, seed: '1' }).data!.models).toHaveLength(50);
+    const oneGap = { ...whole.matrix, observed: whole.matrix.observed.slice() };
+    for (let c = 0; c < 600; c += 6) oneGap.observed[3 * 600 + c] = 0; // model 3 lacks one benchmark of six
+    const kept = prepareData(oneGap, whole.targets, { bootstrap: 0, seed: '1' });
+    expect(kept.data!.models).toHaveLength(50);
+    expect(kept.findings.map((f) => f.code)).not.toContain('pace-model-dropped-incomplete');
+  });
+
   it('refuses a share outside [0, 1) and a population too small to fit', async () => {
     expect((await cli('simulate', '--models', '12', '--missing', '1', '--out', path.join(dir, 'x'))).code).toBe(2);
     expect((await cli('simulate', '--models', '3', '--out', path.join(dir, 'y'))).code).toBe(2);

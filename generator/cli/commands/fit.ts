@@ -29,6 +29,7 @@ export function configurePaceInputs(cmd: Command): Command {
     .option('--seed <seed>', 'seed for the bootstrap, randomized SVD and random baselines', '42')
     .option('--svd-scope <scope>', 'global SVD from training models only (fold) or from every pool model (all, PACE)', 'fold')
     .option('--min-model-coverage <share>', 'models observed on less than this share of source instances leave the pool', '0.7')
+    .option('--min-complete-share <share>', 'below this share of instances observed for every pool model, the models whose gaps block most leave the pool (0 = never)', '0.5')
     .addOption(listOption('--exclude-benchmark <name>', 'leave these source benchmarks out: a task (gpqa/diamond) or a task prefix (gpqa)', { names: true }))
     .option('--pool <scope>', 'pool models: those with a target score (targets) or every source model (all)', 'targets');
 }

@@ -13,6 +13,12 @@ export const paceFindings = {
     message: (a) =>
       `model ${a.model} is observed on ${a.observed} of ${a.instances} source instances (${(100 * a.coverage).toFixed(1)}% < ${(100 * a.minCoverage).toFixed(0)}%); it is left out of the pool rather than shrinking every model to its instances`,
   },
+  'pace-model-dropped-incomplete': {
+    severity: 'warning',
+    title: 'Model left out so that instances are complete',
+    message: (a) =>
+      `model ${a.model} lacks ${a.lacked} of ${a.instances} source instances; fewer than ${(100 * a.minShare).toFixed(0)}% of the instances were observed for every pool model, so it left the pool (${a.complete} complete now); run the benchmarks it lacks to keep it, or pass --min-complete-share 0`,
+  },
   'pace-source-score-invalid': {
     severity: 'error',
     title: 'Invalid source score',

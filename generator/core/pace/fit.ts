@@ -25,6 +25,8 @@ const make = findingFactory(paceFindings);
 export interface FitOptions extends PaceOptions {
   configs: Record<string, PaceConfig>;
   minModelCoverage?: number;
+  /** See PrepareOptions.minCompleteShare. */
+  minCompleteShare?: number;
   poolScope?: 'targets' | 'all';
   targets?: string[];
   versions?: Record<string, string>;
@@ -112,6 +114,7 @@ export async function fitPace(matrix: ScoreMatrix, targets: TargetTable[], optio
     bootstrap: options.bootstrap,
     seed: options.seed,
     ...(options.minModelCoverage !== undefined ? { minModelCoverage: options.minModelCoverage } : {}),
+    ...(options.minCompleteShare !== undefined ? { minCompleteShare: options.minCompleteShare } : {}),
     ...(options.poolScope ? { poolScope: options.poolScope } : {}),
     ...(options.targets ? { targets: options.targets } : {}),
   });

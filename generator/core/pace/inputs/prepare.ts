@@ -19,6 +19,11 @@ export const minimumModelsPerTarget = 4;
 
 export interface PrepareOptions {
   minModelCoverage?: number;
+  /**
+   * Below this share of instances observed for every pool model (default 0.5), the models
+   * whose gaps block the most leave the pool (see `dropBlockingModels`); 0 never drops one.
+   */
+  minCompleteShare?: number;
   bootstrap: number;
   seed: string;
   /** Restrict to these target names (all when absent). */
@@ -59,6 +64,7 @@ export function prepareData(input: ScoreMatrix, tables: TargetTable[], options: 
     else keptRows.push(r);
   }
   keptRows.sort((a, b) => cmp((matrix.models[a] as { name: string }).name, (matrix.models[b] as { name: string }).name));
+  dropBlockingModels(matrix, keptRows, options.minCompleteShare ?? DEFAULT_MIN_COMPLETE_SHARE, findings);
   const models = keptRows.map((r) => (matrix.models[r] as { name: string }).name);
   findings.push(...degenerateTasks(matrix, keptRows));
 
@@ -170,6 +176,53 @@ export function prepareData(input: ScoreMatrix, tables: TargetTable[], options: 
     },
     findings,
   };
+}
+
+/** Below this share of instances observed for every pool model, models that block the most leave. */
+export const DEFAULT_MIN_COMPLETE_SHARE = 0.5;
+/** The most of the pool that may leave for it. */
+export const MAX_DROPPED_SHARE = 0.25;
+
+/**
+ * Models each missing a benchmark or two can leave no instance observed for every pool model
+ * (a 50-model pool where each (model, benchmark) pair is missing 5% of the time has none), and
+ * then nothing is selectable at all. When fewer than half the instances are complete, the model
+ * whose gaps leave the most instances incomplete leaves the pool (ties: name order), one at a
+ * time, until half (`minShare`) are complete or a quarter of the pool has left; each is
+ * reported (`pace-model-dropped-incomplete`). A pool already half complete is never touched.
+ * Mutates `keptRows`.
+ */
+function dropBlockingModels(matrix: ScoreMatrix, keptRows: number[], minShare: number, findings: Finding[]): void {
+  const nInst = matrix.instances.length;
+  if (nInst === 0 || keptRows.length === 0) return;
+  const missingBy = new Int32Array(nInst);
+  for (const r of keptRows) for (let c = 0; c < nInst; c++) if (!matrix.observed[r * nInst + c]) missingBy[c]!++;
+  const complete = () => missingBy.reduce((n, v) => n + (v === 0 ? 1 : 0), 0);
+  const maxDrop = Math.floor(MAX_DROPPED_SHARE * keptRows.length);
+  let dropped = 0;
+  while (complete() < minShare * nInst && dropped < maxDrop) {
+    // The model whose leaving completes the most instances: those it alone lacks.
+    let best = -1;
+    let bestGain = 0;
+    for (let k = 0; k < keptRows.length; k++) {
+      const r = keptRows[k]!;
+      let gain = 0;
+      for (let c = 0; c < nInst; c++) if (!matrix.observed[r * nInst + c] && missingBy[c] === 1) gain++;
+      // Until some instance is lacked by one model alone, the model lacking the most goes first.
+      if (gain === 0) for (let c = 0; c < nInst; c++) if (!matrix.observed[r * nInst + c]) gain += 1 / (missingBy[c] as number) / nInst;
+      if (gain > bestGain) {
+        best = k;
+        bestGain = gain;
+      }
+    }
+    if (best < 0) break;
+    const r = keptRows[best]!;
+    let lacked = 0;
+    for (let c = 0; c < nInst; c++) if (!matrix.observed[r * nInst + c]) (missingBy[c]!--, lacked++);
+    keptRows.splice(best, 1);
+    dropped++;
+    findings.push(make('pace-model-dropped-incomplete', { record: r }, { model: (matrix.models[r] as { name: string }).name, lacked, instances: nInst, complete: complete(), minShare }));
+  }
 }
 
 /** Per-instance source scores are fractions (accuracy, pass@1, exact match): one outside [0, 1] or not finite is a broken input. */

@@ -30,6 +30,7 @@ export interface SharedFlags {
   seed?: string;
   svdScope?: string;
   minModelCoverage?: string;
+  minCompleteShare?: string;
   duplicates?: string;
   pool?: string;
   excludeBenchmark?: string[];
@@ -160,9 +161,11 @@ export async function applyExclusions<T extends { matrix: ScoreMatrix | null }>(
 }
 
 /** Pool-building settings shared by fit and evaluate. */
-export function poolSettings(flags: SharedFlags): { minModelCoverage?: number; poolScope: 'targets' | 'all' } {
+export function poolSettings(flags: SharedFlags): { minModelCoverage?: number; minCompleteShare?: number; poolScope: 'targets' | 'all' } {
   const pool = flags.pool ?? 'targets';
   if (pool !== 'targets' && pool !== 'all') throw new SettingsError(`--pool must be targets or all (got ${pool})`);
   const v = minCoverage(flags);
-  return { ...(v !== undefined ? { minModelCoverage: v } : {}), poolScope: pool };
+  const complete = number('min-complete-share', flags.minCompleteShare);
+  if (complete !== undefined && !(complete >= 0 && complete <= 1)) throw new SettingsError('--min-complete-share must be in [0, 1]');
+  return { ...(v !== undefined ? { minModelCoverage: v } : {}), ...(complete !== undefined ? { minCompleteShare: complete } : {}), poolScope: pool };
 }
