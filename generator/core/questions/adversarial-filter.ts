@@ -66,6 +66,8 @@ interface Prepared {
   /** Indices into `rows` of the distractors currently shown. */
   shown: number[];
   texts: string[];
+  /** Each candidate's length in code points, whitespace collapsed (the audit's length rule). */
+  lengths: number[];
   sources: string[];
   reasons: string[];
   targetRank: number;
@@ -174,7 +176,8 @@ function prepare(item: FilterItem, seed: string, fold: number, renderDraft: Filt
   const goldMostSimilar = rng.int(mcq.choices.length) === 0;
   const longerTarget = rng.int(mcq.choices.length);
   const fluentTarget = 0; // dealt across the task by planFluency
-  return { item, mcq, raw, similarity, tools: texts.map(optionTool), pinned, shown, texts, sources, reasons, targetRank, goldMostSimilar, longerTarget, fluentTarget, fold };
+  const lengths = texts.map((t) => [...t.replace(/\s+/g, ' ').trim()].length);
+  return { item, mcq, raw, similarity, tools: texts.map(optionTool), pinned, shown, texts, lengths, sources, reasons, targetRank, goldMostSimilar, longerTarget, fluentTarget, fold };
 }
 
 /**
@@ -310,9 +313,8 @@ function combinedCredit(p: Prepared, shown: readonly number[]): number {
 
 /** How many of the shown distractors are at least as long as the gold (whitespace collapsed; a tie shares the longest-option credit). */
 function longerThanGold(p: Prepared, shown: readonly number[]): number {
-  const length = (i: number) => [...p.texts[i]!.replace(/\s+/g, ' ').trim()].length;
-  const gold = length(0);
-  return shown.filter((i) => length(i) >= gold).length;
+  const gold = p.lengths[0]!;
+  return shown.filter((i) => p.lengths[i]! >= gold).length;
 }
 
 const FLUENCY = ADVERSARY_FEATURES.indexOf('bigram_fluency');

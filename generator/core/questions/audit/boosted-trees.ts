@@ -47,9 +47,13 @@ export function fitBoosted(x: readonly (readonly number[])[], y: readonly number
   // row's bins fills every feature's histogram, reading the row's gradient once.
   const binned = options.bins < 256 ? new Uint8Array(n * d) : new Uint16Array(n * d);
   for (let i = 0; i < n; i++) for (let j = 0; j < d; j++) binned[i * d + j] = binOf(x[i]![j]!, thresholds[j]!);
+  // Each row's place in the interleaved histogram per feature, so the histogram's inner loop only adds.
+  const stride = options.bins + 1;
+  const slots = 3 * d * stride < 65536 ? new Uint16Array(n * d) : new Uint32Array(n * d);
+  for (let i = 0; i < n; i++) for (let j = 0; j < d; j++) slots[i * d + j] = 3 * (j * stride + binned[i * d + j]!);
   const size = 3 * d * (options.bins + 1);
   const pool = Array.from({ length: options.maxDepth + 1 }, () => [new Float64Array(size), new Float64Array(size)]);
-  const grower: Grower = { binned, d, stride: options.bins + 1, thresholds, g: new Float64Array(n), h: new Float64Array(n), o: options, pool };
+  const grower: Grower = { binned, slots, d, stride, thresholds, g: new Float64Array(n), h: new Float64Array(n), o: options, pool };
   const score = new Float64Array(n).fill(base);
   const trees: Node[] = [];
   const all = Int32Array.from({ length: n }, (_, i) => i);
@@ -82,6 +86,8 @@ function predictNode(node: Node, row: readonly number[]): number {
 interface Grower {
   /** Row-major bins: row i's feature j at i·d + j. */
   binned: Uint8Array | Uint16Array;
+  /** Row i's feature j's offset in a histogram: 3 · (j · stride + bin). */
+  slots: Uint16Array | Uint32Array;
   d: number;
   /** Histogram slots per feature (bins + 1). */
   stride: number;
@@ -101,16 +107,15 @@ type Histogram = Float64Array;
 
 /** Fills `out` (zeroed here) with the histogram of `rows`. */
 function histogram(t: Grower, rows: Int32Array, out: Histogram): Histogram {
-  const { binned, d, stride, g, h } = t;
+  const { slots, d, g, h } = t;
   out.fill(0);
-  const stride3 = 3 * stride;
   for (let r = 0; r < rows.length; r++) {
     const i = rows[r]!;
     const gi = g[i]!;
     const hi = h[i]!;
     const at = i * d;
-    for (let j = 0, slot = 0; j < d; j++, slot += stride3) {
-      const k = slot + 3 * binned[at + j]!;
+    for (let j = 0; j < d; j++) {
+      const k = slots[at + j]!;
       out[k]! += gi;
       out[k + 1]! += hi;
       out[k + 2]!++;

@@ -52,8 +52,12 @@ export interface AdversaryLearner {
   fit(training: readonly TrainingQuestion[], maxIterations?: number, warm?: WarmStart): Scorer;
 }
 
-/** The model's input rows of one question, given a transform fitted on the training questions. */
-type View = (rows: readonly (readonly number[])[]) => number[][];
+/**
+ * The model's input rows of one question, given a transform fitted on the training questions.
+ * `training` marks rows a learner is fitted on, whose within-question parts are kept (zOf, ranksOf);
+ * rows only scored are often built for one call (the filter scores each candidate set once).
+ */
+type View = (rows: readonly (readonly number[])[], training?: boolean) => number[][];
 
 function logistic(name: LearnerName, c: number, prepare: (training: readonly TrainingQuestion[]) => View): AdversaryLearner {
   return {
@@ -76,7 +80,7 @@ function labelledRows(training: readonly TrainingQuestion[], view: View): { x: n
   const x: number[][] = [];
   const y: number[] = [];
   for (const q of training) {
-    view(q.rows).forEach((row, j) => {
+    view(q.rows, true).forEach((row, j) => {
       x.push(row);
       y.push(j === q.gold ? 1 : 0);
     });
@@ -104,7 +108,7 @@ function ranksOf(rows: readonly (readonly number[])[]): number[][] {
   return r;
 }
 
-const withinQuestion: View = (rows) => zOf(rows);
+const withinQuestion: View = (rows, training) => (training ? zOf(rows) : standardiseWithin(rows));
 
 /** Within-question z-scores, ranks scaled to [0, 1], and raw values standardised by the training options' mean and sd. */
 function rankedView(training: readonly TrainingQuestion[]): View {
@@ -118,9 +122,9 @@ function rankedView(training: readonly TrainingQuestion[]): View {
     for (const r of all) sd[j]! += (r[j]! - mean[j]!) ** 2;
     sd[j] = Math.sqrt(sd[j]! / Math.max(1, all.length));
   }
-  return (rows) => {
-    const z = zOf(rows);
-    const ranks = ranksOf(rows);
+  return (rows, training) => {
+    const z = training ? zOf(rows) : standardiseWithin(rows);
+    const ranks = training ? ranksOf(rows) : rankWithin(rows);
     return rows.map((r, i) => [...z[i]!, ...ranks[i]!, ...r.map((v, j) => (sd[j]! > 1e-9 ? (v - mean[j]!) / sd[j]! : 0))]);
   };
 }
