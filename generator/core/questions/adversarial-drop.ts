@@ -78,17 +78,18 @@ export function dropPredictable(candidates: readonly DropCandidate[], options: D
   for (let refit = 0; refit < 100; refit++) {
     const kept = candidates.map((_, i) => i).filter((i) => !dropped.has(i));
     if (kept.length < options.minCell) break;
-    // With many drafts, the first dealing alone, then the others only when it reads near the
-    // limit: far above it (more than FAR_ABOVE times the limit) the drops are certain and a second
-    // estimate would only reorder them. Every decision to stop is made on the mean over all
-    // dealings, and below LARGE_TASK drafts (where one dealing's estimate moves by several points)
-    // every pass reads all of them.
+    // With many drafts, the first dealing alone, then the others unless it finds a cell of at
+    // least LARGE_TASK drafts far above the limit (more than FAR_ABOVE times it): there the drops
+    // are certain and a second estimate would only reorder them. Every decision to stop is made on
+    // the mean over all dealings, and below LARGE_TASK drafts (where one dealing's estimate moves
+    // by several points) every pass reads all of them.
     const dealings = candidates[0]?.folds.length ?? 0;
     const first = kept.length >= LARGE_TASK ? [0] : Array.from({ length: dealings }, (_, d) => d);
     let margins = heldOutMargins(candidates, kept, options.folds, active, warm, options.maxTraining, first);
     if (!margins) break;
     let judged = judge(candidates, kept, margins, options);
-    if (first.length < dealings && (!judged.worst || judged.worst.excess <= FAR_ABOVE * options.maxExcess)) {
+    const settled = judged.worst !== null && judged.worst.excess > FAR_ABOVE * options.maxExcess && judged.worst.members.length >= LARGE_TASK;
+    if (first.length < dealings && !settled) {
       const rest = heldOutMargins(candidates, kept, options.folds, active, warm, options.maxTraining, Array.from({ length: dealings - 1 }, (_, d) => d + 1));
       if (!rest) break;
       margins = pooled(margins, 1, rest, dealings - 1);
