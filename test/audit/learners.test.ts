@@ -6,11 +6,11 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../generator/core/kernel/rng.js';
 import { runAdversary } from '../../generator/core/questions/audit/adversary.js';
-import { ADVERSARY_LEARNERS, type AdversaryLearner, type TrainingQuestion } from '../../generator/core/questions/audit/learners.js';
+import { ADVERSARY_LEARNERS, type AdversaryLearner, type TrainingQuestion, type WarmStart } from '../../generator/core/questions/audit/learners.js';
 import { standardiseWithin } from '../../generator/core/questions/audit/ranker.js';
 import { argmaxCredit } from '../../generator/core/questions/audit/shortcuts/types.js';
 import { wilsonInterval } from '../../generator/core/questions/audit/stats.js';
-import { dropPredictable } from '../../generator/core/questions/adversarial-drop.js';
+import { boundedTraining, dropPredictable } from '../../generator/core/questions/adversarial-drop.js';
 import type { Finding } from '../../generator/core/kernel/findings.js';
 import { plantedSet } from './planted.js';
 
@@ -101,6 +101,22 @@ describe('adversary learners', () => {
     for (const l of ADVERSARY_LEARNERS) expect(Math.abs(heldOut(l.name, train, test) - 0.25), l.name).toBeLessThan(0.07);
   });
 
+  it('a logistic learner started from an earlier fit on most of the same questions reaches the same optimum', () => {
+    const train = synthetic(400, 'warm-train', lowestOn3);
+    const test = synthetic(100, 'warm-test', lowestOn3);
+    for (const name of ['linear', 'ranked']) {
+      const cold = learner(name).fit(train, 25);
+      const warm: WarmStart = {};
+      learner(name).fit(train.slice(60), 25, warm);
+      expect(warm.weights).toBeDefined();
+      const started = learner(name).fit(train, 25, warm);
+      for (const q of test) {
+        const [a, b] = [cold(q.rows), started(q.rows)];
+        a.forEach((v, j) => expect(Math.abs(v - b[j]!), name).toBeLessThan(1e-5));
+      }
+    }
+  });
+
   it('the gate judges the strongest learner per cell, its interval widened for the learners tried', () => {
     const out: Finding[] = [];
     const result = runAdversary('t', plantedSet('length', { n: 120, recorded: true, seed: 'gate' }), 10, out)!;
@@ -141,6 +157,26 @@ describe('dropping what the refitted learners still find', () => {
     }
     expect(found / kept.length).toBeLessThan(0.25 + 0.1);
     expect(dropPredictable(items, { folds: 5, maxExcess: 0.05, minCell: 30 })).toEqual(dropped);
+  });
+
+  it('a capped training fold keeps the cap, the input order, and nearly the same drafts when one is dropped', () => {
+    const ids = Array.from({ length: 500 }, (_, i) => `d${i}`);
+    const all = ids.map((_, i) => i);
+    const chosen = boundedTraining(all, 200, (i) => ids[i]!);
+    expect(chosen).toHaveLength(200);
+    expect(chosen).toEqual([...chosen].sort((a, b) => a - b));
+    expect(boundedTraining(all.slice(0, 150), 200, (i) => ids[i]!)).toEqual(all.slice(0, 150));
+    const without = boundedTraining(all.filter((i) => i !== chosen[0]), 200, (i) => ids[i]!);
+    expect(without.filter((i) => chosen.includes(i))).toHaveLength(199);
+  });
+
+  it('a large task with capped training folds is filtered as well, deterministically', () => {
+    const items = candidates(1200, 360, 'drop-large');
+    const options = { folds: 5, maxExcess: 0.05, minCell: 30, maxTraining: 400 };
+    const dropped = dropPredictable(items, options);
+    expect(dropped.size).toBeGreaterThan(150);
+    expect([...dropped].filter((i) => i < 360).length / dropped.size).toBeGreaterThan(0.6);
+    expect(dropPredictable(items, options)).toEqual(dropped);
   });
 
   it('drops nothing, or next to nothing, where no cue exists', () => {

@@ -8,8 +8,9 @@
  * left behind is removed with the drafts that carry it, rather than judged by a model that was one
  * round stale. The loop ends only after a refit of every learner finds none above the limit.
  */
-import { ADVERSARY_LEARNERS, type TrainingQuestion } from './audit/learners.js';
+import { ADVERSARY_LEARNERS, type TrainingQuestion, type WarmStart } from './audit/learners.js';
 import { argmaxCredit } from './audit/shortcuts/types.js';
+import { hashSeed } from '../kernel/rng.js';
 
 /**
  * The learners whose held-out finds are dropped: the regressions and the trees. Dropping what the single-feature
@@ -44,6 +45,23 @@ export interface DropOptions {
    * kept drafts whose gold tops a guarded feature more than `maxExcess` below chance.
    */
   guards?: readonly number[];
+  /**
+   * Most training drafts per fit: a larger training fold is subsampled to this many (bounded-training).
+   * A fit's cost grows with its training rows, the scoring of the held-out fold does not need them.
+   */
+  maxTraining?: number;
+}
+
+/**
+ * At most `cap` of `indices` (in their order): those whose `key` hashes lowest. Each draft keeps
+ * its hash from fit to fit, so a refit on a few drafts fewer trains on nearly the same ones.
+ */
+export function boundedTraining(indices: readonly number[], cap: number | undefined, key: (i: number) => string): number[] {
+  if (cap === undefined || indices.length <= cap) return [...indices];
+  const ranked = indices.map((i) => ({ i, key: key(i), hash: hashSeed(`bounded-training/${key(i)}`) }));
+  ranked.sort((a, b) => a.hash - b.hash || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const chosen = new Set(ranked.slice(0, cap).map((r) => r.i));
+  return indices.filter((i) => chosen.has(i));
 }
 
 /** Indices of the candidates to drop; deterministic (ties broken by id). */
@@ -54,36 +72,37 @@ export function dropPredictable(candidates: readonly DropCandidate[], options: D
   // when none of the others is above them (a third to two thirds of the fits): drops rarely lift
   // a learner, and when one does, that confirming refit finds it and the loop goes on.
   let active = DROP_LEARNERS.map((_, l) => l);
+  // Each (learner, dealing, fold) is refitted on its training drafts less the few just dropped: the
+  // logistic learners start from where their last fit ended.
+  const warm = new Map<string, WarmStart>();
   for (let refit = 0; refit < 100; refit++) {
     const kept = candidates.map((_, i) => i).filter((i) => !dropped.has(i));
     if (kept.length < options.minCell) break;
-    const margins = heldOutMargins(candidates, kept, options.folds, active);
+    // With many drafts, the first dealing alone, then the others unless it finds a cell of at
+    // least LARGE_TASK drafts far above the limit (more than FAR_ABOVE times it): there the drops
+    // are certain and a second estimate would only reorder them. Every decision to stop is made on
+    // the mean over all dealings, and below LARGE_TASK drafts (where one dealing's estimate moves
+    // by several points) every pass reads all of them.
+    const dealings = candidates[0]?.folds.length ?? 0;
+    const first = kept.length >= LARGE_TASK ? [0] : Array.from({ length: dealings }, (_, d) => d);
+    let margins = heldOutMargins(candidates, kept, options.folds, active, warm, options.maxTraining, first);
     if (!margins) break;
-    const cells = [{ language: 'all', members: kept }];
-    for (const language of [...new Set(kept.map((i) => candidates[i]!.language))].sort()) {
-      const members = kept.filter((i) => candidates[i]!.language === language);
-      if (members.length >= options.minCell) cells.push({ language, members });
+    let judged = judge(candidates, kept, margins, options);
+    const settled = judged.worst !== null && judged.worst.excess > FAR_ABOVE * options.maxExcess && judged.worst.members.length >= LARGE_TASK;
+    if (first.length < dealings && !settled) {
+      const rest = heldOutMargins(candidates, kept, options.folds, active, warm, options.maxTraining, Array.from({ length: dealings - 1 }, (_, d) => d + 1));
+      if (!rest) break;
+      margins = pooled(margins, 1, rest, dealings - 1);
+      judged = judge(candidates, kept, margins, options);
     }
-    // The cell the strongest learner finds most above chance.
-    let worst: { members: number[]; learner: number; excess: number } | null = null;
-    const above = new Set<number>();
-    for (const cell of cells) {
-      const chance = cell.members.reduce((s, i) => s + 1 / candidates[i]!.rows.length, 0) / cell.members.length;
-      margins.forEach((byLearner, learner) => {
-        const found = cell.members.reduce((s, i) => s + byLearner.get(i)!.credit, 0);
-        const excess = found / cell.members.length - chance;
-        if (excess <= options.maxExcess) return;
-        above.add(learner);
-        if (!worst || excess > worst.excess) worst = { members: cell.members, learner, excess };
-      });
-    }
+    const { worst, above } = judged;
     if (!worst) {
       if (active.length === DROP_LEARNERS.length) break;
       active = DROP_LEARNERS.map((_, l) => l);
       continue;
     }
     active = [...above].sort((a, b) => a - b);
-    const { members, learner, excess } = worst as { members: number[]; learner: number; excess: number };
+    const { members, learner, excess } = worst;
     const byLearner = margins.get(learner)!;
     const found = members
       .filter((i) => byLearner.get(i)!.credit > 0)
@@ -102,6 +121,45 @@ export function dropPredictable(candidates: readonly DropCandidate[], options: D
     if (dropped.size === before) break;
   }
   return dropped;
+}
+
+/** A first dealing more than this many times the limit above chance is not confirmed on the others before drafts are dropped (from LARGE_TASK drafts). */
+const FAR_ABOVE = 3;
+/** Drafts from which one dealing's held-out accuracy is trusted far from the limit (its binomial error is about a point). */
+const LARGE_TASK = 1000;
+
+type Margins = Map<number, Map<number, { credit: number; margin: number }>>;
+
+/** The cell (the whole task, each language with `minCell` drafts) the strongest learner finds most above chance, and every learner above the limit in some cell. */
+function judge(candidates: readonly DropCandidate[], kept: readonly number[], margins: Margins, options: DropOptions) {
+  const cells = [{ language: 'all', members: [...kept] }];
+  for (const language of [...new Set(kept.map((i) => candidates[i]!.language))].sort()) {
+    const members = kept.filter((i) => candidates[i]!.language === language);
+    if (members.length >= options.minCell) cells.push({ language, members });
+  }
+  let worst: { members: number[]; learner: number; excess: number } | null = null;
+  const above = new Set<number>();
+  for (const cell of cells) {
+    const chance = cell.members.reduce((s, i) => s + 1 / candidates[i]!.rows.length, 0) / cell.members.length;
+    margins.forEach((byLearner, learner) => {
+      const found = cell.members.reduce((s, i) => s + byLearner.get(i)!.credit, 0);
+      const excess = found / cell.members.length - chance;
+      if (excess <= options.maxExcess) return;
+      above.add(learner);
+      if (!worst || excess > worst.excess) worst = { members: cell.members, learner, excess };
+    });
+  }
+  return { worst: worst as { members: number[]; learner: number; excess: number } | null, above };
+}
+
+/** The mean of two sets of margins, each a mean over `wa` and `wb` dealings. */
+function pooled(a: Margins, wa: number, b: Margins, wb: number): Margins {
+  const out: Margins = new Map();
+  for (const [learner, byA] of a) {
+    const byB = b.get(learner)!;
+    out.set(learner, new Map([...byA].map(([i, x]) => [i, { credit: (wa * x.credit + wb * byB.get(i)!.credit) / (wa + wb), margin: (wa * x.margin + wb * byB.get(i)!.margin) / (wa + wb) }])));
+  }
+  return out;
 }
 
 /**
@@ -143,7 +201,7 @@ function credit(margin: number): number {
 
 /**
  * Per learner in `learners`, each kept candidate's held-out credit and margin, each the mean over
- * the dealings; null when a fold has no training drafts. A single dealing's estimate moves by
+ * the given `dealings`; null when a fold has no training drafts. A single dealing's estimate moves by
  * several points with which groups share a fold, and the loop stops at the first pass that reads
  * within bounds: judged on one dealing, it stops on a lucky one.
  */
@@ -152,23 +210,33 @@ function heldOutMargins(
   kept: readonly number[],
   folds: number,
   learners: readonly number[],
-): Map<number, Map<number, { credit: number; margin: number }>> | null {
-  const out = new Map(learners.map((l) => [l, new Map(kept.map((i) => [i, { credit: 0, margin: 0 }]))]));
-  const dealings = candidates[0]?.folds.length ?? 0;
-  for (let dealing = 0; dealing < dealings; dealing++) {
+  warm: Map<string, WarmStart>,
+  maxTraining: number | undefined,
+  dealings: readonly number[],
+): Margins | null {
+  const out: Margins = new Map(learners.map((l) => [l, new Map(kept.map((i) => [i, { credit: 0, margin: 0 }]))]));
+  for (const dealing of dealings) {
     for (let fold = 0; fold < folds; fold++) {
       const test = kept.filter((i) => candidates[i]!.folds[dealing] === fold);
       if (test.length === 0) continue;
-      const training: TrainingQuestion[] = kept.filter((i) => candidates[i]!.folds[dealing] !== fold).map((i) => ({ rows: candidates[i]!.rows, gold: 0 }));
+      const others = kept.filter((i) => candidates[i]!.folds[dealing] !== fold);
+      const training: TrainingQuestion[] = boundedTraining(others, maxTraining, (i) => candidates[i]!.id).map((i) => ({ rows: candidates[i]!.rows, gold: 0 }));
       if (training.length === 0) return null;
       for (const l of learners) {
-        const score = DROP_LEARNERS[l]!.fit(training, 25);
+        // A (dealing, fold) fitted for the first time starts from the learner's latest fit on
+        // another fold: most of their training drafts are the same.
+        const key = `${l}/${dealing}/${fold}`;
+        const latest = warm.get(`${l}/latest`);
+        if (!warm.has(key)) warm.set(key, latest ? { weights: latest.weights, curvature: latest.curvature && { ...latest.curvature } } : {});
+        const slot = warm.get(key)!;
+        const score = DROP_LEARNERS[l]!.fit(training, 25, slot);
+        warm.set(`${l}/latest`, slot);
         for (const i of test) {
           const scores = score(candidates[i]!.rows);
           const margin = scores[0]! - Math.max(...scores.slice(1));
           const entry = out.get(l)!.get(i)!;
-          entry.credit += credit(margin) / dealings;
-          entry.margin += margin / dealings;
+          entry.credit += credit(margin) / dealings.length;
+          entry.margin += margin / dealings.length;
         }
       }
     }

@@ -21,13 +21,21 @@ import { jaccard } from './audit/features.js';
 import { optionTool, questionSegment } from './audit/segment.js';
 import { words } from './audit/text.js';
 import { ADVERSARY_LEARNERS, type Scorer } from './audit/learners.js';
-import { dropPredictable } from './adversarial-drop.js';
+import { boundedTraining, dropPredictable } from './adversarial-drop.js';
 import { type FluencyRange, fluencyRange, planFluency } from './adversarial-fluency.js';
 import type { McqDraft, QuestionDraft } from './types/module.js';
 import type { McqQuestion } from './types.js';
 
 /** A task with fewer drafts is left as drafted (the audit gates task-languages from 30 scored questions). */
 export const MIN_ITEMS = 30;
+/**
+ * Most training drafts per fit of the filter's learners (the choosing rounds' trees and every
+ * learner of the drop step); a larger training fold is subsampled by a hash of the draft's id.
+ * Every draft is still chosen and judged by a model that never saw its source group. It keeps the
+ * filter's cost per question bounded however large a task grows; the audit's own adversary always
+ * trains on every question, and tasks this large give its learners more rows than they use.
+ */
+export const MAX_TRAINING = 1500;
 
 export interface FilterItem {
   draft: QuestionDraft;
@@ -58,6 +66,8 @@ interface Prepared {
   /** Indices into `rows` of the distractors currently shown. */
   shown: number[];
   texts: string[];
+  /** Each candidate's length in code points, whitespace collapsed (the audit's length rule). */
+  lengths: number[];
   sources: string[];
   reasons: string[];
   targetRank: number;
@@ -130,7 +140,7 @@ export function adversarialFilter(items: readonly FilterItem[], seed: string, op
   // AFLite's last step: every learner refitted on the chosen sets; drop what they still find.
   const second = dealGroups(groups, k, 'af/2');
   const candidates = prepared.map((p) => ({ id: p.item.id, folds: [p.fold, second.get(p.item.group)!], language: p.item.language ?? 'en', rows: rowsOf(p, p.shown) }));
-  for (const i of dropPredictable(candidates, { folds: k, maxExcess, minCell: MIN_ITEMS, guards: [LENGTH, FLUENCY, SIMILARITY] })) dropped.set(prepared[i]!.item.draft, 'adversary-solvable');
+  for (const i of dropPredictable(candidates, { folds: k, maxExcess, minCell: MIN_ITEMS, guards: [LENGTH, FLUENCY, SIMILARITY], maxTraining: MAX_TRAINING })) dropped.set(prepared[i]!.item.draft, 'adversary-solvable');
   for (const p of prepared) if (!dropped.has(p.item.draft)) write(p, seed);
   return dropped;
 }
@@ -166,7 +176,8 @@ function prepare(item: FilterItem, seed: string, fold: number, renderDraft: Filt
   const goldMostSimilar = rng.int(mcq.choices.length) === 0;
   const longerTarget = rng.int(mcq.choices.length);
   const fluentTarget = 0; // dealt across the task by planFluency
-  return { item, mcq, raw, similarity, tools: texts.map(optionTool), pinned, shown, texts, sources, reasons, targetRank, goldMostSimilar, longerTarget, fluentTarget, fold };
+  const lengths = texts.map((t) => [...t.replace(/\s+/g, ' ').trim()].length);
+  return { item, mcq, raw, similarity, tools: texts.map(optionTool), pinned, shown, texts, lengths, sources, reasons, targetRank, goldMostSimilar, longerTarget, fluentTarget, fold };
 }
 
 /**
@@ -236,7 +247,8 @@ function rowsOf(p: Prepared, shown: readonly number[]): number[][] {
 const FILTER_LEARNER = ADVERSARY_LEARNERS.find((l) => l.name === 'trees')!;
 
 function fitOn(training: readonly Prepared[]): Scorer {
-  return FILTER_LEARNER.fit(training.map((p) => ({ rows: rowsOf(p, p.shown), gold: 0 })));
+  const bounded = boundedTraining(training.map((_, i) => i), MAX_TRAINING, (i) => training[i]!.item.id).map((i) => training[i]!);
+  return FILTER_LEARNER.fit(bounded.map((p) => ({ rows: rowsOf(p, p.shown), gold: 0 })));
 }
 
 /** Subsets of size `need` of `items`, lexicographic; at most `limit`. */
@@ -301,9 +313,8 @@ function combinedCredit(p: Prepared, shown: readonly number[]): number {
 
 /** How many of the shown distractors are at least as long as the gold (whitespace collapsed; a tie shares the longest-option credit). */
 function longerThanGold(p: Prepared, shown: readonly number[]): number {
-  const length = (i: number) => [...p.texts[i]!.replace(/\s+/g, ' ').trim()].length;
-  const gold = length(0);
-  return shown.filter((i) => length(i) >= gold).length;
+  const gold = p.lengths[0]!;
+  return shown.filter((i) => p.lengths[i]! >= gold).length;
 }
 
 const FLUENCY = ADVERSARY_FEATURES.indexOf('bigram_fluency');

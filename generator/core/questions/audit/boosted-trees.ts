@@ -47,7 +47,13 @@ export function fitBoosted(x: readonly (readonly number[])[], y: readonly number
   // row's bins fills every feature's histogram, reading the row's gradient once.
   const binned = options.bins < 256 ? new Uint8Array(n * d) : new Uint16Array(n * d);
   for (let i = 0; i < n; i++) for (let j = 0; j < d; j++) binned[i * d + j] = binOf(x[i]![j]!, thresholds[j]!);
-  const grower: Grower = { binned, d, stride: options.bins + 1, thresholds, g: new Float64Array(n), h: new Float64Array(n), o: options };
+  // Each row's place in the interleaved histogram per feature, so the histogram's inner loop only adds.
+  const stride = options.bins + 1;
+  const slots = 3 * d * stride < 65536 ? new Uint16Array(n * d) : new Uint32Array(n * d);
+  for (let i = 0; i < n; i++) for (let j = 0; j < d; j++) slots[i * d + j] = 3 * (j * stride + binned[i * d + j]!);
+  const size = 3 * d * (options.bins + 1);
+  const pool = Array.from({ length: options.maxDepth + 1 }, () => [new Float64Array(size), new Float64Array(size)]);
+  const grower: Grower = { binned, slots, d, stride, thresholds, g: new Float64Array(n), h: new Float64Array(n), o: options, pool };
   const score = new Float64Array(n).fill(base);
   const trees: Node[] = [];
   const all = Int32Array.from({ length: n }, (_, i) => i);
@@ -59,7 +65,7 @@ export function fitBoosted(x: readonly (readonly number[])[], y: readonly number
     }
     // Each leaf adds its value to the rows that reached it: the same as predicting every row
     // through the new tree, since a row goes left exactly when its bin is at most the split bin.
-    trees.push(grow(grower, all, histogram(grower, all), 0, score));
+    trees.push(grow(grower, all, histogram(grower, all, pool[0]![0]!), 0, score));
   }
   return { base, trees, learningRate: options.learningRate };
 }
@@ -80,6 +86,8 @@ function predictNode(node: Node, row: readonly number[]): number {
 interface Grower {
   /** Row-major bins: row i's feature j at i·d + j. */
   binned: Uint8Array | Uint16Array;
+  /** Row i's feature j's offset in a histogram: 3 · (j · stride + bin). */
+  slots: Uint16Array | Uint32Array;
   d: number;
   /** Histogram slots per feature (bins + 1). */
   stride: number;
@@ -87,42 +95,38 @@ interface Grower {
   g: Float64Array;
   h: Float64Array;
   o: BoostOptions;
+  /** Histogram buffers by depth: [0][0] the root's, [depth] a node's two children's. */
+  pool: Histogram[][];
 }
 
-/** Per feature and bin: gradient sum, hessian sum and row count of `rows`. */
-interface Histogram {
-  g: Float64Array;
-  h: Float64Array;
-  c: Int32Array;
-}
+/**
+ * Per feature and bin, interleaved in one array: gradient sum at 3·slot, hessian sum at 3·slot + 1
+ * and row count (an exact integer) at 3·slot + 2, so one row's update of a slot touches one place.
+ */
+type Histogram = Float64Array;
 
-function histogram(t: Grower, rows: Int32Array): Histogram {
-  const size = t.d * t.stride;
-  const out = { g: new Float64Array(size), h: new Float64Array(size), c: new Int32Array(size) };
-  const { binned, d, stride, g, h } = t;
+/** Fills `out` (zeroed here) with the histogram of `rows`. */
+function histogram(t: Grower, rows: Int32Array, out: Histogram): Histogram {
+  const { slots, d, g, h } = t;
+  out.fill(0);
   for (let r = 0; r < rows.length; r++) {
     const i = rows[r]!;
     const gi = g[i]!;
     const hi = h[i]!;
     const at = i * d;
-    for (let j = 0, slot = 0; j < d; j++, slot += stride) {
-      const k = slot + binned[at + j]!;
-      out.g[k]! += gi;
-      out.h[k]! += hi;
-      out.c[k]!++;
+    for (let j = 0; j < d; j++) {
+      const k = slots[at + j]!;
+      out[k]! += gi;
+      out[k + 1]! += hi;
+      out[k + 2]!++;
     }
   }
   return out;
 }
 
 /** The parent's histogram minus one child's: the other child's, without reading its rows (as LightGBM and scikit-learn do). */
-function subtract(parent: Histogram, child: Histogram): Histogram {
-  const out = { g: new Float64Array(parent.g.length), h: new Float64Array(parent.h.length), c: new Int32Array(parent.c.length) };
-  for (let k = 0; k < out.g.length; k++) {
-    out.g[k] = parent.g[k]! - child.g[k]!;
-    out.h[k] = parent.h[k]! - child.h[k]!;
-    out.c[k] = parent.c[k]! - child.c[k]!;
-  }
+function subtract(parent: Histogram, child: Histogram, out: Histogram): Histogram {
+  for (let k = 0; k < out.length; k++) out[k] = parent[k]! - child[k]!;
   return out;
 }
 
@@ -147,10 +151,10 @@ function grow(t: Grower, rows: Int32Array, hist: Histogram, depth: number, score
     let gl = 0;
     let hl = 0;
     let cl = 0;
-    for (let b = 0, k = j * stride; b < cuts; b++, k++) {
-      gl += hist.g[k]!;
-      hl += hist.h[k]!;
-      cl += hist.c[k]!;
+    for (let b = 0, k = 3 * j * stride; b < cuts; b++, k += 3) {
+      gl += hist[k]!;
+      hl += hist[k + 1]!;
+      cl += hist[k + 2]!;
       const cr = rows.length - cl;
       if (cl < o.minLeaf || cr < o.minLeaf) continue;
       const gr = gs - gl;
@@ -177,8 +181,10 @@ function grow(t: Grower, rows: Int32Array, hist: Histogram, depth: number, score
   let leftHist = hist;
   let rightHist = hist;
   if (childrenSplit) {
-    const small = histogram(t, left.length <= right.length ? left : right);
-    const large = subtract(hist, small);
+    // Depth-first, a node's children are grown before its sibling's: each depth's pair of buffers is free again by then.
+    const [smallBuffer, largeBuffer] = t.pool[depth + 1]!;
+    const small = histogram(t, left.length <= right.length ? left : right, smallBuffer!);
+    const large = subtract(hist, small, largeBuffer!);
     [leftHist, rightHist] = left.length <= right.length ? [small, large] : [large, small];
   }
   return {

@@ -32,10 +32,11 @@ export function standardiseWithin(rows: readonly (readonly number[])[]): number[
 }
 
 /**
- * Fits min ½‖w‖² + C·Σ log(1 + exp(−yᵢ(w·xᵢ + b))) with labels in {0, 1}. Deterministic: no
- * random start, a fixed iteration order, Newton steps with step-halving until the objective falls.
+ * Fits min ½‖w‖² + C·Σ log(1 + exp(−yᵢ(w·xᵢ + b))) with labels in {0, 1}. Deterministic: a fixed
+ * iteration order, Newton steps with step-halving until the objective falls, from zero or from
+ * `start` (weights then intercept).
  */
-export function fitLogistic(x: readonly (readonly number[])[], y: readonly number[], c = 1, maxIterations = 50): LogisticModel {
+export function fitLogistic(x: readonly (readonly number[])[], y: readonly number[], c = 1, maxIterations = 50, start?: readonly number[], curvature?: LogisticCurvature): LogisticModel {
   const d = x[0]?.length ?? 0;
   const D = d + 1;
   // Rows with a trailing 1 for the intercept, flat: the Hessian's inner loop runs over one typed row.
@@ -44,12 +45,20 @@ export function fitLogistic(x: readonly (readonly number[])[], y: readonly numbe
     for (let j = 0; j < d; j++) rows[i * D + j] = row[j]!;
     rows[i * D + d] = 1;
   });
-  const w = new Array<number>(D).fill(0); // last entry is the intercept
+  // Last entry is the intercept. A start (weights then intercept, from a fit on nearly the same
+  // rows) only shortens the path: the objective is strictly convex, its minimum is the same. From
+  // such a start the Hessian is computed once and kept for CHORD_STEPS steps (a chord or simplified
+  // Newton method): each of those costs one pass over the rows instead of a pass times the columns,
+  // and the step-halving line search still makes every step lower the objective. A given
+  // `curvature` (the Hessian of that earlier fit, scaled to these rows) stands in for the first.
+  const warm = start !== undefined && start.length === D;
+  const w = warm ? [...start] : new Array<number>(D).fill(0);
+  const given = warm && curvature !== undefined && curvature.hessian.length === D * D && curvature.rows > 0;
   const objective = (v: readonly number[]) => {
     let loss = 0;
     for (let j = 0; j < d; j++) loss += 0.5 * v[j]! * v[j]!;
     for (let i = 0; i < x.length; i++) {
-      const z = dot(v, x[i]!, d) + v[d]!;
+      const z = flatDot(v, rows, i * D, d) + v[d]!;
       loss += c * softplus(y[i] ? -z : z);
     }
     return loss;
@@ -57,18 +66,31 @@ export function fitLogistic(x: readonly (readonly number[])[], y: readonly numbe
   let current = objective(w);
   let iterations = 0;
   const hessian = new Float64Array(D * D);
+  if (given) {
+    // The data part of the Hessian grows with the rows; the penalty's identity does not.
+    const scale = x.length / curvature.rows;
+    for (let k = 0; k < D * D; k++) hessian[k] = scale * curvature.hessian[k]!;
+    for (let j = 0; j < d; j++) hessian[j * D + j]! += 1 - scale;
+  }
+  let sinceFresh = given ? 0 : CHORD_STEPS;
   for (; iterations < maxIterations; iterations++) {
     const gradient = new Array<number>(D).fill(0);
-    hessian.fill(0);
+    const fresh = !warm || sinceFresh >= CHORD_STEPS;
+    sinceFresh = fresh ? 1 : sinceFresh + 1;
+    if (fresh) hessian.fill(0);
     for (let j = 0; j < d; j++) {
       gradient[j] = w[j]!;
-      hessian[j * D + j] = 1;
+      if (fresh) hessian[j * D + j] = 1;
     }
     for (let i = 0; i < x.length; i++) {
-      const p = sigmoid(dot(w, x[i]!, d) + w[d]!);
+      const p = sigmoid(flatDot(w, rows, i * D, d) + w[d]!);
       const residual = c * (p - y[i]!);
-      const curvature = c * p * (1 - p);
       const at = i * D;
+      if (!fresh) {
+        for (let a = 0; a < D; a++) gradient[a]! += residual * rows[at + a]!;
+        continue;
+      }
+      const curvature = c * p * (1 - p);
       for (let a = 0; a < D; a++) {
         const xa = rows[at + a]!;
         gradient[a]! += residual * xa;
@@ -98,11 +120,31 @@ export function fitLogistic(x: readonly (readonly number[])[], y: readonly numbe
       break;
     }
   }
+  if (curvature) {
+    curvature.hessian = hessian;
+    curvature.rows = x.length;
+  }
   return { weights: w.slice(0, d), intercept: w[d]!, iterations };
+}
+
+/** Steps taken with one Hessian from a warm start before it is computed afresh. */
+const CHORD_STEPS = 8;
+
+/** The Hessian a fit last used and the rows it was fitted on: read as a warm fit's first curvature, then replaced by that fit's. */
+export interface LogisticCurvature {
+  hessian: Float64Array;
+  rows: number;
 }
 
 export function scoreRow(model: LogisticModel, row: readonly number[]): number {
   return dot(model.weights, row, model.weights.length) + model.intercept;
+}
+
+/** w·x over the first d entries of the flat row starting at `at` (the same sum, in the same order, as `dot`). */
+function flatDot(w: readonly number[], rows: Float64Array, at: number, d: number): number {
+  let s = 0;
+  for (let j = 0; j < d; j++) s += w[j]! * rows[at + j]!;
+  return s;
 }
 
 function dot(w: readonly number[], x: readonly number[], d: number): number {

@@ -13,24 +13,34 @@ import { topicContext, topicShares } from '../types/cues.js';
  * the cost does not grow with the corpus), the step that best matches where this trajectory
  * stands now. Off-topic steps of unrelated tasks are eliminable on sight; these are not.
  */
+/** Per step of a trajectory (never mutated once read): its tool, its candidate form and whether its plan reads as Chinese; a similar trajectory's steps are read for many anchors. */
+const stepFacts = new WeakMap<object, { tool: string | null; c: ReturnType<typeof candidateOf>; chinese: boolean }>();
+
+/** A step in another language than the trajectory's is eliminable on sight. */
+function chinese(text: string): boolean {
+  return /[\u3400-\u9fff]/.test(text) && (text.match(/[\u3400-\u9fff]/g)?.length ?? 0) >= (text.match(/[A-Za-z]/g)?.length ?? 0) / 4;
+}
+
 export const borrowedStep: StepOperator = {
   name: 'borrowed_step',
   description: 'a real step of the most similar other trajectory (negative sampling by similarity)',
   propose({ trajectory, position, corpus, offered, gold }) {
     const here = entityTokens([trajectory.task.goal, ...trajectory.steps.slice(Math.max(0, position - 2), position).map((s) => s.action.text)].join('\n'));
     const scored: Array<{ c: StepCandidate; rank: number; score: number; key: string }> = [];
-    // A step in another language than the trajectory's is eliminable on sight.
-    const chinese = (text: string) => /[\u3400-\u9fff]/.test(text) && (text.match(/[\u3400-\u9fff]/g)?.length ?? 0) >= (text.match(/[A-Za-z]/g)?.length ?? 0) / 4;
     const wantChinese = chinese(trajectory.task.goal);
     for (const [rank, other] of corpus.similar(trajectory).entries()) {
       other.steps.forEach((step, j) => {
         if (step.action.kind === 'finish' || step.action.kind === 'message' || j === 0) return;
-        const tool = toolOf(step.action);
+        let facts = stepFacts.get(step);
+        if (facts === undefined) {
+          const c = candidateOf(step);
+          stepFacts.set(step, (facts = { tool: toolOf(step.action), c, chinese: chinese(c.plan) }));
+        }
+        const { tool, c } = facts;
         if (offered && (!tool || !offered.has(tool))) return;
+        if (facts.chinese !== wantChinese) return;
         let shared = 0;
         for (const w of stepActionTokens(other, j)) if (here.has(w)) shared++;
-        const c = candidateOf(step);
-        if (chinese(c.plan) !== wantChinese) return;
         scored.push({ c: { ...c, reason: `a step of another task (${other.task.instance_id}), not a continuation of this trajectory` }, rank, score: shared, key: `${other.traj_id}\u0000${j}` });
       });
     }
