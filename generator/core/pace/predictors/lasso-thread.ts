@@ -3,10 +3,10 @@
  * a K-fold fold at hundreds of models) runs on the second core while the fold's other candidates
  * run on the first. The worker runs the same `lassoFitCoded`, so the fit is the same bit for bit.
  * Where worker threads cannot load this code (TypeScript sources without tsx, as under a test
- * runner) the fit runs in-thread. One worker per process, started on first use; it does not keep
- * the process alive while idle.
+ * runner) the fit runs in-thread, and so does every later fit once the worker fails (e.g. its
+ * entry cannot be loaded). One worker per process, started on first use; it does not keep the
+ * process alive while idle.
  */
-import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { lassoFitCoded, type CodedColumns, type LassoFit } from './lasso-fit.js';
@@ -29,7 +29,6 @@ function startWorker(): Worker | null {
   const here = fileURLToPath(import.meta.url);
   const ts = here.endsWith('.ts');
   const entry = here.replace(/lasso-thread\.(ts|js)$/, ts ? 'lasso-worker.ts' : 'lasso-worker.js');
-  if (!existsSync(entry)) return null;
   if (ts && !process.execArgv.some((a) => a.includes('tsx'))) return null;
   let w: Worker;
   try {
