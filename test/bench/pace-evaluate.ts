@@ -5,7 +5,9 @@
  * models, 10 outer folds dealt by model-name hash above, inner loops likewise by the training
  * set's size). `folds: 'all'` times the whole run; otherwise the first `folds` outer folds are
  * timed with everything on, nested search included, and the whole run is projected from them:
- * setup + fold 1 + (outer folds − 1) × the last fold (the folds are of about equal size).
+ * setup + fold 1 + (outer folds − 1) × the last fold (the folds are of about equal size) + the
+ * summary after the folds (paired comparisons, sign-flip tests), scaled from the measured models
+ * to all of them (its cost grows with the number of models, not of folds).
  */
 import { runLoocv, type LoocvOptions } from '../../generator/core/pace/evaluation/loocv.js';
 import { baselineOrder } from '../../generator/core/pace/predictors/baselines.js';
@@ -18,7 +20,8 @@ export interface EvaluatePlan {
 
 export async function timeEvaluate(data: PaceData, options: PaceOptions, config: PaceConfig, plan: EvaluatePlan): Promise<Record<string, number | string>> {
   const target = data.targets[0]!;
-  const marks: number[] = [];
+  // One mark per progress call: (folds done, time). A fold's end is the first mark with its number.
+  const marks: Array<[number, number]> = [];
   const start = performance.now();
   const all = plan.folds === 'all';
   const loocvOptions: LoocvOptions = {
@@ -29,7 +32,7 @@ export async function timeEvaluate(data: PaceData, options: PaceOptions, config:
     budgetCurve: [25, 50, 100, 200, 400],
     coverage: true,
     ...(all ? {} : { maxFolds: plan.folds as number }),
-    onProgress: () => marks.push(performance.now()),
+    onProgress: (done: number) => marks.push([done, performance.now()]),
   };
   const report = await runLoocv(data, loocvOptions);
   const seconds = (performance.now() - start) / 1000;
@@ -37,21 +40,29 @@ export async function timeEvaluate(data: PaceData, options: PaceOptions, config:
   const protocol = `outer ${t.protocol.outer.kind} (${t.protocol.outer.folds} folds), inner ${t.protocol.inner.kind}${t.protocol.inner.folds ? ` (${t.protocol.inner.folds} folds)` : ''}`;
   const shippedMae = Object.fromEntries(t.methods.filter((m) => m.method === 'shipped' || m.method.startsWith('pace-')).map((m) => [`evaluate_${m.method}_mae_pp`, 100 * m.metrics.mae]));
   if (all) return { evaluate_rows: t.methods.length, evaluate_s: seconds, evaluate_measured: 'all folds', evaluate_protocol: protocol, ...shippedMae };
-  // marks: one at the start of each fold, one at the end.
-  const setup = ((marks[0] as number) - start) / 1000;
-  const foldSeconds = marks.slice(1).map((m, i) => (m - (marks[i] as number)) / 1000);
-  const first = foldSeconds[0] as number;
+  const first = new Map<number, number>();
+  for (const [done, at] of marks) if (!first.has(done)) first.set(done, at);
+  const at = (done: number) => first.get(done) as number;
+  const measured = plan.folds as number;
+  const setup = (at(0) - start) / 1000;
+  const foldSeconds = Array.from({ length: measured }, (_, f) => (at(f + 1) - at(f)) / 1000);
+  const firstFold = foldSeconds[0] as number;
   const steady = foldSeconds[foldSeconds.length - 1] as number;
   const outer = t.protocol.outer.folds;
+  const measuredModels = t.methods[0]!.predictions.filter((p) => p !== null).length;
+  const summary = (marks[marks.length - 1]![1] - at(measured)) / 1000;
+  const summaryAll = (summary * t.models.length) / measuredModels;
   return {
     evaluate_rows: t.methods.length,
     evaluate_protocol: protocol,
     evaluate_measured: `${plan.folds} of ${outer} outer folds, everything on (nested search included)`,
     evaluate_setup_s: setup,
-    evaluate_first_fold_s: first,
+    evaluate_first_fold_s: firstFold,
     evaluate_fold_s: steady,
-    evaluate_models_per_fold: t.methods[0]!.predictions.filter((p) => p !== null).length / (plan.folds as number),
-    evaluate_projected_s: setup + first + (outer - 1) * steady,
+    evaluate_summary_s: summary,
+    evaluate_summary_all_models_s: summaryAll,
+    evaluate_models_per_fold: measuredModels / measured,
+    evaluate_projected_s: setup + firstFold + (outer - 1) * steady + summaryAll,
     ...shippedMae,
   };
 }

@@ -10,12 +10,14 @@ import { Rng } from '../../kernel/rng.js';
 import { absoluteMetrics, addPair, pairAccuracy, type AbsoluteMetrics, type PairTally } from './metrics.js';
 import { computeGlobalBasis, fitTarget, gridSize, predictPoolRow, prepareFold, type Grid } from '../pipeline.js';
 import { baselines, baselineOrder, type BaselineName } from '../predictors/baselines.js';
+import { startLassoAll } from '../predictors/lasso.js';
 import type { PaceConfig, PaceData, PreparedTarget } from '../types.js';
 import { fallbackConfig } from '../types.js';
 import { addCoverage, crossValidatedPredictions, newCoverage, type CoverageTally } from './coverage.js';
 import { shippedForms, shippedKinds, shippedPoolPredictions, shippedPredictors, type ShippedKind } from '../predictors/shipped-family.js';
 import { foldView } from './fold-view.js';
-import { bootstrapIndices, looMeanPredictions, maeVerdict, pairedComparison, type PairedComparison } from './uncertainty.js';
+import { absoluteErrorDifferences, bootstrapIndices, looMeanPredictions, maeVerdict, pairedComparison, type PairedComparison } from './uncertainty.js';
+import { signFlipTests, type SignFlipResult } from './sign-flip.js';
 import { holmAdjust } from './holm.js';
 import { defaultFoldProtocol, foldMembers, planFolds, type FoldPlan } from './folds.js';
 import { InnerFoldShare, nestedSearch, type NestedOptions } from './nested.js';
@@ -194,6 +196,8 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
       // models. Shared under K-fold only: K bases per outer fold, where leave-one-out would hold n.
       const bases = trainIdx.length > protocol.leaveOneOutUpTo ? new BasisCache() : undefined;
       const basis = prepareFold(data, target, trainIdx, options, shared, true);
+      // Lasso on every instance fits on a worker thread (where there is one) while the rest of the fold runs here.
+      if (options.baselines.includes('lasso-all')) startLassoAll(basis).catch(() => undefined);
       const fit = fitTarget(basis, frozen, options.alpha);
       const preds = heldRows.map((row) => predictPoolRow(basis, fit, row));
       preds.forEach((pred, j) => {
@@ -246,6 +250,8 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
         });
       }
     }
+    // The target's folds are done (a benchmark times the folds apart from the summary below).
+    options.onProgress?.(foldsDone, foldsTotal, `LOOCV folds (${target.name})`);
     const methods: MethodResult[] = [
       // Only with coverage: the form choice needs each fold's inner cross-validation.
       ...(coverage.length ? [finishMethod('shipped', 'shipped: in each fold, the form the training models’ own cross-validation picks (the simplest one not significantly worse; what fit writes and check uses)', shipped, target)] : []),
@@ -292,13 +298,24 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
 /** Paired differences to the mean predictor of the same folds, on the folds every compared method has. */
 function compareWithMean(methods: MethodResult[], target: PreparedTarget, mean: ArrayLike<number>, rng: Rng): TargetReport['comparisons'] {
   const out: TargetReport['comparisons'] = [];
-  for (const m of methods) {
-    if (m.method === 'mean') continue;
+  const rows = methods.flatMap((m) => {
+    if (m.method === 'mean') return [];
     const keep = m.predictions.flatMap((p, k) => (p === null ? [] : [k]));
-    if (keep.length < 3) continue;
+    return keep.length < 3 ? [] : [{ m, keep, differences: absoluteErrorDifferences(keep.map((k) => target.y[k] as number), keep.map((k) => m.predictions[k] as number), keep.map((k) => mean[k] as number)) }];
+  });
+  // Methods over the same models share one draw of the sign-flip stream (bit-identical to one test each).
+  const tests = new Map<(typeof rows)[number], SignFlipResult>();
+  const groups = new Map<string, typeof rows>();
+  for (const row of rows) {
+    const key = row.keep.join(',');
+    groups.set(key, [...(groups.get(key) ?? []), row]);
+  }
+  for (const group of groups.values()) signFlipTests(group.map((r) => r.differences)).forEach((t, i) => tests.set(group[i]!, t));
+  for (const row of rows) {
+    const { m, keep } = row;
     const resamples = bootstrapIndices(keep.length, modelBootstrap, rng.fork(m.method));
     const truth = keep.map((k) => target.y[k] as number);
-    out.push({ method: m.method, vsMean: pairedComparison(truth, keep.map((k) => m.predictions[k] as number), keep.map((k) => mean[k] as number), resamples) });
+    out.push({ method: m.method, vsMean: pairedComparison(truth, keep.map((k) => m.predictions[k] as number), keep.map((k) => mean[k] as number), resamples, undefined, tests.get(row)) });
   }
   // Every method is tested against the same mean predictor: the verdicts are corrected for the family.
   const adjusted = holmAdjust(out.map((c) => c.vsMean.test.pTwoSided));

@@ -126,7 +126,7 @@ export function bootstrapIndices(n: number, replicates: number, rng: Rng): Int32
 }
 
 /** Paired comparison on explicit resamples (so a test can hand the same ones to numpy). */
-export function pairedComparison(truth: number[], pred: number[], base: number[], resamples: Int32Array[], level = 0.95): PairedComparison {
+export function pairedComparison(truth: number[], pred: number[], base: number[], resamples: Int32Array[], level = 0.95, signFlip?: SignFlipResult): PairedComparison {
   const full = metricValues(truth, pred);
   const fullBase = metricValues(truth, base, true);
   const reps: Record<ComparisonMetric, number[]> = { mae: [], spearman: [], r2: [], pairAccuracy: [] };
@@ -148,7 +148,8 @@ export function pairedComparison(truth: number[], pred: number[], base: number[]
       return [k, { difference: full[k] - fullBase[k], interval: ok ? [percentileSorted(sorted, tail), percentileSorted(sorted, 1 - tail)] : [NaN, NaN], replicates: sorted.length }];
     }),
   ) as Record<ComparisonMetric, MetricDifference>;
-  const test = signFlipTest(absoluteErrorDifferences(truth, pred, base));
+  // `signFlip`: the same test computed by the caller (signFlipTests shares one stream among several).
+  const test = signFlip ?? signFlipTest(absoluteErrorDifferences(truth, pred, base));
   return { level, bootstrap: resamples.length, models: truth.length, metrics, test, verdict: maeVerdict(test) };
 }
 

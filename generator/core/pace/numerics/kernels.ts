@@ -63,9 +63,33 @@ export function gramRows(v: MatrixView): Float64Array {
       if (v.cols) for (let c = 0; c < w; c++) buf[dst + c] = v.data[base + (v.cols[c0 + c] as number)] as number;
       else buf.set(v.data.subarray(base + c0, base + c0 + w), dst);
     }
+    // Four entries of a row at once: four independent sums, each over the block's columns in
+    // order, so every entry is the sum the one-at-a-time loop gives (bit-identical).
     for (let i = 0; i < n; i++) {
       const oi = i * w;
-      for (let j = 0; j <= i; j++) {
+      let j = 0;
+      for (; j + 3 <= i; j += 4) {
+        const o0 = j * w;
+        const o1 = o0 + w;
+        const o2 = o1 + w;
+        const o3 = o2 + w;
+        let s0 = 0;
+        let s1 = 0;
+        let s2 = 0;
+        let s3 = 0;
+        for (let c = 0; c < w; c++) {
+          const x = buf[oi + c] as number;
+          s0 += x * (buf[o0 + c] as number);
+          s1 += x * (buf[o1 + c] as number);
+          s2 += x * (buf[o2 + c] as number);
+          s3 += x * (buf[o3 + c] as number);
+        }
+        g[i * n + j] = (g[i * n + j] as number) + s0;
+        g[i * n + j + 1] = (g[i * n + j + 1] as number) + s1;
+        g[i * n + j + 2] = (g[i * n + j + 2] as number) + s2;
+        g[i * n + j + 3] = (g[i * n + j + 3] as number) + s3;
+      }
+      for (; j <= i; j++) {
         const oj = j * w;
         let s = 0;
         for (let c = 0; c < w; c++) s += (buf[oi + c] as number) * (buf[oj + c] as number);
@@ -101,14 +125,20 @@ export function mulRight(v: MatrixView, b: Float64Array, k: number): Float64Arra
 export function mulLeftT(v: MatrixView, q: Float64Array, k: number): Float64Array {
   const nc = viewCols(v);
   const out = new Float64Array(nc * k);
-  for (let r = 0; r < v.rows.length; r++) {
-    const base = (v.rows[r] as number) * v.stride;
-    const qo = r * k;
-    for (let c = 0; c < nc; c++) {
-      const x = v.data[base + (v.cols ? (v.cols[c] as number) : c)] as number;
-      if (x === 0) continue;
-      const o = c * k;
-      for (let j = 0; j < k; j++) out[o + j] = (out[o + j] as number) + x * (q[qo + j] as number);
+  // Column blocks whose slice of the output stays in cache while every row adds to it; each
+  // entry still accumulates over the rows in order (bit-identical to one pass per row).
+  const block = Math.max(64, Math.floor(32768 / Math.max(1, k)));
+  for (let c0 = 0; c0 < nc; c0 += block) {
+    const c1 = Math.min(nc, c0 + block);
+    for (let r = 0; r < v.rows.length; r++) {
+      const base = (v.rows[r] as number) * v.stride;
+      const qo = r * k;
+      for (let c = c0; c < c1; c++) {
+        const x = v.data[base + (v.cols ? (v.cols[c] as number) : c)] as number;
+        if (x === 0) continue;
+        const o = c * k;
+        for (let j = 0; j < k; j++) out[o + j] = (out[o + j] as number) + x * (q[qo + j] as number);
+      }
     }
   }
   return out;

@@ -14,8 +14,21 @@ export interface SymmetricEigen {
   vectors: Float64Array;
 }
 
-/** Eigen-decomposition of a symmetric n × n matrix (row-major), eigenvalues sorted descending. */
+/** Matrices up to this size use cyclic Jacobi; larger ones Householder tridiagonalisation + implicit QL. */
+export const jacobiUpTo = 64;
+
+/**
+ * Eigen-decomposition of a symmetric n × n matrix (row-major), eigenvalues sorted descending.
+ * Small matrices (the k × k problems of the nested search) by cyclic Jacobi; pool-size ones
+ * (kernel ridge, Gram-route SVDs of hundreds of models) by Householder reduction to tridiagonal
+ * form and the implicit QL algorithm (tred2/tql2, as in EISPACK and JAMA), which needs about
+ * 9n³ flops against Jacobi's ~6n³ per sweep over 6–10 sweeps.
+ */
 export function symmetricEigen(input: Float64Array, n: number): SymmetricEigen {
+  return n <= jacobiUpTo ? jacobiEigen(input, n) : tridiagonalEigen(input, n);
+}
+
+function jacobiEigen(input: Float64Array, n: number): SymmetricEigen {
   const a = new Float64Array(n * n);
   for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) a[i * n + j] = ((input[i * n + j] as number) + (input[j * n + i] as number)) / 2;
   const v = new Float64Array(n * n);
@@ -70,6 +83,175 @@ export function symmetricEigen(input: Float64Array, n: number): SymmetricEigen {
     for (let i = 0; i < n; i++) vectors[i * n + j] = sign * (v[i * n + src] as number);
   });
   return { values, vectors };
+}
+
+/** Sorted descending, each vector's largest-magnitude component positive (ties: lower index). */
+function sortedWithSigns(d: Float64Array, v: Float64Array, n: number): SymmetricEigen {
+  const order = Array.from({ length: n }, (_, i) => i).sort((x, y) => (d[y] as number) - (d[x] as number) || x - y);
+  const values = new Float64Array(n);
+  const vectors = new Float64Array(n * n);
+  order.forEach((src, j) => {
+    values[j] = d[src] as number;
+    let big = 0;
+    for (let i = 1; i < n; i++) if (Math.abs(v[i * n + src] as number) > Math.abs(v[big * n + src] as number)) big = i;
+    const sign = (v[big * n + src] as number) < 0 ? -1 : 1;
+    for (let i = 0; i < n; i++) vectors[i * n + j] = sign * (v[i * n + src] as number);
+  });
+  return { values, vectors };
+}
+
+function tridiagonalEigen(input: Float64Array, n: number): SymmetricEigen {
+  // V starts as the symmetrised input; tred2 turns it into the Householder transform.
+  const v = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) v[i * n + j] = ((input[i * n + j] as number) + (input[j * n + i] as number)) / 2;
+  const d = new Float64Array(n);
+  const e = new Float64Array(n);
+  tred2(v, d, e, n);
+  // QL rotates pairs of columns of V: work on Vᵀ so that each rotation reads two contiguous rows.
+  const w = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) w[j * n + i] = v[i * n + j] as number;
+  tql2(w, d, e, n);
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) v[i * n + j] = w[j * n + i] as number;
+  return sortedWithSigns(d, v, n);
+}
+
+/** Householder reduction to tridiagonal form (JAMA's tred2, row-major V). */
+function tred2(V: Float64Array, d: Float64Array, e: Float64Array, n: number): void {
+  for (let j = 0; j < n; j++) d[j] = V[(n - 1) * n + j] as number;
+  for (let i = n - 1; i > 0; i--) {
+    let scale = 0;
+    let h = 0;
+    for (let k = 0; k < i; k++) scale += Math.abs(d[k] as number);
+    if (scale === 0) {
+      e[i] = d[i - 1] as number;
+      for (let j = 0; j < i; j++) {
+        d[j] = V[(i - 1) * n + j] as number;
+        V[i * n + j] = 0;
+        V[j * n + i] = 0;
+      }
+    } else {
+      for (let k = 0; k < i; k++) {
+        d[k] = (d[k] as number) / scale;
+        h += (d[k] as number) * (d[k] as number);
+      }
+      let f = d[i - 1] as number;
+      let g = Math.sqrt(h);
+      if (f > 0) g = -g;
+      e[i] = scale * g;
+      h -= f * g;
+      d[i - 1] = f - g;
+      for (let j = 0; j < i; j++) e[j] = 0;
+      for (let j = 0; j < i; j++) {
+        f = d[j] as number;
+        V[j * n + i] = f;
+        g = (e[j] as number) + (V[j * n + j] as number) * f;
+        for (let k = j + 1; k <= i - 1; k++) {
+          g += (V[k * n + j] as number) * (d[k] as number);
+          e[k] = (e[k] as number) + (V[k * n + j] as number) * f;
+        }
+        e[j] = g;
+      }
+      f = 0;
+      for (let j = 0; j < i; j++) {
+        e[j] = (e[j] as number) / h;
+        f += (e[j] as number) * (d[j] as number);
+      }
+      const hh = f / (h + h);
+      for (let j = 0; j < i; j++) e[j] = (e[j] as number) - hh * (d[j] as number);
+      for (let j = 0; j < i; j++) {
+        f = d[j] as number;
+        g = e[j] as number;
+        for (let k = j; k <= i - 1; k++) V[k * n + j] = (V[k * n + j] as number) - (f * (e[k] as number) + g * (d[k] as number));
+        d[j] = V[(i - 1) * n + j] as number;
+        V[i * n + j] = 0;
+      }
+    }
+    d[i] = h;
+  }
+  for (let i = 0; i < n - 1; i++) {
+    V[(n - 1) * n + i] = V[i * n + i] as number;
+    V[i * n + i] = 1;
+    const h = d[i + 1] as number;
+    if (h !== 0) {
+      for (let k = 0; k <= i; k++) d[k] = (V[k * n + i + 1] as number) / h;
+      for (let j = 0; j <= i; j++) {
+        let g = 0;
+        for (let k = 0; k <= i; k++) g += (V[k * n + i + 1] as number) * (V[k * n + j] as number);
+        for (let k = 0; k <= i; k++) V[k * n + j] = (V[k * n + j] as number) - g * (d[k] as number);
+      }
+    }
+    for (let k = 0; k <= i; k++) V[k * n + i + 1] = 0;
+  }
+  for (let j = 0; j < n; j++) {
+    d[j] = V[(n - 1) * n + j] as number;
+    V[(n - 1) * n + j] = 0;
+  }
+  V[(n - 1) * n + n - 1] = 1;
+  e[0] = 0;
+}
+
+/** Implicit QL on the tridiagonal (d, e), accumulating into Vᵀ (JAMA's tql2; W = Vᵀ, row-major). */
+function tql2(W: Float64Array, d: Float64Array, e: Float64Array, n: number): void {
+  for (let i = 1; i < n; i++) e[i - 1] = e[i] as number;
+  e[n - 1] = 0;
+  let f = 0;
+  let tst1 = 0;
+  const eps = 2 ** -52;
+  for (let l = 0; l < n; l++) {
+    tst1 = Math.max(tst1, Math.abs(d[l] as number) + Math.abs(e[l] as number));
+    let m = l;
+    while (m < n) {
+      if (Math.abs(e[m] as number) <= eps * tst1) break;
+      m++;
+    }
+    if (m > l) {
+      for (let iter = 0; iter < 200; iter++) {
+        let g = d[l] as number;
+        let p = ((d[l + 1] as number) - g) / (2 * (e[l] as number));
+        let r = Math.hypot(p, 1);
+        if (p < 0) r = -r;
+        d[l] = (e[l] as number) / (p + r);
+        d[l + 1] = (e[l] as number) * (p + r);
+        const dl1 = d[l + 1] as number;
+        let h = g - (d[l] as number);
+        for (let i = l + 2; i < n; i++) d[i] = (d[i] as number) - h;
+        f += h;
+        p = d[m] as number;
+        let c = 1;
+        let c2 = c;
+        let c3 = c;
+        const el1 = e[l + 1] as number;
+        let s = 0;
+        let s2 = 0;
+        for (let i = m - 1; i >= l; i--) {
+          c3 = c2;
+          c2 = c;
+          s2 = s;
+          g = c * (e[i] as number);
+          h = c * p;
+          r = Math.hypot(p, e[i] as number);
+          e[i + 1] = s * r;
+          s = (e[i] as number) / r;
+          c = p / r;
+          p = c * (d[i] as number) - s * g;
+          d[i + 1] = h + s * (c * g + s * (d[i] as number));
+          const a0 = i * n;
+          const a1 = a0 + n;
+          for (let k = 0; k < n; k++) {
+            h = W[a1 + k] as number;
+            W[a1 + k] = s * (W[a0 + k] as number) + c * h;
+            W[a0 + k] = c * (W[a0 + k] as number) - s * h;
+          }
+        }
+        p = (-s * s2 * c3 * el1 * (e[l] as number)) / dl1;
+        e[l] = s * p;
+        d[l] = c * p;
+        if (!(Math.abs(e[l] as number) > eps * tst1)) break;
+      }
+    }
+    d[l] = (d[l] as number) + f;
+    e[l] = 0;
+  }
 }
 
 /**

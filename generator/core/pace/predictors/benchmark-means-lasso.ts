@@ -1,6 +1,6 @@
 import type { Baseline } from './baseline-types.js';
 import { benchmarkMeans } from './benchmark-means.js';
-import { lassoFit } from './lasso.js';
+import { lassoFit } from './lasso-fit.js';
 import { perFold } from './fold-memo.js';
 
 /**
