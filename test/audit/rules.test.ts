@@ -5,9 +5,16 @@ import type { McqQuestion } from '../../generator/core/questions/types.js';
 import { runPython } from './python.js';
 import { plantedSet, type Plant } from './planted.js';
 
-const result = (qs: McqQuestion[], name: ShortcutName) => auditQuestions(qs).report.tasks[0]!.shortcuts.find((s) => s.name === name)!;
+// The audit is pure and deterministic: one audit per question set serves every assertion on it.
+const audits = new WeakMap<McqQuestion[], ReturnType<typeof auditQuestions>>();
+const audited = (qs: McqQuestion[]) => {
+  let a = audits.get(qs);
+  if (!a) audits.set(qs, (a = auditQuestions(qs)));
+  return a;
+};
+const result = (qs: McqQuestion[], name: ShortcutName) => audited(qs).report.tasks[0]!.shortcuts.find((s) => s.name === name)!;
 const shortcutFindings = (qs: McqQuestion[]) =>
-  auditQuestions(qs)
+  audited(qs)
     .findings.filter((f) => f.code.startsWith('audit-shortcut'))
     .map((f) => `${f.code}:${f.args.shortcut}`);
 

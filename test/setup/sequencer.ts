@@ -19,6 +19,13 @@ export const LONGEST_FIRST: readonly string[] = [
   'test/workflow/proxy-suite.test.ts', // 69
   'test/audit/independent-adversary.test.ts', // 58
   'test/questions/reference.test.ts', // 56
+  // The fast tier's longest (seconds from a fast-tier run on an idle 2-core machine).
+  'test/logs/harness-oracle.test.ts', // 30
+  'test/audit/rules.test.ts', // 29
+  'test/audit/adversary-gate.test.ts', // 21
+  'test/logs/harness-live.test.ts', // 18
+  'test/pace/uncertainty.test.ts', // 14
+  'test/audit/build-gate.test.ts', // 13
 ];
 
 export default class LongestFirstSequencer extends BaseSequencer {
