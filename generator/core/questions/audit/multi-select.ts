@@ -48,18 +48,13 @@ const OBSERVATION_HEAD = /^(?:Observation|观察)\s*(\d+)\b/gm;
  * Reads only the prompt: no understanding of what supports what.
  */
 function answerMention(q: MultiSelectQuestion): number[] {
-  const segment = q.prompt.slice(q.question_start ?? 0);
-  const answer = FINAL_ANSWER.exec(segment)?.[1];
-  if (!answer) return [];
-  const key = loose(answer);
+  const { answer, bodies, numbers } = parseCitation(q);
+  const key = answer ? loose(answer) : '';
   if (!key) return [];
-  const heads = [...segment.matchAll(OBSERVATION_HEAD)];
   const picked = new Set<number>();
-  heads.forEach((m, i) => {
-    const end = i + 1 < heads.length ? heads[i + 1]!.index : segment.length;
-    const body = segment.slice(m.index, end);
-    const n = Number(m[1]) - 1;
-    if (n >= 0 && n < q.choices.length && loose(body.slice(body.indexOf('\n') + 1)).includes(key)) picked.add(n);
+  bodies.forEach((body, i) => {
+    const n = numbers[i]!;
+    if (n >= 0 && n < q.choices.length && loose(body).includes(key)) picked.add(n);
   });
   return [...picked].sort((a, b) => a - b);
 }
@@ -67,16 +62,20 @@ function answerMention(q: MultiSelectQuestion): number[] {
 const QUESTION_LINE = /^(?:Question|问题)\s*[:：]\s*(.+)$/m;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
-/** The scored question's text and its numbered observations' bodies, as the prompt shows them. */
-function parseCitation(q: MultiSelectQuestion): { question: string; bodies: string[] } {
+/**
+ * The scored question as the prompt shows it: the question line, a stated final answer (if
+ * any), and each numbered observation's body with its 0-based number from the heading.
+ */
+function parseCitation(q: MultiSelectQuestion): { question: string; answer: string | undefined; bodies: string[]; numbers: number[] } {
   const segment = q.prompt.slice(q.question_start ?? 0);
   const question = QUESTION_LINE.exec(segment)?.[1] ?? '';
+  const answer = FINAL_ANSWER.exec(segment)?.[1];
   const heads = [...segment.matchAll(OBSERVATION_HEAD)];
   const bodies = heads.map((m, i) => {
     const body = segment.slice(m.index, i + 1 < heads.length ? heads[i + 1]!.index : segment.length);
     return body.slice(body.indexOf('\n') + 1);
   });
-  return { question, bodies };
+  return { question, answer, bodies, numbers: heads.map((m) => Number(m[1]) - 1) };
 }
 
 /** Words of `text`, case and width folded; each CJK character is a word of its own. */
