@@ -42,8 +42,7 @@ describe.skipIf(!runHarnessTests)('lm_eval --samples on dist-tasks', () => {
 
   it('still aggregates the group over the selected documents', () => {
     const group = harness.results.groups[DIST_SUITE];
-    expect(group.sample_count['acc,none']).toBe(3);
-    expect(group.sample_count['exact_match,first_line']).toBe(5);
-    expect(group.sample_count['rouge1,first_line']).toBe(3);
+    // One headline over every selected document of every task (2 + 1 + 1 + 3 + 2).
+    expect(group.sample_count).toEqual({ 'acc,none': 9 });
   });
 });

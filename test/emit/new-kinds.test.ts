@@ -110,28 +110,29 @@ describe.skipIf(!hasPython)('the emitted scorers', () => {
     const out = JSON.parse(r.stdout);
     expect(out.tc.length).toBeGreaterThan(0);
     for (const [right, wrong] of out.tc) {
-      expect(right).toEqual({ tool_call_match: 1, tool_name_match: 1 });
-      expect(wrong).toEqual({ tool_call_match: 0, tool_name_match: 0 });
+      expect(right).toEqual({ acc: 1, tool_call_match: 1, tool_name_match: 1 });
+      expect(wrong).toEqual({ acc: 0, tool_call_match: 0, tool_name_match: 0 });
     }
     for (const [right, wrong] of out.ms) {
-      expect(right).toEqual({ set_match: 1, set_f1: 1 });
-      expect(wrong).toEqual({ set_match: 0, set_f1: 0 });
+      expect(right).toEqual({ acc: 1, set_match: 1, set_f1: 1 });
+      expect(wrong).toEqual({ acc: 0, set_match: 0, set_f1: 0 });
     }
     const h = out.hand;
-    expect(h.json_reordered).toEqual({ tool_call_match: 1, tool_name_match: 1 });
-    expect(h.json_openai).toEqual({ tool_call_match: 1, tool_name_match: 1 });
-    expect(h.json_wrong_arg).toEqual({ tool_call_match: 0, tool_name_match: 1 });
-    expect(h.json_broken).toEqual({ tool_call_match: 0, tool_name_match: 0 });
-    expect(h.cmd_quotes).toEqual({ tool_call_match: 1, tool_name_match: 1 });
-    expect(h.cmd_fenced).toEqual({ tool_call_match: 1, tool_name_match: 1 });
-    expect(h.cmd_wrong).toEqual({ tool_call_match: 0, tool_name_match: 1 });
-    expect(h.ms_order).toEqual({ set_match: 1, set_f1: 1 });
-    expect(h.ms_fullwidth).toEqual({ set_match: 1, set_f1: 1 });
+    expect(h.json_reordered).toEqual({ acc: 1, tool_call_match: 1, tool_name_match: 1 });
+    expect(h.json_openai).toEqual({ acc: 1, tool_call_match: 1, tool_name_match: 1 });
+    expect(h.json_wrong_arg).toEqual({ acc: 0, tool_call_match: 0, tool_name_match: 1 });
+    expect(h.json_broken).toEqual({ acc: 0, tool_call_match: 0, tool_name_match: 0 });
+    expect(h.cmd_quotes).toEqual({ acc: 1, tool_call_match: 1, tool_name_match: 1 });
+    expect(h.cmd_fenced).toEqual({ acc: 1, tool_call_match: 1, tool_name_match: 1 });
+    expect(h.cmd_wrong).toEqual({ acc: 0, tool_call_match: 0, tool_name_match: 1 });
+    expect(h.ms_order).toEqual({ acc: 1, set_match: 1, set_f1: 1 });
+    expect(h.ms_fullwidth).toEqual({ acc: 1, set_match: 1, set_f1: 1 });
     // F1 by hand: {1} vs {1,3}: 2·1/(1+2) = 2/3; {1,2,3} vs {1,3}: 2·2/(3+2) = 0.8.
     expect(h.ms_partial.set_match).toBe(0);
+    expect(h.ms_partial.acc).toBe(0);
     expect(h.ms_partial.set_f1).toBeCloseTo(2 / 3, 12);
     expect(h.ms_extra.set_f1).toBeCloseTo(0.8, 12);
-    expect(h.ms_empty).toEqual({ set_match: 0, set_f1: 0 });
+    expect(h.ms_empty).toEqual({ acc: 0, set_match: 0, set_f1: 0 });
   }, 60_000);
 });
 
@@ -142,9 +143,9 @@ describe.skipIf(!runHarnessTests)('lm_eval runs the new kinds', () => {
     if (r.code !== 0) throw new Error(`lm_eval exited ${r.code}:\n${r.stderr.slice(-4000)}`);
     const harness = readRun(path.join(cwd, 'out', 'aptpace-dummy'));
     const expectMetrics: Record<string, string[]> = {
-      aptpace_swe_tool_call_en: ['tool_call_match', 'tool_name_match'],
-      aptpace_dr_citation_ms_en: ['set_f1', 'set_match'],
-      aptpace_dr_citation_ms_zh: ['set_f1', 'set_match'],
+      aptpace_swe_tool_call_en: ['acc', 'tool_call_match', 'tool_name_match'],
+      aptpace_dr_citation_ms_en: ['acc', 'set_f1', 'set_match'],
+      aptpace_dr_citation_ms_zh: ['acc', 'set_f1', 'set_match'],
       aptpace_env_setup_error_mcq_en: ['acc'],
     };
     for (const [task, metrics] of Object.entries(expectMetrics)) {
@@ -159,7 +160,8 @@ describe.skipIf(!runHarnessTests)('lm_eval runs the new kinds', () => {
         }
       }
     }
-    expect(harness.results.results.aptpace_swe_tool_call_en['tool_call_match,first_line']).toBe(0);
-    expect(harness.results.results.aptpace_dr_citation_ms_zh['set_f1,first_line']).toBe(0);
+    expect(harness.results.results.aptpace_swe_tool_call_en['tool_call_match,none']).toBe(0);
+    expect(harness.results.results.aptpace_dr_citation_ms_zh['set_f1,none']).toBe(0);
+    expect(Object.keys(harness.results.groups[SUITE]).filter((k) => k.includes(',')).sort()).toEqual(['acc,none', 'acc_stderr,none']);
   }, 300_000);
 });

@@ -22,4 +22,15 @@ describe('metric choice', () => {
     const tool = chooseMetric('aptpace_tool_call', [{ metric: 'tool_name_match', filter: 'first_line' }, { metric: 'tool_call_match', filter: 'first_line' }], { tool_name_match: true, tool_call_match: true }, [], 'generate_until');
     expect(tool).toMatchObject({ metric: 'tool_call_match', filter: 'first_line', reason: 'preferred' });
   });
+
+  it('keeps the named score of a generation task that also reports the headline acc, and acc for multiple choice', () => {
+    const hib = { acc: true, exact_match: true, rouge1: true, rougeL: true, set_match: true, set_f1: true };
+    const keys = (...metrics: string[]) => metrics.map((metric) => ({ metric, filter: 'none' }));
+    // exact_match first: ingest re-scores it from the responses; `acc` there is a copy of it.
+    expect(chooseMetric('aptpace_dr_answer', keys('acc', 'exact_match', 'rouge1', 'rougeL'), hib, [], 'generate_until')).toMatchObject({ metric: 'exact_match', reason: 'preferred' });
+    expect(chooseMetric('aptpace_dr_citation_ms', keys('acc', 'set_match', 'set_f1'), hib, [], 'generate_until')).toMatchObject({ metric: 'set_match', reason: 'preferred' });
+    // ROUGE alone: the headline (ROUGE-L F), not a guess among the ROUGE variants.
+    expect(chooseMetric('aptpace_dr_answer_rouge', keys('acc', 'rouge1', 'rougeL'), hib, [], 'generate_until')).toMatchObject({ metric: 'acc', reason: 'preferred' });
+    expect(chooseMetric('aptpace_swe_plan_mcq', keys('acc', 'exact_match'), hib, [], 'multiple_choice')).toMatchObject({ metric: 'acc', reason: 'preferred' });
+  });
 });

@@ -9,7 +9,7 @@
  */
 import type { Question } from '../questions/types.js';
 import { QUESTION_KIND_INFO, isCtfTask } from '../questions/kinds.js';
-import { METRICS, METRIC_ORDER, type MetricName } from './metrics.js';
+import { ANSWER_FILTER, HEADLINE_METRIC } from './metrics.js';
 import type { GroupConfigSubset } from './task-config.js';
 
 export type Area = 'swe' | 'dr' | 'ctf';
@@ -42,7 +42,6 @@ export interface GroupedTask {
   task: string;
   area: Area;
   language: string;
-  metrics: readonly MetricName[];
 }
 
 export interface PlannedGroup {
@@ -59,11 +58,13 @@ export interface PlannedGroup {
 export function planGroups(suite: string, tasks: GroupedTask[], multiLanguage: boolean, weightBySize: boolean, version: string): PlannedGroup[] {
   const groups: PlannedGroup[] = [];
   const make = (name: string, children: string[], leaves: GroupedTask[], title: string): PlannedGroup => {
-    const used = METRIC_ORDER.filter((m) => leaves.some((t) => t.metrics.includes(m)));
+    // One score per group: the headline, which every task reports under the one filter name.
+    // Aggregating the other metrics too would print a row per metric and warn for every task
+    // without it (a multiple-choice task has no exact_match).
     const config: GroupConfigSubset = {
       group: name,
       task: children,
-      aggregate_metric_list: used.map((metric) => ({ metric, aggregation: 'mean', weight_by_size: weightBySize, filter_list: [METRICS[metric].filter] })),
+      aggregate_metric_list: [{ metric: HEADLINE_METRIC, aggregation: 'mean', weight_by_size: weightBySize, filter_list: [ANSWER_FILTER] }],
       metadata: { version },
     };
     const group = { name, children, leaves: leaves.map((t) => t.task), title, config };

@@ -197,7 +197,7 @@ export function planSuite(questions: Question[], options: PlanOptions, builtins:
 
   const usedMetrics = METRIC_ORDER.filter((m) => builds.some((b) => b.spec.metrics.includes(m)));
   const weightBySize = options.weightBySize ?? false;
-  const groups = planGroups(options.suite, builds.map((b) => ({ task: b.task, area: b.area, language: b.language, metrics: b.spec.metrics })), multiLanguage, weightBySize, SUITE_FORMAT_VERSION);
+  const groups = planGroups(options.suite, builds.map((b) => ({ task: b.task, area: b.area, language: b.language })), multiLanguage, weightBySize, SUITE_FORMAT_VERSION);
   const taskNames = new Set(builds.map((b) => b.task));
   for (const g of groups) {
     if (g.name === options.suite) continue;
@@ -230,7 +230,12 @@ export function planSuite(questions: Question[], options: PlanOptions, builtins:
       rougeTypes: [...ROUGE_TYPES],
       processResults,
       // Scorers with their own block (tool calls, multi-select): only when a task uses them.
-      utilsBlocks: { tool_call: builds.some((b) => b.spec.utilsBlock === 'tool_call'), multi_select: builds.some((b) => b.spec.utilsBlock === 'multi_select') },
+      utilsBlocks: {
+        tool_call: builds.some((b) => b.spec.utilsBlock === 'tool_call'),
+        multi_select: builds.some((b) => b.spec.utilsBlock === 'multi_select'),
+        // The headline of exact-match-only tasks, scored through the built-in exact_match.
+        headline_exact_match: builds.some((b) => b.spec.outputType === 'generate_until' && !b.spec.processResults && !b.spec.utilsBlock),
+      },
     }),
   );
   files.set('README.md', templates.readme({ ...readmeContext(options, tasks, builds, usedMetrics), weightBySize, multiLanguage, groups: treeOrder(groups).map((g) => ({ name: g.name, title: g.title, children: g.children.map((c) => `\`${c}\``).join(', '), leaves: g.leaves.length })) }));

@@ -13,7 +13,8 @@ export class FunctionRef {
 export type ConfigValue = string | number | boolean | null | FunctionRef | ConfigValue[] | { [key: string]: ConfigValue };
 
 export interface MetricEntry {
-  metric: string;
+  /** A built-in metric's name, or a `utils` function whose name is the metric's. */
+  metric: string | FunctionRef;
   aggregation: 'mean';
   higher_is_better: boolean;
   ignore_case?: boolean;
@@ -156,7 +157,7 @@ const taskProperties = {
       required: ['metric', 'aggregation', 'higher_is_better'],
       additionalProperties: false,
       properties: {
-        metric: { type: 'string', pattern: '^[A-Za-z0-9_]+$' },
+        metric: { oneOf: [{ type: 'string', pattern: '^[A-Za-z0-9_]+$' }, functionRef] },
         aggregation: { const: 'mean' },
         higher_is_better: { type: 'boolean' },
         ignore_case: { type: 'boolean' },
@@ -218,7 +219,7 @@ export const groupSchema = {
         required: ['metric', 'aggregation', 'weight_by_size', 'filter_list'],
         additionalProperties: false,
         properties: {
-          metric: { type: 'string', pattern: '^[A-Za-z0-9_]+$' },
+          metric: { oneOf: [{ type: 'string', pattern: '^[A-Za-z0-9_]+$' }, functionRef] },
           aggregation: { const: 'mean' },
           weight_by_size: { type: 'boolean' },
           filter_list: { type: 'array', minItems: 1, items: { type: 'string', pattern: '^[A-Za-z0-9_-]+$' } },

@@ -1,8 +1,9 @@
 import type { CompletionQuestion } from '../../questions/types.js';
 import type { MetricEntry } from '../task-config.js';
 import { FunctionRef } from '../task-config.js';
+import { HEADLINE_METRIC } from '../metrics.js';
 import { checkCompletion, maxGenTokens, normalisedTargets, stopSequences } from './completion.js';
-import { checkPrompt, closerFor, commonColumns, promptBase, type KindProblem, type TaskKindSpec } from './shared.js';
+import { answerFilterList, checkPrompt, closerFor, commonColumns, promptBase, type KindProblem, type TaskKindSpec } from './shared.js';
 
 /** `json` when the reference is a function-calling object, else the agent's command syntax. */
 export function callFormatOfTarget(target: string): 'json' | 'command' {
@@ -26,7 +27,7 @@ export const completionToolCall: TaskKindSpec<CompletionQuestion> = {
   title: 'Completion, tool call (name + arguments)',
   format: 'completion',
   outputType: 'generate_until',
-  metrics: ['tool_call_match', 'tool_name_match'],
+  metrics: [HEADLINE_METRIC, 'tool_call_match', 'tool_name_match'],
   utilsBlock: 'tool_call',
   check: checkCompletion,
   document(q, shotTarget) {
@@ -42,7 +43,7 @@ export const completionToolCall: TaskKindSpec<CompletionQuestion> = {
       output_type: 'generate_until',
       doc_to_target: 'targets',
       generation_kwargs: { until: stopSequences(questions), max_gen_toks: maxGenTokens(questions), do_sample: false, temperature: 0 },
-      filter_list: [{ name: 'first_line', filter: [{ function: 'custom', filter_fn: new FunctionRef('utils.first_line') }, { function: 'take_first' }] }],
+      filter_list: answerFilterList(),
       process_results: new FunctionRef('utils.process_results_tool_call'),
       metric_list: metricList,
     };

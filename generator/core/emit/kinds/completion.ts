@@ -1,8 +1,8 @@
 import type { CompletionQuestion } from '../../questions/types.js';
 import { normaliseCommand } from '../../questions/normalise.js';
-import { EXACT_MATCH_OPTIONS, ROUGE_TYPES, type MetricName } from '../metrics.js';
+import { EXACT_MATCH_OPTIONS, HEADLINE_METRIC, ROUGE_TYPES, type MetricName } from '../metrics.js';
 import { FunctionRef, type MetricEntry, type TaskConfigSubset } from '../task-config.js';
-import { checkPrompt, closerFor, commonColumns, promptBase, type KindProblem, type TaskKind, type TaskKindSpec } from './shared.js';
+import { answerFilterList, checkPrompt, closerFor, commonColumns, promptBase, type KindProblem, type TaskKind, type TaskKindSpec } from './shared.js';
 
 /** Distinct non-empty references after the same normalisation the `first_line` filter applies to generations. */
 /** A completion needs a usable prompt and at least one non-empty target after normalisation. */
@@ -46,9 +46,10 @@ interface CompletionScoring {
 }
 
 export function completionKind(scoring: CompletionScoring): TaskKindSpec<CompletionQuestion> {
-  const metrics: MetricName[] = [...(scoring.exactMatch ? (['exact_match'] as const) : []), ...(scoring.rouge ? ROUGE_TYPES : [])];
-  // EM alone goes through the built-in metric; anything with ROUGE needs process_results,
-  // which replaces built-in scoring, so it computes EM too (with the built-in function).
+  const metrics: MetricName[] = [HEADLINE_METRIC, ...(scoring.exactMatch ? (['exact_match'] as const) : []), ...(scoring.rouge ? ROUGE_TYPES : [])];
+  // EM alone goes through the built-in metric, and its headline through `utils.acc` (the same
+  // built-in function, per reference). Anything with ROUGE needs process_results, which
+  // replaces built-in scoring, so it computes EM and the headline too (with the built-in function).
   const processResults = scoring.rouge ? { name: `process_results_${scoring.kind}`, exactMatch: scoring.exactMatch, rouge: true } : undefined;
   return {
     kind: scoring.kind,
@@ -66,16 +67,16 @@ export function completionKind(scoring: CompletionScoring): TaskKindSpec<Complet
       return shotTarget ? { ...row, shot_target: targets[0]! + closerFor(query), ...commonColumns(q) } : { ...row, ...commonColumns(q) };
     },
     config(questions) {
-      const metricList: MetricEntry[] = metrics.map((metric) =>
-        metric === 'exact_match' && !processResults
-          ? { metric, aggregation: 'mean', higher_is_better: true, ...EXACT_MATCH_OPTIONS }
-          : { metric, aggregation: 'mean', higher_is_better: true },
-      );
+      const metricList: MetricEntry[] = metrics.map((metric) => {
+        if (processResults) return { metric, aggregation: 'mean', higher_is_better: true };
+        if (metric === HEADLINE_METRIC) return { metric: new FunctionRef(`utils.${HEADLINE_METRIC}`), aggregation: 'mean', higher_is_better: true };
+        return { metric, aggregation: 'mean', higher_is_better: true, ...EXACT_MATCH_OPTIONS };
+      });
       const config: TaskConfigSubset = {
         output_type: 'generate_until',
         doc_to_target: 'targets',
         generation_kwargs: { until: stopSequences(questions), max_gen_toks: maxGenTokens(questions), do_sample: false, temperature: 0 },
-        filter_list: [{ name: 'first_line', filter: [{ function: 'custom', filter_fn: new FunctionRef('utils.first_line') }, { function: 'take_first' }] }],
+        filter_list: answerFilterList(),
       };
       if (processResults) config.process_results = new FunctionRef(`utils.${processResults.name}`);
       config.metric_list = metricList;

@@ -1,7 +1,8 @@
 import type { MultiSelectQuestion } from '../../questions/types.js';
 import type { MetricEntry } from '../task-config.js';
 import { FunctionRef } from '../task-config.js';
-import { checkPrompt, closerFor, commonColumns, promptBase, type KindProblem, type TaskKindSpec } from './shared.js';
+import { HEADLINE_METRIC } from '../metrics.js';
+import { answerFilterList, checkPrompt, closerFor, commonColumns, promptBase, type KindProblem, type TaskKindSpec } from './shared.js';
 
 /**
  * Multi-select: the model writes the numbers of every option that applies; scored by
@@ -13,7 +14,7 @@ export const multiSelect: TaskKindSpec<MultiSelectQuestion> = {
   title: 'Multi-select, option numbers (set match + F1)',
   format: 'multi_select',
   outputType: 'generate_until',
-  metrics: ['set_match', 'set_f1'],
+  metrics: [HEADLINE_METRIC, 'set_match', 'set_f1'],
   utilsBlock: 'multi_select',
   check(q) {
     const out: KindProblem[] = [...checkPrompt(q)];
@@ -38,7 +39,7 @@ export const multiSelect: TaskKindSpec<MultiSelectQuestion> = {
       doc_to_target: 'targets',
       // Room for every option number and its separator, never below 32 tokens.
       generation_kwargs: { until: stops.size ? [...stops].sort() : ['\n'], max_gen_toks: Math.max(32, 4 * longest), do_sample: false, temperature: 0 },
-      filter_list: [{ name: 'first_line', filter: [{ function: 'custom', filter_fn: new FunctionRef('utils.first_line') }, { function: 'take_first' }] }],
+      filter_list: answerFilterList(),
       process_results: new FunctionRef('utils.process_results_multi_select'),
       metric_list: metricList,
     };

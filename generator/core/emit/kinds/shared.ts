@@ -1,6 +1,7 @@
 import type { CompletionQuestion, McqQuestion, Question } from '../../questions/types.js';
 import type { MetricName } from '../metrics.js';
-import type { TaskConfigSubset } from '../task-config.js';
+import { ANSWER_FILTER } from '../metrics.js';
+import { FunctionRef, type TaskConfigSubset } from '../task-config.js';
 import type { EmitFindingCode } from '../findings.js';
 
 export type TaskKind = 'mcq_letter' | 'mcq_option' | 'completion_exact_match' | 'completion_rouge' | 'completion_exact_match_rouge' | 'completion_tool_call' | 'multi_select';
@@ -89,3 +90,12 @@ export function checkChoices(q: McqQuestion, maxChoices: number): KindProblem[] 
 }
 
 export type { CompletionQuestion, McqQuestion };
+
+/**
+ * The filter pipeline of every completion kind: the generation's first non-empty line
+ * (`utils.first_line`), then `take_first`. It carries the shared filter name so each metric,
+ * the headline above all, has one results key across multiple-choice and completion tasks.
+ */
+export function answerFilterList(): NonNullable<TaskConfigSubset['filter_list']> {
+  return [{ name: ANSWER_FILTER, filter: [{ function: 'custom', filter_fn: new FunctionRef('utils.first_line') }, { function: 'take_first' }] }];
+}

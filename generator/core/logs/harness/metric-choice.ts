@@ -23,6 +23,12 @@ export interface MetricChoice extends MetricKey {
  */
 export const PREFERRED_METRICS = ['acc', 'exact_match', 'acc_norm', 'acc_mutual_info', 'pass@1', 'pass_at_1', 'set_match', 'tool_call_match'];
 /**
+ * For generation tasks `acc` is no built-in: aptpace's suites report it as the headline copy
+ * of a task's own score (emit/metrics.ts). The named score comes first, so the store keeps
+ * the metric ingest can re-score (`exact_match`) and the label a reader recognises.
+ */
+export const PREFERRED_GENERATION_METRICS = ['exact_match', 'pass@1', 'pass_at_1', 'set_match', 'tool_call_match', 'acc'];
+/**
  * Metrics whose per-sample value is not a per-instance score: `[loglik, n]` pairs
  * (perplexities), `[ref, pred]` passthroughs scored at corpus level (bleu, chrf, ter),
  * gold/pred tuples (f1/mcc/brier for multiple_choice), `bypass` (null), and the `pace_*` predictions an
@@ -79,7 +85,7 @@ export function chooseMetric(
     return filter === undefined ? { missing: rule } : done(rule.metric, filter, 'user');
   }
   if (available.length === 0) return undefined;
-  for (const metric of PREFERRED_METRICS) {
+  for (const metric of outputType === 'generate_until' ? PREFERRED_GENERATION_METRICS : PREFERRED_METRICS) {
     const filter = pickFilter(metric);
     if (filter !== undefined) return done(metric, filter, 'preferred');
   }
