@@ -1,5 +1,5 @@
 import type { Trajectory } from '../../trajectories/types.js';
-import { pathsIn, replaceInCandidate } from './edit.js';
+import { joins, pathsIn, replaceInCandidate } from './edit.js';
 import { candidateText, pairFluency, priorText } from './grounding.js';
 import type { StepCandidate, StepOperator } from './types.js';
 
@@ -7,8 +7,13 @@ type EntityType = 'url' | 'path' | 'name' | 'number' | 'code';
 
 /** Capitalised words that open sentences and instructions; never treated as names. */
 const NOT_NAMES = new Set(
-  'The This That These Those Let Let\'s Now Next Then First Finally Search Browse Open Find Look Check Run Use Try It We I If In On At For To From By With As An A And Or But Since So Step Observation Thought Action Title Body Url Error True False None Note Here There What Which Who When Where Why How Please'.split(' '),
+  'The This That These Those Let Let\'s Now Next Then First Finally Search Browse Open Find Look Check Run Use Try It We I If In On At For To From By With As An A And Or But Since So Step Observation Thought Action Title Body Url Error True False None Note Here There What Which Who When Where Why How Please Did Does Do Is Are Was Were Has Have Had Can Could Will Would Should'.split(' '),
 );
+
+/** One word of a name: capitalised, its hyphenated or apostrophe-joined parts included ("Donau-Universität", "O'Brien", "Sancheong-gun"). */
+const NAME_WORD = String.raw`\p{Lu}\p{Ll}+(?:-\p{L}\p{Ll}*|['’]\p{Lu}\p{Ll}+)*`;
+/** A name: name words on one line, with the particles of names between them. */
+const NAME_RE = new RegExp(String.raw`(?<![\p{L}\p{N}\p{M}_])${NAME_WORD}(?:[^\S\n]+(?:${NAME_WORD}|(?:de|van|von|der|da)(?=[^\S\n]+\p{Lu})))*`, 'gu');
 
 /** Entities of a text with their type, in order of first appearance, original case kept. */
 export function entitiesIn(text: string): Array<{ text: string; type: EntityType }> {
@@ -27,7 +32,10 @@ export function entitiesIn(text: string): Array<{ text: string; type: EntityType
     const v = m[1] ?? m[2]!;
     if (!/\.[a-z]{1,4}$/.test(v)) add(v, 'code');
   }
-  for (const m of noUrls.matchAll(/\b[A-Z][\p{Ll}'’-]+(?:\s+(?:[A-Z][\p{Ll}'’-]+|(?:de|van|von|der|da)(?=\s+[A-Z])))*/gu)) {
+  for (const m of noUrls.matchAll(NAME_RE)) {
+    // A match continuing into the text around it is a part of a longer token ("Byte" of
+    // "ByteDance", "Don" of "Don't"); swapping it would cut or glue words.
+    if (joins(noUrls.slice(Math.max(0, m.index - 2), m.index), m[0]) || joins(m[0], noUrls.slice(m.index + m[0].length, m.index + m[0].length + 2))) continue;
     const words = m[0].split(/\s+/);
     // A single capitalised word opening a sentence is usually a verb ("Identify the …"), not a
     // name: swapping it for a name ("Niger the current president …") reads as broken text.

@@ -1,0 +1,89 @@
+/**
+ * Entity substitution (off_target_argument, and borrowed_step's adaptation to this trajectory)
+ * must write only well-formed text. Three defect classes of real seed-0 builds, each pinned on
+ * trajectories made here: words glued or cut ("AprilEuropean Union" from "Donau-Universität
+ * Krems"), repeated words ("the first president of President") and malformed dates
+ * ("17年1月" for "2025年1月").
+ */
+import { describe, expect, it } from 'vitest';
+import { Rng } from '../../generator/core/kernel/rng.js';
+import { CorpusIndex } from '../../generator/core/questions/corpus.js';
+import { replaceWhole } from '../../generator/core/questions/operators/edit.js';
+import { STEP_OPERATORS } from '../../generator/core/questions/operators/index.js';
+import { entitiesIn } from '../../generator/core/questions/operators/off-target-argument.js';
+import type { StepCandidate } from '../../generator/core/questions/operators/types.js';
+import type { Step, Trajectory } from '../../generator/core/trajectories/types.js';
+import { loadCanonical } from './fixtures.js';
+
+const base = loadCanonical('deep-research')[0]!;
+
+/** A deep-research trajectory of web_search steps: [plan, query, observation] each. */
+function trajectory(id: string, goal: string, steps: Array<[string, string, string]>): Trajectory {
+  return {
+    ...structuredClone(base),
+    traj_id: `dr:${id}:0`,
+    task: { ...base.task, instance_id: id, goal, language: /[\u4e00-\u9fff]/.test(goal) ? 'zh' : 'en' },
+    steps: steps.map(([plan, text, observation], index): Step => ({
+      index,
+      thought: null,
+      plan,
+      action: { kind: 'tool_call', tool: 'web_search', args: { text }, text: `web_search ${JSON.stringify({ text })}`, raw: null },
+      observation,
+      obs_meta: null,
+      stage: null,
+    })),
+  };
+}
+
+const goldAt = (t: Trajectory, i: number): StepCandidate => ({ plan: t.steps[i]!.plan!, planGiven: true, action: t.steps[i]!.action });
+
+/** Every string a candidate shows: plan, action text and arguments. */
+const shown = (c: StepCandidate) => [c.plan, c.action.text, ...Object.values(c.action.args).map(String)];
+
+function propose(op: 'off_target_argument' | 'borrowed_step', t: Trajectory, position: number, corpus = new CorpusIndex([t])): StepCandidate[] {
+  const out: StepCandidate[] = [];
+  for (const seed of ['0', '1', '2', '3', '4', '5']) out.push(...STEP_OPERATORS[op].propose({ rng: new Rng(seed), trajectory: t, position, gold: goldAt(t, position), corpus }));
+  return out;
+}
+
+describe('substitution replaces whole tokens only', () => {
+  it('never a part of a hyphenated or non-Latin word, and never glues the replacement to its neighbours', () => {
+    expect(replaceWhole('from Donau-Universität Krems', 'Donau-', 'April')).toBe('from Donau-Universität Krems');
+    expect(replaceWhole('from Donau-Universität Krems', 'Universität Krems', 'European Union')).toBe('from Donau-Universität Krems');
+    expect(replaceWhole('Юрий Напсович', 'Напсо', 'Иванов')).toBe('Юрий Напсович');
+    expect(replaceWhole('city"Oslo" and "Oslo"', '"Oslo"', 'Bergen')).toBe('city"Oslo" and Bergen');
+    // Possessives, CJK and digits next to CJK still count as boundaries.
+    expect(replaceWhole("Tchiani's coup", 'Tchiani', 'Bazoum')).toBe("Bazoum's coup");
+    expect(replaceWhole('诺曼·雷诺兹的作品', '雷诺兹', '卡特')).toBe('诺曼·卡特的作品');
+    expect(replaceWhole('2017年1月', '17', '22')).toBe('2017年1月');
+    expect(replaceWhole('2017年1月', '2017', '2022')).toBe('2022年1月');
+    expect(replaceWhole('Allen (1863-1916)', '1916', '1920')).toBe('Allen (1863-1920)');
+  });
+
+  it('names are whole tokens: hyphenated names entire, never a piece of a longer word', () => {
+    const names = (s: string) => entitiesIn(s).filter((e) => e.type === 'name').map((e) => e.text);
+    expect(names('Verify the degree of Karl Nehammer from Donau-Universität Krems')).toEqual(['Karl Nehammer', 'Donau-Universität Krems']);
+    expect(names('The winner was Poul-Erik Høyer Larsen of Denmark.')).toEqual(['Poul-Erik Høyer Larsen', 'Denmark']);
+    expect(names('a report by ByteDance and McKinsey')).toEqual([]);
+    expect(names('Did Karl Nehammer study law?')).toEqual(['Karl Nehammer']);
+  });
+
+  it('a borrowed step adapted to this trajectory has no glued or cut words (was "AprilEuropean Union")', () => {
+    const here = trajectory('eu-gini', 'What was the Gini index of the European Union in April 2012, per the Karl Nehammer master degree report?', [
+      ['Search the Gini index of the European Union.', 'European Union Gini index 2012', 'Eurostat says the European Union had a Gini index of 30.4 in April 2012. Karl Nehammer obtained his master degree in political communication.'],
+      ['Verify where Karl Nehammer obtained his master degree.', 'Karl Nehammer master degree political communication', 'Karl Nehammer obtained his master degree in April from a university.'],
+      ['Search the Gini report again.', 'European Union Gini report', 'The report of April 2012 lists the European Union members.'],
+    ]);
+    const other = trajectory('nehammer', 'Where did Karl Nehammer obtain his master degree in political communication?', [
+      ['Search Karl Nehammer education.', 'Karl Nehammer education master degree', 'Karl Nehammer studied at Donau-Universität Krems.'],
+      ['Verify the master degree of Karl Nehammer from Donau-Universität Krems.', 'Karl Nehammer master degree political communication Donau-Universität Krems', 'Confirmed.'],
+      ['Search the Gini index of the European Union.', 'Karl Nehammer Gini index European Union', 'none'],
+    ]);
+    const out = propose('borrowed_step', here, 2, new CorpusIndex([here, other]));
+    const adapted = out.filter((c) => shown(c).some((s) => s.includes('political communication')));
+    expect(adapted.length).toBeGreaterThan(0);
+    for (const s of adapted.flatMap(shown)) {
+      expect(s).not.toMatch(/\p{Ll}(?:April|European)|April\p{L}|Donau-(?!Universität Krems)/u);
+    }
+  });
+});
