@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../generator/core/kernel/rng.js';
 import { CorpusIndex } from '../../generator/core/questions/corpus.js';
-import { replaceWhole } from '../../generator/core/questions/operators/edit.js';
+import { replaceInCandidate, replaceWhole } from '../../generator/core/questions/operators/edit.js';
 import { STEP_OPERATORS } from '../../generator/core/questions/operators/index.js';
 import { entitiesIn } from '../../generator/core/questions/operators/off-target-argument.js';
 import type { StepCandidate } from '../../generator/core/questions/operators/types.js';
@@ -85,5 +85,23 @@ describe('substitution replaces whole tokens only', () => {
     for (const s of adapted.flatMap(shown)) {
       expect(s).not.toMatch(/\p{Ll}(?:April|European)|April\p{L}|Donau-(?!Universität Krems)/u);
     }
+  });
+});
+
+describe('substitution writes no repeated words', () => {
+  const t = trajectory('abkhazia', 'What was the academic background of the first president of Abkhazia?', [
+    ['Search Abkhazia history.', 'Abkhazia history', 'In 1994 the office of President was created in Abkhazia. Vladislav Ardzinba held it; Georgia and Russia disputed it. Sukhumi is the capital.'],
+    ['Find the first president of Abkhazia.', 'first president of Abkhazia', 'Vladislav Ardzinba'],
+  ]);
+
+  it('off_target_argument never swaps in a name repeating a neighbouring word ("first president of President")', () => {
+    const out = propose('off_target_argument', t, 1);
+    expect(out.length).toBeGreaterThan(0);
+    for (const s of out.flatMap(shown)) expect(s.toLowerCase()).not.toMatch(/\b(\p{L}{3,})\b(?:\W+\p{L}+){0,2}\W+\1\b/u);
+  });
+
+  it('replaceInCandidate is unchanged for a clean swap', () => {
+    const c = replaceInCandidate(goldAt(t, 1), 'Abkhazia', 'Georgia');
+    expect(c.plan).toBe('Find the first president of Georgia.');
   });
 });

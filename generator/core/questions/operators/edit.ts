@@ -64,6 +64,46 @@ export function replaceWhole(text: string, from: string, to: string): string {
   return out + text.slice(last);
 }
 
+/** Function words that may repeat close together in fluent text. */
+const FUNCTION_WORDS = new Set('the and for with from that this into what which who when where are was were has have had not but its their his her any all one'.split(' '));
+/** Words either side of a replaced occurrence that a word of the replacement must not repeat. */
+const REPEAT_WINDOW = 3;
+
+function contentWords(text: string): string[] {
+  return (text.toLowerCase().match(/[\p{L}\p{N}\p{M}]+/gu) ?? []).filter((w) => (w.length >= 3 || /^\d{2,}$/.test(w)) && !FUNCTION_WORDS.has(w));
+}
+
+/**
+ * Whether replacing `from` by `to` in `text` would write a word of `to` (one `from` did not
+ * have) within REPEAT_WINDOW words of the same word around the occurrence: "the first
+ * president of President", "Gini data for Protected Data countries", "2015 Deal nuclear deal".
+ */
+export function repeatsAround(text: string, from: string, to: string): boolean {
+  const fresh = new Set(contentWords(to));
+  for (const w of contentWords(from)) fresh.delete(w);
+  if (fresh.size === 0) return false;
+  const tokens = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}\p{M}]+/gu) ?? [];
+  for (const at of occurrences(text, from, to)) {
+    const near = [...tokens(text.slice(Math.max(0, at - 200), at)).slice(-REPEAT_WINDOW), ...tokens(text.slice(at + from.length, at + from.length + 200)).slice(0, REPEAT_WINDOW)];
+    if (near.some((w) => fresh.has(w))) return true;
+  }
+  return false;
+}
+
+/** Whether replacing `from` by `to` in a candidate (plan when given, action text and arguments) would leave a repeated word ("president of President"). */
+export function substitutionRepeats(c: StepCandidate, from: string, to: string): boolean {
+  const texts = [c.action.text, ...stringsIn(c.action.args)];
+  if (c.planGiven) texts.push(c.plan);
+  return texts.some((t) => t.includes(from) && repeatsAround(t, from, to));
+}
+
+function stringsIn(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(stringsIn);
+  if (value && typeof value === 'object') return Object.values(value).flatMap(stringsIn);
+  return [];
+}
+
 /** Replaces whole-token `from` by `to` in a value's strings, recursively. */
 function replaceDeep(value: unknown, from: string, to: string): unknown {
   if (typeof value === 'string') return replaceWhole(value, from, to);

@@ -1,5 +1,5 @@
 import type { Trajectory } from '../../trajectories/types.js';
-import { joins, pathsIn, replaceInCandidate } from './edit.js';
+import { joins, pathsIn, replaceInCandidate, substitutionRepeats } from './edit.js';
 import { candidateText, pairFluency, priorText } from './grounding.js';
 import type { StepCandidate, StepOperator } from './types.js';
 
@@ -76,7 +76,15 @@ export const offTargetArgument: StepOperator = {
     for (let round = 0; round < 3 && out.length < 5; round++) {
       for (const target of shuffled) {
         if (out.length >= 5) break;
-        const sameType = prior.filter((e) => e.type === target.type && sameShape(e.text, target.text) && !usedTo.has(e.text) && !e.text.includes(target.text) && !target.text.includes(e.text));
+        const sameType = prior.filter(
+          (e) =>
+            e.type === target.type &&
+            sameShape(e.text, target.text) &&
+            !usedTo.has(e.text) &&
+            !e.text.includes(target.text) &&
+            !target.text.includes(e.text) &&
+            !substitutionRepeats(gold, target.text, e.text),
+        );
         // Names lean short, as borrowed steps do (the gold must be the longest option 1/K of the
         // time); paths, code and URLs keep about their length.
         const [low, high] = target.type === 'name' ? [0.5, 1.2] : [0.67, 1.5];
