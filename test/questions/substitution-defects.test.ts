@@ -66,6 +66,9 @@ describe('substitution replaces whole tokens only', () => {
     expect(names('The winner was Poul-Erik Høyer Larsen of Denmark.')).toEqual(['Poul-Erik Høyer Larsen', 'Denmark']);
     expect(names('a report by ByteDance and McKinsey')).toEqual([]);
     expect(names('Did Karl Nehammer study law?')).toEqual(['Karl Nehammer']);
+    const numbers = (s: string) => entitiesIn(s).filter((e) => e.type === 'number').map((e) => e.text);
+    expect(numbers('the 2017-18 season, 12,500 fans, 3.25 goals, in 2019.')).toEqual(['2019']);
+    expect(numbers('Allen (1863-1916) was born on 2025-03-24.')).toEqual(['1863', '1916', '24']);
   });
 
   it('a borrowed step adapted to this trajectory has no glued or cut words (was "AprilEuropean Union")', () => {
@@ -103,5 +106,24 @@ describe('substitution writes no repeated words', () => {
   it('replaceInCandidate is unchanged for a clean swap', () => {
     const c = replaceInCandidate(goldAt(t, 1), 'Abkhazia', 'Georgia');
     expect(c.plan).toBe('Find the first president of Georgia.');
+  });
+});
+
+describe('substituted numbers keep their shape', () => {
+  it('a year stays a four-digit year, a day a day (was "17年1月", "101年1月")', () => {
+    const t = trajectory('fiji', '2025年1月斐济总理是谁？', [
+      ['搜索斐济总理', '斐济总理 Fiji Prime Minister', 'Fiji has 17 provinces, 101 islands and 332 islets; the 2022 election was held on 14 December. Day 45 of the term.'],
+      ['搜索2025年1月斐济总理是谁', '斐济总理 2025年1月 Fiji Prime Minister January 2025', 'Sitiveni Rabuka'],
+      ['搜索1月17日斐济总理的活动', '斐济总理 1月17日 January 17 Fiji Prime Minister', 'none'],
+    ]);
+    const years = propose('off_target_argument', t, 1);
+    expect(years.length).toBeGreaterThan(0);
+    for (const s of years.flatMap(shown)) {
+      for (const m of s.matchAll(/(\d+)年/g)) expect(m[1]).toMatch(/^\d{4}$/);
+      for (const m of s.matchAll(/January (\d+)/g)) expect(m[1]).toMatch(/^\d{4}$/);
+    }
+    for (const s of propose('off_target_argument', t, 2).flatMap(shown)) {
+      for (const m of s.matchAll(/(\d+)日|January (\d+)/g)) expect(Number(m[1] ?? m[2])).toBeLessThanOrEqual(31);
+    }
   });
 });

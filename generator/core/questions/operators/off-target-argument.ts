@@ -1,5 +1,5 @@
 import type { Trajectory } from '../../trajectories/types.js';
-import { joins, pathsIn, replaceInCandidate, substitutionRepeats } from './edit.js';
+import { joins, pathsIn, replaceInCandidate, replaceWhole, substitutionRepeats } from './edit.js';
 import { candidateText, pairFluency, priorText } from './grounding.js';
 import type { StepCandidate, StepOperator } from './types.js';
 
@@ -44,7 +44,14 @@ export function entitiesIn(text: string): Array<{ text: string; type: EntityType
     if (words.length === 1 && (NOT_NAMES.has(words[0]!) || /^[A-Z][a-z]{0,4}['’][a-z]{1,2}$/.test(words[0]!))) continue;
     add(NOT_NAMES.has(words[0]!) ? words.slice(1).join(' ') : m[0], 'name');
   }
-  for (const m of noUrls.matchAll(/(?<![\w.])\d{2,4}(?![\w.])/g)) add(m[0], 'number');
+  // A number is whole: not a piece of a decimal, a thousands group or a time, nor of a range or
+  // date whose other part has another length ("17" or "2017" of "2017-18"; "1863-1916" keeps both).
+  for (const m of noUrls.matchAll(/(?<![\w.]|\d[,:])\d{2,4}(?!\w|[.,:]\d)/g)) {
+    const before = /(\d+)[-/]$/.exec(noUrls.slice(Math.max(0, m.index - 6), m.index))?.[1];
+    const after = /^[-/](\d+)/.exec(noUrls.slice(m.index + m[0].length, m.index + m[0].length + 6))?.[1];
+    if ((before && before.length !== m[0].length) || (after && after.length !== m[0].length)) continue;
+    add(m[0], 'number');
+  }
   return out;
 }
 
@@ -83,6 +90,7 @@ export const offTargetArgument: StepOperator = {
             !usedTo.has(e.text) &&
             !e.text.includes(target.text) &&
             !target.text.includes(e.text) &&
+            (target.type !== 'number' || numberFits(e.text, target.text, goldText)) &&
             !substitutionRepeats(gold, target.text, e.text),
         );
         // Names lean short, as borrowed steps do (the gold must be the longest option 1/K of the
@@ -103,11 +111,34 @@ export const offTargetArgument: StepOperator = {
 /**
  * A name replaces a name of as many words (a person's full name another full name, a one-word
  * place another one-word name), so the swap does not read as a title where a name stood
- * ("current president of President …"); other types have no shape.
+ * ("current president of President …"); a number replaces a number of as many digits (a year
+ * another year: "17年1月" is no date); other types have no shape.
  */
 export function sameShape(candidate: string, target: string): boolean {
   const count = (s: string) => s.split(/\s+/).length;
+  if (/^\d+$/.test(target)) return /^\d+$/.test(candidate) && candidate.length === target.length;
   return !/^[A-Z]/.test(target) || count(candidate) === count(target);
+}
+
+const MONTHS = 'January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec';
+const DAY_BEFORE = new RegExp(`(?:${MONTHS})\\.?\\s+$`);
+const DAY_AFTER = new RegExp(`^(?:st|nd|rd|th)?\\s+(?:of\\s+)?(?:${MONTHS})\\b|^[日号號]`);
+
+/**
+ * Whether number `candidate` can stand wherever `target` stands in `text` as a date part: a
+ * month (before 月) is 1–12, a day (before 日/号, or next to a month name) 1–31, so a swapped
+ * date stays a date of the same shape ("2025年1月" → "2022年1月", never "17年1月" or "2025年31月").
+ */
+export function numberFits(candidate: string, target: string, text: string): boolean {
+  const n = Number(candidate);
+  const marked = replaceWhole(text, target, '\u0000');
+  for (let at = marked.indexOf('\u0000'); at >= 0; at = marked.indexOf('\u0000', at + 1)) {
+    const before = marked.slice(Math.max(0, at - 12), at);
+    const after = marked.slice(at + 1, at + 16);
+    if (after.startsWith('月') && (n < 1 || n > 12)) return false;
+    if ((DAY_AFTER.test(after) || DAY_BEFORE.test(before)) && target.length <= 2 && (n < 1 || n > 31)) return false;
+  }
+  return true;
 }
 
 /**
