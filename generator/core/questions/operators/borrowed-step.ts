@@ -1,7 +1,7 @@
 import { entityTokens, stepActionTokens } from '../context.js';
 import { candidateOf } from '../plans.js';
 import { toolOf } from '../tools.js';
-import { replaceInCandidate } from './edit.js';
+import { replaceInCandidate, substitutionRepeats } from './edit.js';
 import { argumentGrounding, priorText } from './grounding.js';
 import { entitiesIn, priorEntities, sameShape } from './off-target-argument.js';
 import type { StepCandidate, StepOperator } from './types.js';
@@ -107,7 +107,8 @@ function adapt(c: StepCandidate, prior: ReturnType<typeof priorEntities>, priorN
   for (const e of entities) {
     if (changed >= MAX_ADAPTED) break;
     if (priorNames.has(e.text) || e.type === 'number' || replaced.some((r) => r.includes(e.text))) continue;
-    const to = prior.find((p) => p.type === e.type && sameShape(p.text, e.text) && !used.has(p.text) && !out.action.text.includes(p.text));
+    // Never one that would repeat a word next to where it lands ("first president of President").
+    const to = prior.find((p) => p.type === e.type && sameShape(p.text, e.text) && !used.has(p.text) && !out.action.text.includes(p.text) && !substitutionRepeats(out, e.text, p.text));
     if (!to) continue;
     used.add(to.text);
     replaced.push(e.text);

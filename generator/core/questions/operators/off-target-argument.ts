@@ -1,5 +1,5 @@
 import type { Trajectory } from '../../trajectories/types.js';
-import { pathsIn, replaceInCandidate } from './edit.js';
+import { joins, pathsIn, replaceInCandidate, replaceWhole, substitutionRepeats } from './edit.js';
 import { candidateText, pairFluency, priorText } from './grounding.js';
 import type { StepCandidate, StepOperator } from './types.js';
 
@@ -7,8 +7,13 @@ type EntityType = 'url' | 'path' | 'name' | 'number' | 'code';
 
 /** Capitalised words that open sentences and instructions; never treated as names. */
 const NOT_NAMES = new Set(
-  'The This That These Those Let Let\'s Now Next Then First Finally Search Browse Open Find Look Check Run Use Try It We I If In On At For To From By With As An A And Or But Since So Step Observation Thought Action Title Body Url Error True False None Note Here There What Which Who When Where Why How Please'.split(' '),
+  'The This That These Those Let Let\'s Now Next Then First Finally Search Browse Open Find Look Check Run Use Try It We I If In On At For To From By With As An A And Or But Since So Step Observation Thought Action Title Body Url Error True False None Note Here There What Which Who When Where Why How Please Did Does Do Is Are Was Were Has Have Had Can Could Will Would Should'.split(' '),
 );
+
+/** One word of a name: capitalised, its hyphenated or apostrophe-joined parts included ("Donau-Universität", "O'Brien", "Sancheong-gun"). */
+const NAME_WORD = String.raw`\p{Lu}\p{Ll}+(?:-\p{L}\p{Ll}*|['’]\p{Lu}\p{Ll}+)*`;
+/** A name: name words on one line, with the particles of names between them. */
+const NAME_RE = new RegExp(String.raw`(?<![\p{L}\p{N}\p{M}_])${NAME_WORD}(?:[^\S\n]+(?:${NAME_WORD}|(?:de|van|von|der|da)(?=[^\S\n]+\p{Lu})))*`, 'gu');
 
 /** Entities of a text with their type, in order of first appearance, original case kept. */
 export function entitiesIn(text: string): Array<{ text: string; type: EntityType }> {
@@ -27,7 +32,10 @@ export function entitiesIn(text: string): Array<{ text: string; type: EntityType
     const v = m[1] ?? m[2]!;
     if (!/\.[a-z]{1,4}$/.test(v)) add(v, 'code');
   }
-  for (const m of noUrls.matchAll(/\b[A-Z][\p{Ll}'’-]+(?:\s+(?:[A-Z][\p{Ll}'’-]+|(?:de|van|von|der|da)(?=\s+[A-Z])))*/gu)) {
+  for (const m of noUrls.matchAll(NAME_RE)) {
+    // A match continuing into the text around it is a part of a longer token ("Byte" of
+    // "ByteDance", "Don" of "Don't"); swapping it would cut or glue words.
+    if (joins(noUrls.slice(Math.max(0, m.index - 2), m.index), m[0]) || joins(m[0], noUrls.slice(m.index + m[0].length, m.index + m[0].length + 2))) continue;
     const words = m[0].split(/\s+/);
     // A single capitalised word opening a sentence is usually a verb ("Identify the …"), not a
     // name: swapping it for a name ("Niger the current president …") reads as broken text.
@@ -36,7 +44,14 @@ export function entitiesIn(text: string): Array<{ text: string; type: EntityType
     if (words.length === 1 && (NOT_NAMES.has(words[0]!) || /^[A-Z][a-z]{0,4}['’][a-z]{1,2}$/.test(words[0]!))) continue;
     add(NOT_NAMES.has(words[0]!) ? words.slice(1).join(' ') : m[0], 'name');
   }
-  for (const m of noUrls.matchAll(/(?<![\w.])\d{2,4}(?![\w.])/g)) add(m[0], 'number');
+  // A number is whole: not a piece of a decimal, a thousands group or a time, nor of a range or
+  // date whose other part has another length ("17" or "2017" of "2017-18"; "1863-1916" keeps both).
+  for (const m of noUrls.matchAll(/(?<![\w.]|\d[,:])\d{2,4}(?!\w|[.,:]\d)/g)) {
+    const before = /(\d+)[-/]$/.exec(noUrls.slice(Math.max(0, m.index - 6), m.index))?.[1];
+    const after = /^[-/](\d+)/.exec(noUrls.slice(m.index + m[0].length, m.index + m[0].length + 6))?.[1];
+    if ((before && before.length !== m[0].length) || (after && after.length !== m[0].length)) continue;
+    add(m[0], 'number');
+  }
   return out;
 }
 
@@ -68,7 +83,16 @@ export const offTargetArgument: StepOperator = {
     for (let round = 0; round < 3 && out.length < 5; round++) {
       for (const target of shuffled) {
         if (out.length >= 5) break;
-        const sameType = prior.filter((e) => e.type === target.type && sameShape(e.text, target.text) && !usedTo.has(e.text) && !e.text.includes(target.text) && !target.text.includes(e.text));
+        const sameType = prior.filter(
+          (e) =>
+            e.type === target.type &&
+            sameShape(e.text, target.text) &&
+            !usedTo.has(e.text) &&
+            !e.text.includes(target.text) &&
+            !target.text.includes(e.text) &&
+            (target.type !== 'number' || numberFits(e.text, target.text, goldText)) &&
+            !substitutionRepeats(gold, target.text, e.text),
+        );
         // Names lean short, as borrowed steps do (the gold must be the longest option 1/K of the
         // time); paths, code and URLs keep about their length.
         const [low, high] = target.type === 'name' ? [0.5, 1.2] : [0.67, 1.5];
@@ -87,11 +111,34 @@ export const offTargetArgument: StepOperator = {
 /**
  * A name replaces a name of as many words (a person's full name another full name, a one-word
  * place another one-word name), so the swap does not read as a title where a name stood
- * ("current president of President …"); other types have no shape.
+ * ("current president of President …"); a number replaces a number of as many digits (a year
+ * another year: "17年1月" is no date); other types have no shape.
  */
 export function sameShape(candidate: string, target: string): boolean {
   const count = (s: string) => s.split(/\s+/).length;
+  if (/^\d+$/.test(target)) return /^\d+$/.test(candidate) && candidate.length === target.length;
   return !/^[A-Z]/.test(target) || count(candidate) === count(target);
+}
+
+const MONTHS = 'January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec';
+const DAY_BEFORE = new RegExp(`(?:${MONTHS})\\.?\\s+$`);
+const DAY_AFTER = new RegExp(`^(?:st|nd|rd|th)?\\s+(?:of\\s+)?(?:${MONTHS})\\b|^[日号號]`);
+
+/**
+ * Whether number `candidate` can stand wherever `target` stands in `text` as a date part: a
+ * month (before 月) is 1–12, a day (before 日/号, or next to a month name) 1–31, so a swapped
+ * date stays a date of the same shape ("2025年1月" → "2022年1月", never "17年1月" or "2025年31月").
+ */
+export function numberFits(candidate: string, target: string, text: string): boolean {
+  const n = Number(candidate);
+  const marked = replaceWhole(text, target, '\u0000');
+  for (let at = marked.indexOf('\u0000'); at >= 0; at = marked.indexOf('\u0000', at + 1)) {
+    const before = marked.slice(Math.max(0, at - 12), at);
+    const after = marked.slice(at + 1, at + 16);
+    if (after.startsWith('月') && (n < 1 || n > 12)) return false;
+    if ((DAY_AFTER.test(after) || DAY_BEFORE.test(before)) && target.length <= 2 && (n < 1 || n > 31)) return false;
+  }
+  return true;
 }
 
 /**
