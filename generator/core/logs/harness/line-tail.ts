@@ -57,9 +57,17 @@ export function tailFields(buf: Buffer, at: number, to: number, tails: readonly 
     entry = { post: Buffer.from(buf.subarray(fEnd, to)), fields };
     keep(entry);
   }
-  const filtered = parseFull(`{"v":${buf.toString('utf8', fStart, fEnd)}}`);
-  if (!filtered) return undefined;
-  const rec: Record<string, unknown> = { filtered_resps: filtered.v };
+  const raw = buf.toString('utf8', fStart, fEnd);
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    // Bare NaN / Infinity inside: parsed with the marker, as in a parse of the whole tail.
+    const wrapped = parseFull(`{"v":${raw}}`);
+    if (!wrapped) return undefined;
+    value = wrapped.v;
+  }
+  const rec: Record<string, unknown> = { filtered_resps: value };
   for (const [k, v] of entry.fields) rec[k] = v;
   return rec;
 }

@@ -56,15 +56,19 @@ export function recomputeMetric(rec: Record<string, unknown>, how: MetricRecompu
   if (how.kind === 'mc-acc') {
     if (!/^\d+$/.test(rec.target)) return { gap: 'no-target' };
     const gold = Number(rec.target);
-    const lls: number[] = [];
-    for (const r of resps) {
+    // np.argmax: the first of the largest; every response must be a finite log-likelihood.
+    let best = 0;
+    let top = -Infinity;
+    for (let i = 0; i < resps.length; i++) {
+      const r: unknown = resps[i];
       const ll = Array.isArray(r) ? Number(r[0]) : NaN;
       if (!Number.isFinite(ll)) return { gap: 'response-shape' };
-      lls.push(ll);
+      if (i === 0 || ll > top) {
+        best = i;
+        top = ll;
+      }
     }
-    if (gold >= lls.length) return { gap: 'gold-out-of-range' };
-    let best = 0;
-    for (let i = 1; i < lls.length; i++) if (lls[i]! > lls[best]!) best = i;
+    if (gold >= resps.length) return { gap: 'gold-out-of-range' };
     return best === gold ? 1 : 0;
   }
   const pred = resps[0];
