@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { skipValue } from '../../generator/core/logs/harness/json-text.js';
-import { skipValueBytes } from '../../generator/core/logs/harness/line-tail.js';
+import { skipValueBytes, stringRows } from '../../generator/core/logs/harness/line-tail.js';
 import { LinePrefixCache, parseSampleLine } from '../../generator/core/logs/harness/sample-line.js';
 import { fixtures } from '../helpers/env.js';
 
@@ -68,5 +68,14 @@ describe('skipValueBytes', () => {
       const byteEnd = skipValueBytes(bytes, 0, bytes.length);
       expect(byteEnd < 0 ? byteEnd : bytes.subarray(0, byteEnd).toString()).toBe(end < 0 ? end : text.slice(0, end));
     }
+  });
+});
+
+describe('stringRows', () => {
+  it('gives what JSON.parse gives, or leaves the text to it', () => {
+    const parsed = ['[["-0.5", "False"], ["-1.25", "True"]]', '[]', '[[]]', '[[], ["a"]]', '[["ü ✓", ""]]', '[["a"], ["b", "c", "d"]]'];
+    for (const raw of parsed) expect(stringRows(raw)).toEqual(JSON.parse(raw));
+    const left = ['[["a\\"b"]]', '[[ "a"]]', '[["a" ,"b"]]', '[["a"],["b"]]', '[["a"]] ', ' [["a"]]', '[["a"]', '[[1, "a"]]', '[["a\tb"]]', '["a"]', '[["a"]]]', 'null', '[["\u0001"]]'];
+    for (const raw of left) expect(stringRows(raw)).toBeUndefined();
   });
 });

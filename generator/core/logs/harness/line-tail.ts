@@ -58,21 +58,23 @@ export function tailFields(buf: Buffer, at: number, to: number, tails: readonly 
     keep(entry);
   }
   const raw = buf.toString('utf8', fStart, fEnd);
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    // Bare NaN / Infinity inside: parsed with the marker, as in a parse of the whole tail.
-    const wrapped = parseFull(`{"v":${raw}}`);
-    if (!wrapped) return undefined;
-    value = wrapped.v;
-  }
+  const value = stringRows(raw) ?? parseValue(raw);
+  if (value === undefined) return undefined;
   const rec: Record<string, unknown> = { filtered_resps: value };
   for (const [k, v] of entry.fields) rec[k] = v;
   return rec;
 }
 
 /** `buf[at, to)` starts with `what`. */
+/** `JSON.parse(raw)`; bare NaN / Infinity inside parse with the marker, as in a parse of the whole tail; undefined when not JSON. */
+function parseValue(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return parseFull(`{"v":${raw}}`)?.v;
+  }
+}
+
 function startsWith(buf: Buffer, at: number, to: number, what: Buffer): boolean {
   if (at + what.length > to) return false;
   for (let i = 0; i < what.length; i++) if (buf[at + i] !== what[i]) return false;
@@ -118,4 +120,48 @@ export function skipValueBytes(buf: Uint8Array, i: number, to: number): number {
     }
   }
   return -1;
+}
+
+/**
+ * `JSON.parse(raw)` when `raw` is written exactly as the harness writes filtered responses of
+ * a loglikelihood task, a list of lists of plain strings (`[["-0.5", "False"], ["-1.2",
+ * "False"]]`: `", "` between items, no other whitespace, no escapes or control characters in
+ * a string); undefined for anything else, which the caller hands to `JSON.parse`. The strings
+ * are sliced from `raw` as they are: without escapes, a JSON string's value is its text.
+ */
+export function stringRows(raw: string): string[][] | undefined {
+  const n = raw.length;
+  if (n < 2 || raw.charCodeAt(0) !== 0x5b) return undefined;
+  const rows: string[][] = [];
+  if (raw.charCodeAt(1) === 0x5d) return n === 2 ? rows : undefined;
+  let i = 1;
+  for (;;) {
+    if (raw.charCodeAt(i) !== 0x5b) return undefined;
+    i++;
+    const row: string[] = [];
+    if (raw.charCodeAt(i) === 0x5d) i++;
+    else
+      for (;;) {
+        if (raw.charCodeAt(i) !== 0x22) return undefined;
+        let j = i + 1;
+        for (; j < n; j++) {
+          const c = raw.charCodeAt(j);
+          if (c === 0x22) break;
+          if (c === 0x5c || c < 0x20) return undefined;
+        }
+        if (j >= n) return undefined;
+        row.push(raw.slice(i + 1, j));
+        i = j + 1;
+        if (raw.charCodeAt(i) === 0x5d) {
+          i++;
+          break;
+        }
+        if (raw.charCodeAt(i) !== 0x2c || raw.charCodeAt(i + 1) !== 0x20) return undefined;
+        i += 2;
+      }
+    rows.push(row);
+    if (raw.charCodeAt(i) === 0x5d) return i + 1 === n ? rows : undefined;
+    if (raw.charCodeAt(i) !== 0x2c || raw.charCodeAt(i + 1) !== 0x20) return undefined;
+    i += 2;
+  }
 }
