@@ -23,7 +23,7 @@ const OVERFLOW_BATCH = 500;
  * bytes returned are valid until the next read: this worker reads one file at a time, and
  * the reader keeps nothing that points into them (it copies what it caches).
  */
-let shared = Buffer.allocUnsafeSlow(1 << 20);
+let shared = Buffer.allocUnsafeSlow(256 << 10);
 
 function readInto(p: string): Uint8Array {
   const fd = openSync(p, 'r');

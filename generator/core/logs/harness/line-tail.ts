@@ -17,8 +17,8 @@ import { parseFull } from './json-text.js';
  */
 export interface TailEntry {
   post: Buffer;
-  /** The post segment's fields, in the order `JSON.parse` gives them. */
-  fields: [string, unknown][];
+  /** The post segment parsed: its fields, in the order `JSON.parse` gives them. */
+  fields: Record<string, unknown>;
 }
 
 const FILTERED = Buffer.from(', "filtered_resps": ');
@@ -51,17 +51,17 @@ export function tailFields(buf: Buffer, at: number, to: number, tails: readonly 
     // `{` + the segment without its comma: valid JSON exactly when the whole tail's parse would accept this part.
     const parsed = parseFull(`{${buf.toString('utf8', fEnd + 1, to)}`);
     if (!parsed) return undefined;
-    const fields = Object.entries(parsed);
     // A prefix key again (the later one wins in a parse of the whole line) or `__proto__` (assigning it would set the prototype): the text path decides.
-    if (fields.some(([k]) => forbidden.has(k) || k === '__proto__')) return undefined;
-    entry = { post: Buffer.from(buf.subarray(fEnd, to)), fields };
+    if (Object.keys(parsed).some((k) => forbidden.has(k) || k === '__proto__')) return undefined;
+    entry = { post: Buffer.from(buf.subarray(fEnd, to)), fields: parsed };
     keep(entry);
   }
   const raw = buf.toString('utf8', fStart, fEnd);
   const value = stringRows(raw) ?? parseValue(raw);
   if (value === undefined) return undefined;
   const rec: Record<string, unknown> = { filtered_resps: value };
-  for (const [k, v] of entry.fields) rec[k] = v;
+  const fields = entry.fields;
+  for (const k in fields) rec[k] = fields[k];
   return rec;
 }
 
