@@ -5,7 +5,8 @@
  * (an async read costs several times the CPU of a sync one for a file of a few hundred KB);
  * files too big to hold are still streamed.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { Buffer } from 'node:buffer';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { nodeVfs } from '../../core/kernel/node-vfs.js';
 import type { Vfs } from '../../core/kernel/vfs.js';
@@ -16,10 +17,37 @@ import type { Finding } from '../../core/kernel/findings.js';
 /** Findings past a file's bound are posted in batches of this many, so neither thread holds them all. */
 const OVERFLOW_BATCH = 500;
 
+/**
+ * One buffer every file is read into, grown when a file is larger: a fresh buffer per file
+ * (a few hundred KB each, thousands of files) is garbage the collector has to chase. The
+ * bytes returned are valid until the next read: this worker reads one file at a time, and
+ * the reader keeps nothing that points into them (it copies what it caches).
+ */
+let shared = Buffer.allocUnsafeSlow(256 << 10);
+
+function readInto(p: string): Uint8Array {
+  const fd = openSync(p, 'r');
+  try {
+    let n = 0;
+    for (;;) {
+      if (n === shared.length) {
+        const grown = Buffer.allocUnsafeSlow(Math.max(shared.length * 2, fstatSync(fd).size + 1));
+        shared.copy(grown, 0, 0, n);
+        shared = grown;
+      }
+      const got = readSync(fd, shared, n, shared.length - n, null);
+      if (got === 0) return shared.subarray(0, n);
+      n += got;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
 const syncReads: Vfs = {
   ...nodeVfs,
   async readBytes(p) {
-    return readFileSync(p);
+    return readInto(p);
   },
   async readText(p) {
     return readFileSync(p, 'utf8');

@@ -107,6 +107,16 @@ export const nodeVfs: Vfs = {
       throw withPath(err, dir);
     }
   },
+  async listTyped(dir) {
+    try {
+      const entries = await fsp.readdir(dir, { withFileTypes: true });
+      return entries
+        .map((e) => ({ name: e.name, type: e.isFile() ? ('file' as const) : e.isDirectory() ? ('directory' as const) : ('other' as const) }))
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    } catch (err) {
+      throw withPath(err, dir);
+    }
+  },
   async glob(patterns, options = {}) {
     const found = await fg(patterns, { cwd: options.cwd, absolute: options.absolute ?? false, dot: false, onlyFiles: options.onlyFiles ?? true });
     return found.sort();

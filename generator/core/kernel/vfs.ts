@@ -71,6 +71,12 @@ export interface Vfs {
   lock(lockFile: string, label: string): Promise<() => Promise<void>>;
   /** Immediate children names of a directory (sorted). */
   list(dir: string): Promise<string[]>;
+  /**
+   * Optional: `list` with each entry's type as the directory records it (no stat per entry):
+   * 'other' for links, FIFOs, sockets and types the file system does not record, which a
+   * walker then stats. Only for a Vfs whose `stat` agrees with its directories.
+   */
+  listTyped?(dir: string): Promise<{ name: string; type: 'file' | 'directory' | 'other' }[]>;
   /** fast-glob style patterns, results sorted for determinism; `onlyFiles: false` also returns folders, FIFOs and sockets. */
   glob(patterns: string[], options?: { cwd?: string; absolute?: boolean; onlyFiles?: boolean }): Promise<string[]>;
   writeFileAtomic(path: string, data: string | Uint8Array, options?: WriteOptions): Promise<void>;

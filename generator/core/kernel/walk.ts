@@ -39,9 +39,15 @@ export async function walkTree(vfs: Vfs, root: string, options: WalkOptions = {}
   async function visit(dir: string): Promise<void> {
     let real: string;
     let names: string[];
+    // Entry types the folder itself records: a regular file or folder needs no stat of its own.
+    let types: Map<string, 'file' | 'directory' | 'other'> | undefined;
     try {
       real = await vfs.realpath(dir);
-      names = await vfs.list(dir);
+      if (vfs.listTyped) {
+        const entries = await vfs.listTyped(dir);
+        names = entries.map((e) => e.name);
+        types = new Map(entries.map((e) => [e.name, e.type]));
+      } else names = await vfs.list(dir);
     } catch (err) {
       findings.push(problemFor(dir, err));
       return;
@@ -52,13 +58,20 @@ export async function walkTree(vfs: Vfs, root: string, options: WalkOptions = {}
     }
     onBranch.add(real);
     const visible = options.hidden ? names : names.filter((name) => !name.startsWith('.'));
+    const known = (name: string) => {
+      const t = types?.get(name);
+      return t === 'file' || t === 'directory' ? t : undefined;
+    };
     // A folder's entries are stat'ed a batch at a time (one round trip per batch, not per file:
     // a folder of harness output holds dozens of files) and handled in order.
-    let stats: Promise<Awaited<ReturnType<Vfs['stat']>> | { error: unknown }>[] = [];
+    let stats: (Promise<Awaited<ReturnType<Vfs['stat']>> | { error: unknown }> | undefined)[] = [];
     for (let i = 0; i < visible.length; i++) {
-      if (i % STAT_BATCH === 0) stats = visible.slice(i, i + STAT_BATCH).map((name) => vfs.stat(path.join(dir, name)).catch((error: unknown) => ({ error })));
+      if (i % STAT_BATCH === 0) {
+        stats = visible.slice(i, i + STAT_BATCH).map((name) => (known(name) ? undefined : vfs.stat(path.join(dir, name)).catch((error: unknown) => ({ error }))));
+      }
       const full = path.join(dir, visible[i]!);
-      const st = await stats[i % STAT_BATCH]!;
+      const type = known(visible[i]!);
+      const st = type ? { isFile: type === 'file', isDirectory: type === 'directory' } : await stats[i % STAT_BATCH]!;
       if (st && 'error' in st) {
         findings.push(problemFor(full, st.error));
         continue;

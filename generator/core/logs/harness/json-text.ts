@@ -168,3 +168,50 @@ export function pythonIndent2(raw: string): string {
 export function harnessDocHash(raw: string): string {
   return hash('sha256', pythonIndent2(raw), 'hex');
 }
+
+/** Python's json.dumps writes NaN/Infinity as bare tokens; they become this marker + the token, so the value is reported as written, not the line. */
+export const NAN_SENTINEL = '\u0000non-finite:';
+
+/** The JSON object on `text`, or undefined; bare NaN / Infinity tokens (Python's json.dumps) parse as the marker. */
+export function parseFull(text: string): Record<string, unknown> | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    if (!/NaN|Infinity/.test(text)) return undefined;
+    try {
+      value = JSON.parse(replaceNonFinite(text));
+    } catch {
+      return undefined;
+    }
+  }
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+/** Replaces bare NaN / Infinity / -Infinity tokens outside strings with a marker string. */
+function replaceNonFinite(text: string): string {
+  let out = '';
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (inString) {
+      out += ch;
+      if (ch === '\\') out += text[++i] ?? '';
+      else if (ch === '"') inString = false;
+      continue;
+    }
+    if (ch === '"') {
+      inString = true;
+      out += ch;
+      continue;
+    }
+    const token = text.startsWith('NaN', i) ? 'NaN' : text.startsWith('-Infinity', i) ? '-Infinity' : text.startsWith('Infinity', i) ? 'Infinity' : undefined;
+    if (token) {
+      out += JSON.stringify(NAN_SENTINEL + token);
+      i += token.length - 1;
+      continue;
+    }
+    out += ch;
+  }
+  return out;
+}

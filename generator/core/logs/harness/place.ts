@@ -46,7 +46,15 @@ const joined = (x: Triple) => `${x.d}\u0000${x.p}\u0000${x.t}`;
 function idsOf(blocks: PlacedBlock[]): { byQuestion: boolean; ids: (b: PlacedBlock) => string[] } {
   const filled = blocks.filter((b) => b.block.docIds.length > 0);
   const byQuestion = filled.length > 0 && filled.every(({ block }) => block.questionIds.every((q) => q !== '') && new Set(block.questionIds).size === block.questionIds.length);
-  return { byQuestion, ids: (b) => (byQuestion ? b.block.questionIds : b.block.docIds.map(String)) };
+  // One string per doc id for the whole task, not one per model's record: the maps below then
+  // hash each id once.
+  const names = new Map<number, string>();
+  const name = (n: number) => {
+    let s = names.get(n);
+    if (s === undefined) names.set(n, (s = String(n)));
+    return s;
+  };
+  return { byQuestion, ids: (b) => (byQuestion ? b.block.questionIds : b.block.docIds.map(name)) };
 }
 
 /**
@@ -118,12 +126,16 @@ export function placeTask(task: string, choice: MetricChoice, blocks: PlacedBloc
     let expected: number | undefined = 0;
     for (const b of own.sort((x, y) => compareStrings(x.w.file, y.w.file))) {
       const { w, block } = b;
-      const index: number[] = [];
-      const values: number[] = [];
-      const lines: number[] = [];
+      const ids = idList.get(b)!;
+      // Filled in place; cut to the records kept only when some were not.
+      const index = new Int32Array(ids.length);
+      const values = new Float64Array(ids.length);
+      const lines = new Int32Array(ids.length);
+      let kept = 0;
       const mismatched = { doc_hash: { count: 0, docId: '', majority: 0 }, prompt_hash: { count: 0, docId: '', majority: 0 }, target_hash: { count: 0, docId: '', majority: 0 } };
       const overlap = { count: 0, first: '', other: '' };
-      idList.get(b)!.forEach((id, k) => {
+      for (let k = 0; k < ids.length; k++) {
+        const id = ids[k]!;
         const ref = block.docHashes[k] ? reference.get(id) : undefined;
         if (ref?.disputed && !(block.docHashes[k] === ref.d && block.promptHashes[k] === ref.p && block.targetHashes[k] === ref.t)) {
           const field = block.docHashes[k] !== ref.d ? 'doc_hash' : block.promptHashes[k] !== ref.p ? 'prompt_hash' : 'target_hash';
@@ -134,7 +146,7 @@ export function placeTask(task: string, choice: MetricChoice, blocks: PlacedBloc
           }
           tally.rejected++;
           tally.accepted--;
-          return;
+          continue;
         }
         const prior = seenIn.get(id);
         if (prior !== undefined) {
@@ -144,23 +156,25 @@ export function placeTask(task: string, choice: MetricChoice, blocks: PlacedBloc
           }
           tally.rejected++;
           tally.accepted--;
-          return;
+          continue;
         }
         seenIn.set(id, w.file);
         const at = builder.instance(task, id);
         if (ref) builder.setDocHash(task, at, ref.d);
-        index.push(at);
-        values.push(block.values[k]!);
-        lines.push(block.lines[k]!);
-      });
+        index[kept] = at;
+        values[kept] = block.values[k]!;
+        lines[kept] = block.lines[k]!;
+        kept++;
+      }
       for (const field of ['doc_hash', 'prompt_hash', 'target_hash'] as const) {
         const m = mismatched[field];
         if (!m.count) continue;
         sink.add(field === 'doc_hash' ? 'instance-hash-conflict' : 'prompt-hash-conflict', { file: w.file }, { model, task, count: m.count, docId: m.docId, majority: m.majority, field });
       }
       if (overlap.count) sink.add('shard-overlap', { file: w.file }, { model, task, count: overlap.count, first: overlap.first, other: overlap.other });
-      builder.addBlock({ model, task, index: Int32Array.from(index), values: Float64Array.from(values), lines: Int32Array.from(lines), file: w.file });
-      observed += index.length;
+      const whole = kept === ids.length;
+      builder.addBlock({ model, task, index: whole ? index : index.slice(0, kept), values: whole ? values : values.slice(0, kept), lines: whole ? lines : lines.slice(0, kept), file: w.file });
+      observed += kept;
       const effective = w.run.info.leafTasks.get(w.task)?.nSamples?.effective;
       expected = expected !== undefined && effective !== undefined ? expected + effective : undefined;
     }

@@ -14,21 +14,22 @@ export type HashField = 'doc_hash' | 'prompt_hash' | 'target_hash';
  * The first stored hash that does not match the record's content (`mismatch`), and the stored
  * hashes whose content is absent from the record, so they could not be checked (`unchecked`).
  */
-export function contentHashCheck(rec: Record<string, unknown>, content: LineContent): { mismatch?: HashField; unchecked: HashField[] } {
-  const unchecked: HashField[] = [];
-  const pairs: [HashField, string | undefined][] = [
-    ['doc_hash', content.docHash],
-    ['prompt_hash', content.promptHash],
-    ['target_hash', content.targetHash],
-  ];
-  for (const [field, computed] of pairs) {
+export function contentHashCheck(rec: Record<string, unknown>, content: LineContent): { mismatch?: HashField; unchecked: readonly HashField[] } {
+  let unchecked: HashField[] | undefined;
+  for (const field of HASH_FIELDS) {
     const stored = rec[field];
     if (typeof stored !== 'string') continue;
-    if (computed === undefined) unchecked.push(field);
-    else if (computed !== stored) return { mismatch: field, unchecked };
+    const computed = field === 'doc_hash' ? content.docHash : field === 'prompt_hash' ? content.promptHash : content.targetHash;
+    if (computed === undefined) (unchecked ??= []).push(field);
+    else if (computed !== stored) return { mismatch: field, unchecked: unchecked ?? NONE };
   }
-  return { unchecked };
+  // Every stored hash checked and matching (the common case): one shared result, nothing allocated.
+  return unchecked ? { unchecked } : ALL_MATCH;
 }
+
+const HASH_FIELDS: readonly HashField[] = ['doc_hash', 'prompt_hash', 'target_hash'];
+const NONE: readonly HashField[] = Object.freeze([]);
+const ALL_MATCH = Object.freeze({ unchecked: NONE });
 
 /**
  * Built-in metrics the reader can recompute from a record's `filtered_resps` and `target`
@@ -56,15 +57,19 @@ export function recomputeMetric(rec: Record<string, unknown>, how: MetricRecompu
   if (how.kind === 'mc-acc') {
     if (!/^\d+$/.test(rec.target)) return { gap: 'no-target' };
     const gold = Number(rec.target);
-    const lls: number[] = [];
-    for (const r of resps) {
+    // np.argmax: the first of the largest; every response must be a finite log-likelihood.
+    let best = 0;
+    let top = -Infinity;
+    for (let i = 0; i < resps.length; i++) {
+      const r: unknown = resps[i];
       const ll = Array.isArray(r) ? Number(r[0]) : NaN;
       if (!Number.isFinite(ll)) return { gap: 'response-shape' };
-      lls.push(ll);
+      if (i === 0 || ll > top) {
+        best = i;
+        top = ll;
+      }
     }
-    if (gold >= lls.length) return { gap: 'gold-out-of-range' };
-    let best = 0;
-    for (let i = 1; i < lls.length; i++) if (lls[i]! > lls[best]!) best = i;
+    if (gold >= resps.length) return { gap: 'gold-out-of-range' };
     return best === gold ? 1 : 0;
   }
   const pred = resps[0];

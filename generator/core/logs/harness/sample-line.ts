@@ -1,6 +1,9 @@
 import { Buffer } from 'node:buffer';
 import { hash } from 'node:crypto';
-import { harnessDocHash, parseJsonValue, skipValue, skipWs, topLevelSpans } from './json-text.js';
+import { tailFields, type TailEntry } from './line-tail.js';
+import { harnessDocHash, NAN_SENTINEL, parseFull, parseJsonValue, skipValue, skipWs, topLevelSpans } from './json-text.js';
+
+export { NAN_SENTINEL, parseFull };
 
 /**
  * One harness sample line parsed for the reader: the small top-level fields parsed, the big
@@ -32,9 +35,6 @@ export interface ParsedLine {
 
 const sha256 = (s: string) => hash('sha256', s, 'hex');
 
-/** Python's json.dumps writes NaN/Infinity as bare tokens; they become this marker + the token, so the value is reported as written, not the line. */
-export const NAN_SENTINEL = '\u0000non-finite:';
-
 /** Fields never parsed whole: skipping them keeps big prompts and responses cheap. */
 const UNPARSED = new Set(['doc', 'resps', 'arguments']);
 /** Fields whose content the prefix cache stands for: a later duplicate of one disables the cache for that line. */
@@ -46,7 +46,14 @@ interface PrefixEntry {
   prefix: Buffer;
   fields: [string, unknown][];
   content: LineContent;
+  /** Post segments seen after this prefix (`line-tail.ts`). */
+  tails: TailEntry[];
+  /** Bytes of `tails`' segments. */
+  tailBytes: number;
 }
+
+/** Post segments kept per prefix; a lookup compares each of them. */
+const TAILS_PER_PREFIX = 8;
 
 /** Bytes of a line's head that find its cache slot; shorter prefixes are not cached. */
 const HEAD = 64;
@@ -81,7 +88,7 @@ export class LinePrefixCache {
     return undefined;
   }
   /** Keeps what was computed from the prefix `buf[from, cut)` (the line goes on with `, "resps": `). */
-  set(buf: Buffer, from: number, cut: number, entry: Omit<PrefixEntry, 'prefix'>): void {
+  set(buf: Buffer, from: number, cut: number, entry: Pick<PrefixEntry, 'fields' | 'content'>): void {
     if (cut - from < HEAD) return;
     if (this.bytes + (cut - from) > this.maxBytes) {
       this.entries.clear();
@@ -91,10 +98,23 @@ export class LinePrefixCache {
     let chain = this.entries.get(key);
     if (!chain) this.entries.set(key, (chain = []));
     // Prefixes that share a head are kept a few at a time: a lookup checks each of them.
-    if (chain.length >= 8) this.bytes -= chain.shift()!.prefix.length;
+    if (chain.length >= 8) {
+      const old = chain.shift()!;
+      this.bytes -= old.prefix.length + old.tailBytes;
+    }
     // A copy: the entry must not keep the whole file it was cut from alive.
-    chain.push({ prefix: Buffer.from(buf.subarray(from, cut)), ...entry });
+    chain.push({ prefix: Buffer.from(buf.subarray(from, cut)), ...entry, tails: [], tailBytes: 0 });
     this.bytes += cut - from;
+  }
+  /** The record's fields after `hit`'s prefix, read through its kept post segments (`line-tail.ts`); undefined: parse the tail as text. */
+  tail(hit: PrefixEntry, buf: Buffer, at: number, to: number): Record<string, unknown> | undefined {
+    return tailFields(buf, at, to, hit.tails, PREFIX_KEYS, (entry) => {
+      // A few per prefix, within the cache's bound (a later `set` empties a full cache).
+      if (hit.tails.length >= TAILS_PER_PREFIX || this.bytes + entry.post.length > this.maxBytes) return;
+      hit.tails.push(entry);
+      hit.tailBytes += entry.post.length;
+      this.bytes += entry.post.length;
+    });
   }
 }
 
@@ -121,6 +141,11 @@ export function parseSampleLine(text: string, fast: boolean, cache?: LinePrefixC
 export function parseSampleBytes(buf: Buffer, from: number, to: number, fast: boolean, cache?: LinePrefixCache): ParsedLine | undefined {
   const hit = fast && cache ? cache.get(buf, from, to) : undefined;
   if (hit) {
+    const fields = cache!.tail(hit, buf, from + hit.prefix.length + RESPS_BYTES.length, to);
+    if (fields) {
+      for (const [k, v] of hit.fields) fields[k] = v;
+      return { rec: fields, content: hit.content };
+    }
     // The rest of the line is small (filter, hashes, metric values): one native parse, after
     // the responses (not needed; skipped by brackets, never built).
     const tail = buf.toString('utf8', from + hit.prefix.length, to);
@@ -210,47 +235,4 @@ function fromSpans(text: string, spans: Map<string, [number, number]>, args: Rec
     }
   }
   return rec;
-}
-
-export function parseFull(text: string): Record<string, unknown> | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    if (!/NaN|Infinity/.test(text)) return undefined;
-    try {
-      value = JSON.parse(replaceNonFinite(text));
-    } catch {
-      return undefined;
-    }
-  }
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-}
-
-/** Replaces bare NaN / Infinity / -Infinity tokens outside strings with a marker string. */
-function replaceNonFinite(text: string): string {
-  let out = '';
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (inString) {
-      out += ch;
-      if (ch === '\\') out += text[++i] ?? '';
-      else if (ch === '"') inString = false;
-      continue;
-    }
-    if (ch === '"') {
-      inString = true;
-      out += ch;
-      continue;
-    }
-    const token = text.startsWith('NaN', i) ? 'NaN' : text.startsWith('-Infinity', i) ? '-Infinity' : text.startsWith('Infinity', i) ? 'Infinity' : undefined;
-    if (token) {
-      out += JSON.stringify(NAN_SENTINEL + token);
-      i += token.length - 1;
-      continue;
-    }
-    out += ch;
-  }
-  return out;
 }

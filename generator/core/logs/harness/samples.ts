@@ -66,7 +66,9 @@ export async function readSampleFile(vfs: Vfs, file: string, options: SampleRead
   const unchecked = new Map<string, number>();
   const countGap = (reason: string) => unchecked.set(reason, (unchecked.get(reason) ?? 0) + 1);
 
-  const accept = (rec: Record<string, unknown>, line: number, where: { file: string; line?: number; record?: number }, content: LineContent) => {
+  // Where a finding points: the line, or the record of a ≤0.4.2 array file (built only for a finding).
+  const at = (line: number): { file: string; line?: number; record?: number } => (options.jsonArray ? { file, record: line } : { file, line });
+  const accept = (rec: Record<string, unknown>, line: number, content: LineContent) => {
     const index = recordIndex++;
     const dh = rec.doc_hash;
     const ph = rec.prompt_hash;
@@ -96,7 +98,7 @@ export async function readSampleFile(vfs: Vfs, file: string, options: SampleRead
     for (const field of hashes.unchecked) countGap(`${field} (its content is not in the record)`);
     if (badHash) {
       // The stored hash no longer describes the record's own content: edited after the run.
-      sink.add('samples-content-hash-mismatch', { ...where, field: badHash === 'doc_hash' ? 'doc' : badHash === 'prompt_hash' ? 'arguments' : 'target' }, { field: badHash });
+      sink.add('samples-content-hash-mismatch', { ...at(line), field: badHash === 'doc_hash' ? 'doc' : badHash === 'prompt_hash' ? 'arguments' : 'target' }, { field: badHash });
       tally.rejected++;
       return;
     }
@@ -106,24 +108,24 @@ export async function readSampleFile(vfs: Vfs, file: string, options: SampleRead
     }
     const docId = rec.doc_id;
     if (typeof docId !== 'number' || !Number.isInteger(docId) || docId < 0) {
-      sink.add('samples-bad-record', { ...where, field: 'doc_id' }, { reason: `doc_id ${JSON.stringify(docId)} is not a non-negative integer` });
+      sink.add('samples-bad-record', { ...at(line), field: 'doc_id' }, { reason: `doc_id ${JSON.stringify(docId)} is not a non-negative integer` });
       tally.rejected++;
       return;
     }
     if (!(options.metric in rec)) {
-      sink.add('samples-missing-metric', { ...where, field: options.metric }, { metric: options.metric, docId });
+      sink.add('samples-missing-metric', { ...at(line), field: options.metric }, { metric: options.metric, docId });
       tally.rejected++;
       return;
     }
     const raw = rec[options.metric];
     const value = typeof raw === 'number' ? raw : typeof raw === 'boolean' ? (raw ? 1 : 0) : undefined;
     if (value === undefined || !Number.isFinite(value)) {
-      sink.add('samples-bad-value', { ...where, field: options.metric }, { metric: options.metric, docId, value: typeof raw === 'string' && raw.startsWith(NAN_SENTINEL) ? raw.slice(NAN_SENTINEL.length) : raw });
+      sink.add('samples-bad-value', { ...at(line), field: options.metric }, { metric: options.metric, docId, value: typeof raw === 'string' && raw.startsWith(NAN_SENTINEL) ? raw.slice(NAN_SENTINEL.length) : raw });
       tally.rejected++;
       return;
     }
     if (options.fractionMetric && (value < 0 || value > 1)) {
-      sink.add('samples-out-of-range', { ...where, field: options.metric }, { metric: options.metric, docId, value });
+      sink.add('samples-out-of-range', { ...at(line), field: options.metric }, { metric: options.metric, docId, value });
       tally.rejected++;
       return;
     }
@@ -132,14 +134,14 @@ export async function readSampleFile(vfs: Vfs, file: string, options: SampleRead
       if (typeof expected !== 'number') {
         countGap(`${options.metric} not recomputed: ${expected.gap}`);
       } else if (expected !== value) {
-        sink.add('samples-metric-mismatch', { ...where, field: options.metric }, { metric: options.metric, docId, value, expected });
+        sink.add('samples-metric-mismatch', { ...at(line), field: options.metric }, { metric: options.metric, docId, value, expected });
         tally.rejected++;
         return;
       }
     }
     const prior = seen.get(docId);
     if (prior !== undefined) {
-      sink.add('samples-duplicate-doc', { ...where, field: 'doc_id' }, { docId, firstLine: prior, filter });
+      sink.add('samples-duplicate-doc', { ...at(line), field: 'doc_id' }, { docId, firstLine: prior, filter });
       tally.rejected++;
       return;
     }
@@ -195,10 +197,10 @@ export async function readSampleFile(vfs: Vfs, file: string, options: SampleRead
         tally.rejected++;
         return;
       }
-      accept(rec as Record<string, unknown>, i, { file, record: i }, contentOf(rec as Record<string, unknown>, undefined));
+      accept(rec as Record<string, unknown>, i, contentOf(rec as Record<string, unknown>, undefined));
     });
   } else {
-    const handle = (buf: Buffer, from: number, to: number, line: number, terminated: boolean) => {
+    const handle = (buf: Buffer, from: number, to: number, line: number, terminated: boolean, valid: boolean) => {
       let end = to;
       if (end > from && buf[end - 1] === 0x0d) end--;
       if (line === 1 && end - from >= 3 && buf[from] === 0xef && buf[from + 1] === 0xbb && buf[from + 2] === 0xbf) from += 3;
@@ -207,7 +209,7 @@ export async function readSampleFile(vfs: Vfs, file: string, options: SampleRead
         return;
       }
       tally.read++;
-      if (!isUtf8(buf.subarray(from, end))) {
+      if (!valid && !isUtf8(buf.subarray(from, end))) {
         tally.rejected++;
         sink.add('samples-invalid-utf8', { file, line });
         return;
@@ -219,7 +221,7 @@ export async function readSampleFile(vfs: Vfs, file: string, options: SampleRead
         tally.rejected++;
         return;
       }
-      accept(parsed.rec, line, { file, line }, parsed.content);
+      accept(parsed.rec, line, parsed.content);
     };
     try {
       await forEachLine(vfs, file, handle);
@@ -258,7 +260,7 @@ const WHOLE_FILE_LIMIT = 32 << 20;
 async function forEachLine(
   vfs: Vfs,
   file: string,
-  handle: (buf: Buffer, from: number, to: number, line: number, terminated: boolean) => void,
+  handle: (buf: Buffer, from: number, to: number, line: number, terminated: boolean, valid: boolean) => void,
 ): Promise<void> {
   let carry: Buffer | undefined;
   let line = 0;
@@ -268,6 +270,9 @@ async function forEachLine(
   const chunks: AsyncIterable<Uint8Array> | Uint8Array[] = size <= WHOLE_FILE_LIMIT ? [await vfs.readBytes(file)] : vfs.readChunks(file);
   for await (const raw of chunks) {
     const chunk = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+    // One check of the whole chunk: when it is valid UTF-8, so is every line inside it (lines
+    // split at an ASCII byte), and no line needs its own; a line joined across chunks is checked alone.
+    const valid = isUtf8(chunk);
     let start = 0;
     if (carry) {
       const nl = chunk.indexOf(0x0a);
@@ -277,17 +282,17 @@ async function forEachLine(
       }
       const joined = Buffer.concat([carry, chunk.subarray(0, nl)]);
       carry = undefined;
-      handle(joined, 0, joined.length, ++line, true);
+      handle(joined, 0, joined.length, ++line, true, false);
       start = nl + 1;
     }
     for (let nl = chunk.indexOf(0x0a, start); nl !== -1; nl = chunk.indexOf(0x0a, start)) {
-      handle(chunk, start, nl, ++line, true);
+      handle(chunk, start, nl, ++line, true, valid);
       start = nl + 1;
     }
     // Copy: the stream may reuse its buffer for the next chunk.
     if (start < chunk.length) carry = Buffer.from(chunk.subarray(start));
   }
-  if (carry && carry.length) handle(carry, 0, carry.length, ++line, false);
+  if (carry && carry.length) handle(carry, 0, carry.length, ++line, false, false);
 }
 
 function isBlank(buf: Buffer, from: number, to: number): boolean {
