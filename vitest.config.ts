@@ -8,6 +8,14 @@ export default defineConfig({
     hookTimeout: 600_000,
     // Real-harness tests spawn Python; keep parallelism modest on 2-core machines.
     maxWorkers: 2,
+    // Test files share their worker's module cache: most files run in a few hundred
+    // milliseconds, and loading the generator afresh for each cost more than the tests
+    // themselves. Tests that change the process (cwd, environment) put it back.
+    isolate: false,
+    // One thread per Python process (numpy, scikit-learn, torch in lm_eval): each vitest worker
+    // already has a core, and a library that starts one thread per core on top of the other
+    // worker's load spends its time waiting (a 10 s scikit-learn test took 114 s that way).
+    env: { OMP_NUM_THREADS: '1', OPENBLAS_NUM_THREADS: '1', MKL_NUM_THREADS: '1' },
     reporters: ['default'],
     // One fresh folder per run for the harness runs tests share (test/helpers/harness-cache.mjs).
     globalSetup: ['test/setup/global.ts'],

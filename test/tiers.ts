@@ -1,8 +1,9 @@
 /**
  * The slow tier: test files `npm run test:fast` leaves out (the full `npm test` runs them all).
  * Each spends most of its time in the real harness on many tasks, a browser, the packed
- * tarball or the whole pipeline; the fast tier keeps the units and the real-harness smoke
- * tests (test/emit/harness-run, test/logs/harness-live, test/workflow/run-plan).
+ * tarball, the whole pipeline, or builds of the shared real data; the fast tier keeps the units,
+ * the real-harness smoke tests (test/emit/harness-run, test/logs/harness-live,
+ * test/workflow/run-plan) and the oracle/anti-oracle models (test/logs/harness-oracle).
  * test/tiers.test.ts checks that every entry names an existing file.
  */
 export const SLOW_TESTS: readonly string[] = [
@@ -35,4 +36,10 @@ export const SLOW_TESTS: readonly string[] = [
   'test/review/browser.test.ts',
   'test/review/chromium.test.ts',
   'test/report/trackers.test.ts',
+  // Builds of the shared real data and the scikit-learn adversary: integration, not units.
+  'test/audit/adversary-gate.test.ts',
+  'test/questions/adversary-cues.test.ts',
+  'test/audit/independent-adversary.test.ts',
+  'test/questions/reference.test.ts',
+  'test/audit/build-gate.test.ts',
 ];

@@ -6,10 +6,13 @@ import { runPython } from './python.js';
 import { plantedSet, type Plant } from './planted.js';
 
 // The audit is pure and deterministic: one audit per question set serves every assertion on it.
+// These tests read the rules only, so the learned adversary (tested in adversary*.test.ts) is
+// left out; the last test here shows the rules' results are the same with it.
+const RULES_ONLY = { learnedAdversary: false } as const;
 const audits = new WeakMap<McqQuestion[], ReturnType<typeof auditQuestions>>();
 const audited = (qs: McqQuestion[]) => {
   let a = audits.get(qs);
-  if (!a) audits.set(qs, (a = auditQuestions(qs)));
+  if (!a) audits.set(qs, (a = auditQuestions(qs, RULES_ONLY)));
   return a;
 };
 const result = (qs: McqQuestion[], name: ShortcutName) => audited(qs).report.tasks[0]!.shortcuts.find((s) => s.name === name)!;
@@ -77,8 +80,8 @@ describe('rules read the question segment, not the shots', () => {
 
   it('a recorded question_start and offered_tools give the same result as deriving them from the prompt', () => {
     for (const plant of ['none', 'off_tool', 'relevance'] as const) {
-      const derived = auditQuestions(plantedSet(plant)).report.tasks[0]!;
-      const recorded = auditQuestions(plantedSet(plant, { recorded: true })).report.tasks[0]!;
+      const derived = auditQuestions(plantedSet(plant), RULES_ONLY).report.tasks[0]!;
+      const recorded = auditQuestions(plantedSet(plant, { recorded: true }), RULES_ONLY).report.tasks[0]!;
       expect(stableStringify(recorded.shortcuts)).toBe(stableStringify(derived.shortcuts));
       expect(derived.segmentSources).toEqual({ field: 0, 'after-shots': 200, 'whole-prompt': 0 });
       expect(derived.toolsSources).toEqual({ field: 0, 'tool-list': 200, none: 0 });
@@ -115,7 +118,19 @@ describe('the statistics of the gate', () => {
   it('--max-shortcut-gain moves the limit: a +25-point gain fails at 10 and passes at 30', () => {
     const qs = plantedSet('copy');
     expect(result(qs, 'copy_elimination').excessPoints).toBeCloseTo(25, 9);
-    expect(auditQuestions(qs, { maxShortcutGain: 30 }).findings.filter((f) => f.args.shortcut === 'copy_elimination')).toEqual([]);
-    expect(auditQuestions(qs, { maxShortcutGain: 10 }).findings.filter((f) => f.args.shortcut === 'copy_elimination').map((f) => f.code)).toEqual(['audit-shortcut-above-chance']);
+    expect(auditQuestions(qs, { ...RULES_ONLY, maxShortcutGain: 30 }).findings.filter((f) => f.args.shortcut === 'copy_elimination')).toEqual([]);
+    expect(auditQuestions(qs, { ...RULES_ONLY, maxShortcutGain: 10 }).findings.filter((f) => f.args.shortcut === 'copy_elimination').map((f) => f.code)).toEqual(['audit-shortcut-above-chance']);
+  });
+});
+
+describe('the rules without the learned adversary', () => {
+  it('give the same results, findings and verdicts as in the whole audit, which adds the adversary', () => {
+    const qs = plantedSet('copy+off_tool');
+    const whole = auditQuestions(qs);
+    const rulesOnly = audited(qs);
+    expect(stableStringify(rulesOnly.report.tasks[0]!.shortcuts)).toBe(stableStringify(whole.report.tasks[0]!.shortcuts));
+    expect(rulesOnly.findings.filter((f) => f.code.startsWith('audit-shortcut'))).toEqual(whole.findings.filter((f) => f.code.startsWith('audit-shortcut')));
+    expect(whole.report.tasks[0]!.adversary).not.toBeNull();
+    expect(rulesOnly.report.tasks[0]!.adversary).toBeNull();
   });
 });

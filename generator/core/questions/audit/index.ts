@@ -48,6 +48,12 @@ export interface AuditOptions {
   minLeakChars?: number;
   /** The file record of each question, when auditing part of a file (findings name file records); default its position. */
   records?: readonly number[];
+  /**
+   * false: the shortcut rules, letters and defects only, without the learned adversary (each
+   * task's `adversary` is then null). For callers that read only the rules; `aptpace audit` and
+   * the build's gate always run it. Default true.
+   */
+  learnedAdversary?: boolean;
 }
 
 export interface TaskAudit {
@@ -194,7 +200,7 @@ export function auditQuestions(questions: Question[], options: AuditOptions = {}
     const chance = valid.length ? mean(valid.map((q) => 1 / q.choices.length)) : null;
     const letters = valid.length ? letterBalance(task, valid, tolerancePoints, alpha, taskFindings) : null;
     const shortcuts = valid.length ? SHORTCUT_NAMES.map((name) => runShortcut(task, name, valid, maxShortcutGain, alpha, taskFindings)) : [];
-    const adversary = valid.length ? runAdversary(task, valid, maxShortcutGain, taskFindings) : null;
+    const adversary = valid.length && options.learnedAdversary !== false ? runAdversary(task, valid, maxShortcutGain, taskFindings) : null;
     const detectablePoints = valid.length ? detectableExcess(valid, alpha) : null;
     if (valid.length && (detectablePoints === null || detectablePoints > maxShortcutGain)) {
       taskFindings.push(make('audit-low-power', {}, { task, n: valid.length, detectablePoints }));
