@@ -19,6 +19,8 @@ export default defineConfig({
     reporters: ['default'],
     // One fresh folder per run for the harness runs tests share (test/helpers/harness-cache.mjs).
     globalSetup: ['test/setup/global.ts'],
+    // Temp folders of test/helpers/tmp.ts are removed after the file that made them.
+    setupFiles: ['test/setup/temp-folders.ts'],
     // Longest files first, so neither worker ends the run alone on a long file.
     sequence: { sequencer: LongestFirstSequencer },
   },
