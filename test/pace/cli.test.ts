@@ -161,11 +161,14 @@ describe('aptpace evaluate', () => {
     // Coverage is measured for the shipped row and for the nested row, in every outer fold.
     expect(t.coverage.map((c: any) => c.folds)).toEqual([12, 12]);
     expect(t.nestedCoverage.map((c: any) => c.folds)).toEqual([12, 12]);
+    // And for every other row, each from its own cross-validated residuals over the training models.
+    for (const m of t.methods) expect(m.coverage.map((c: any) => c.folds), m.method).toEqual([12, 12]);
     // Every comparison with the mean predictor carries its Holm correction over the whole family.
     for (const c of t.comparisons) expect(c.vsMean.adjusted).toMatchObject({ method: 'holm', family: t.comparisons.length });
     expect(t.budgetCurve.map((b: any) => b.budget)).toEqual([20, 40]);
     const md = readFileSync(path.join(report, 'loocv.md'), 'utf8');
     expect(md).toContain('| pace-nested |');
+    expect(md).toContain('| 80% interval covers | 95% interval covers |');
     expect(JSON.parse(readFileSync(path.join(report, 'loocv.json'), 'utf8')).targets[0].target).toBe('agentic-0');
     expect((await cli('evaluate', '--store', trainStore, '--baselines', 'oracle')).code).toBe(2);
   });

@@ -62,6 +62,14 @@ export interface MethodResult {
   pairs: number;
   /** For PACE rows: Goal B (Bradley–Terry) pairwise accuracy. */
   goalBPairAccuracy?: number;
+  /**
+   * Empirical coverage of this row's prediction intervals at 80% and 95% (with coverage only): in
+   * each outer fold, conformal from this row's own cross-validated residuals over the fold's
+   * training models (never the held-out model's), widened to the label-noise interval for PACE-based rows.
+   */
+  coverage?: CoverageTally[];
+  /** Per model (TargetReport.models order), the first level's interval [lower, upper] on the internal scale; null when not evaluated. */
+  intervals?: Array<[number, number] | null>;
 }
 
 export interface TargetReport {
@@ -107,10 +115,26 @@ interface Accumulator {
   predictions: Array<number | null>;
   pairs: PairTally;
   goalB?: PairTally;
+  coverage?: { tallies: CoverageTally[]; intervals: Array<[number, number] | null> };
 }
 
 function newAcc(n: number, goalB = false): Accumulator {
   return { predictions: new Array(n).fill(null), pairs: { correct: 0, pairs: 0 }, ...(goalB ? { goalB: { correct: 0, pairs: 0 } } : {}) };
+}
+
+/**
+ * Scores the interval a row would have issued for held-out model k: conformal from `residuals`
+ * (that row's cross-validated residuals over the fold's training models only).
+ */
+function cover(acc: Accumulator, k: number, n: number, truth: number, point: number, residuals: Float64Array, replicates: number[], scale: PreparedTarget['scale'], tallies?: CoverageTally[]): void {
+  acc.coverage ??= { tallies: tallies ?? newCoverage(), intervals: new Array(n).fill(null) };
+  const ivs = addCoverage(acc.coverage.tallies, truth, point, residuals, replicates, scale);
+  acc.coverage.intervals[k] = [ivs[0]!.lower, ivs[0]!.upper];
+}
+
+/** y − ŷ over the training models `idx`. */
+function residualsOf(target: PreparedTarget, idx: Int32Array, predictions: Float64Array): Float64Array {
+  return Float64Array.from(predictions, (p, t) => (target.y[idx[t] as number] as number) - p);
 }
 
 function scorePairs(acc: Accumulator, k: number, prediction: number, target: PreparedTarget, trainIdx: Int32Array, margins?: number[]): void {
@@ -139,6 +163,7 @@ function finishMethod(method: string, title: string, acc: Accumulator, target: P
     pairAccuracy: pairAccuracy(acc.pairs),
     pairs: acc.pairs.pairs,
     ...(acc.goalB ? { goalBPairAccuracy: pairAccuracy(acc.goalB) } : {}),
+    ...(acc.coverage ? { coverage: acc.coverage.tallies, intervals: acc.coverage.intervals } : {}),
   };
 }
 
@@ -212,15 +237,26 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
       held.forEach((k, j) => {
         for (const kind of shippedKinds) scorePairs(shippedByKind.get(kind)!, k, points[j]![kind], target, trainIdx);
       });
+      // Every row's own cross-validated residuals over this fold's training models (coverage only).
+      let innerBaselines: Map<BaselineName, Float64Array> | null = null;
       if (coverage.length) {
         // The whole of what fit does, on this fold's training models: their own cross-validation
-        // picks the form, and its residuals make the interval `check` would issue around it.
-        const inner = await crossValidatedPredictions(data, target, trainIdx, frozen, options, shared, [], protocol, bases);
+        // picks the form, and its residuals make the interval `check` would issue around it. The
+        // same inner folds predict every other candidate, whose residuals make that row's interval.
+        const inner = await crossValidatedPredictions(data, target, trainIdx, frozen, options, shared, options.baselines, protocol, bases, true);
+        innerBaselines = inner.baselines;
+        const byKind = new Map(shippedKinds.map((kind) => [kind, residualsOf(target, trainIdx, inner.byKind[kind])]));
+        const frozenResiduals = residualsOf(target, trainIdx, inner.frozen!);
         held.forEach((k, j) => {
           const point = points[j]![inner.kind];
+          const truth = target.y[k] as number;
+          // PACE's label-noise replicates, moved to each form's point.
+          const around = (p: number) => preds[j]!.replicates.map((r) => r - preds[j]!.value + p);
           shippedChoices.push({ heldOut: heldNames[j]!, kind: inner.kind });
           scorePairs(shipped, k, point, target, trainIdx);
-          addCoverage(coverage, target.y[k] as number, point, inner.residuals, preds[j]!.replicates.map((r) => r - preds[j]!.value + point), target.scale);
+          cover(shipped, k, n, truth, point, inner.residuals, around(point), target.scale, coverage);
+          for (const kind of shippedKinds) cover(shippedByKind.get(kind)!, k, n, truth, points[j]![kind], byKind.get(kind)!, around(points[j]![kind]), target.scale);
+          cover(paceFrozen, k, n, truth, preds[j]!.value, frozenResiduals, preds[j]!.replicates, target.scale);
         });
       }
       if (options.nested) {
@@ -231,7 +267,7 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
           nestedChoices.push({ heldOut: heldNames[j]!, config: search.config });
           const np = predictPoolRow(basis, nestedFit, heldRows[j]!);
           scorePairs(paceNested, k, np.value, target, trainIdx, np.margins);
-          if (nestedCoverage.length) addCoverage(nestedCoverage, target.y[k] as number, np.value, search.residuals, np.replicates, target.scale);
+          if (nestedCoverage.length) cover(paceNested, k, n, target.y[k] as number, np.value, search.residuals, np.replicates, target.scale, nestedCoverage);
         });
       }
       for (const name of options.baselines) {
@@ -240,6 +276,9 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
         for (const [j, k] of held.entries()) {
           const value = await baselines[name].predict({ basis, testRow: heldRows[j]!, budget: frozen.budget, ncH: frozen.ncH, rng: stream, cache });
           scorePairs(base.get(name)!, k, value, target, trainIdx);
+          // A baseline has no label-noise replicates: its interval is the conformal one alone.
+          const inner = innerBaselines?.get(name);
+          if (inner) cover(base.get(name)!, k, n, target.y[k] as number, value, residualsOf(target, trainIdx, inner), [], target.scale);
         }
       }
       for (const budget of options.budgetCurve) {
