@@ -42,11 +42,11 @@ function corrupt(d: PaceData, ks: number[]): PaceData {
 const intervalsAt = (t: TargetReport, ks: number[]) => Object.fromEntries(t.methods.map((m) => [m.method, ks.map((k) => m.intervals?.[k] ?? null)]));
 
 describe('every row reports its interval coverage', () => {
-  it('shipped, each form, PACE frozen and nested and every baseline: coverage at 80% and 95% over every fold, in the JSON and in the table', async () => {
+  it('shipped, shipped-tuned, each form, PACE frozen and nested and every baseline: coverage at 80% and 95% over every fold, in the JSON and in the table', async () => {
     const report = await runLoocv(data, base);
     const t = report.targets[0]!;
     const n = t.models.length;
-    expect(t.methods.map((m) => m.method)).toEqual(['shipped', 'shipped-accuracy', 'shipped-benchmark-accuracy', 'shipped-weighted', 'shipped-ensemble', 'pace-frozen', 'pace-nested', ...every]);
+    expect(t.methods.map((m) => m.method)).toEqual(['shipped', 'shipped-tuned', 'shipped-accuracy', 'shipped-benchmark-accuracy', 'shipped-weighted', 'shipped-ensemble', 'pace-frozen', 'pace-nested', ...every]);
     for (const m of t.methods) {
       expect(m.coverage?.map((c) => [c.level, c.folds]), m.method).toEqual([
         [0.8, n],

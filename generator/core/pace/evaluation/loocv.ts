@@ -85,6 +85,8 @@ export interface TargetReport {
   nestedChoices: Array<{ heldOut: string; config: PaceConfig }>;
   /** Shippable form the training models' own cross-validation chose in each outer fold (with coverage only). */
   shippedChoices: Array<{ heldOut: string; kind: ShippedKind }>;
+  /** The same for the `shipped-tuned` row (`fit --tune`: forms on the nested search's settings; with coverage and the nested search only). */
+  shippedTunedChoices: Array<{ heldOut: string; kind: ShippedKind }>;
   budgetCurve: Array<{ budget: number; metrics: AbsoluteMetrics; pairAccuracy: number; goalBPairAccuracy: number }>;
   guardedPredictions: number;
   /** Per method (not the mean itself): paired difference to the mean predictor, bootstrap over models. */
@@ -189,12 +191,14 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
     const shared = options.svdScope === 'all' ? computeGlobalBasis(data, Int32Array.from(data.models.keys()), `${options.seed}/svd/all`) : null;
     const paceFrozen = newAcc(n, true);
     const shipped = newAcc(n);
+    const shippedTuned = newAcc(n);
     const shippedByKind = new Map(shippedKinds.map((kind) => [kind, newAcc(n)]));
     const paceNested = newAcc(n, true);
     const base = new Map(options.baselines.map((b) => [b, newAcc(n)]));
     const curve = new Map(options.budgetCurve.map((c) => [c, newAcc(n, true)]));
     const nestedChoices: TargetReport['nestedChoices'] = [];
     const shippedChoices: TargetReport['shippedChoices'] = [];
+    const shippedTunedChoices: TargetReport['shippedTunedChoices'] = [];
     const cache = new Map<string, unknown>();
     let guarded = 0;
     const coverage = options.coverage === false ? [] : newCoverage();
@@ -232,7 +236,8 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
       // The shipped row faces what a checkpoint faces: its fold's universe comes from the training models only.
       const fold = foldView(data, heldRows);
       const shippedBasis = fold === data ? basis : prepareFold(fold, target, trainIdx, options, null);
-      const forms = shippedForms(shippedBasis, fold === data ? fit : fitTarget(shippedBasis, frozen, null));
+      const shippedFit = (config: PaceConfig) => (fold === data && config === frozen ? fit : fitTarget(shippedBasis, config, null));
+      const forms = shippedForms(shippedBasis, shippedFit(frozen));
       const points = heldRows.map((row) => shippedPoolPredictions(shippedBasis, forms, row));
       held.forEach((k, j) => {
         for (const kind of shippedKinds) scorePairs(shippedByKind.get(kind)!, k, points[j]![kind], target, trainIdx);
@@ -269,6 +274,19 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
           scorePairs(paceNested, k, np.value, target, trainIdx, np.margins);
           if (nestedCoverage.length) cover(paceNested, k, n, target.y[k] as number, np.value, search.residuals, np.replicates, target.scale, nestedCoverage);
         });
+        if (coverage.length) {
+          // What `fit --tune` does on these training models: the nested search's settings (chosen
+          // above without the held-out models), then the form choice by their own cross-validation.
+          const inner = await crossValidatedPredictions(data, target, trainIdx, search.config, options, shared, [], protocol, bases);
+          const tunedForms = shippedForms(shippedBasis, shippedFit(search.config));
+          held.forEach((k, j) => {
+            const point = shippedPoolPredictions(shippedBasis, tunedForms, heldRows[j]!)[inner.kind];
+            const np = predictPoolRow(basis, nestedFit, heldRows[j]!);
+            shippedTunedChoices.push({ heldOut: heldNames[j]!, kind: inner.kind });
+            scorePairs(shippedTuned, k, point, target, trainIdx);
+            cover(shippedTuned, k, n, target.y[k] as number, point, inner.residuals, np.replicates.map((r) => r - np.value + point), target.scale);
+          });
+        }
       }
       for (const name of options.baselines) {
         // Leave-one-out keeps its per-model streams; a K-fold fold draws once for all its models.
@@ -294,6 +312,7 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
     const methods: MethodResult[] = [
       // Only with coverage: the form choice needs each fold's inner cross-validation.
       ...(coverage.length ? [finishMethod('shipped', 'shipped: in each fold, the form the training models’ own cross-validation picks (the simplest one not significantly worse; what fit writes and check uses)', shipped, target)] : []),
+      ...(coverage.length && options.nested ? [finishMethod('shipped-tuned', 'shipped with tuned settings (fit --tune): in each fold, the forms on the nested search’s settings, the form chosen as for shipped', shippedTuned, target)] : []),
       ...shippedKinds.map((kind) => finishMethod(`shipped-${kind}`, `shippable form "${kind}": ${shippedPredictors[kind].title}, clipped to the target range`, shippedByKind.get(kind)!, target)),
       finishMethod('pace-frozen', `PACE, frozen settings (C=${frozen.budget}, q=${frozen.q}, m=${frozen.m}, nc_h=${frozen.ncH}, nc_d=${frozen.ncD})`, paceFrozen, target),
     ];
@@ -312,6 +331,7 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
       methods,
       nestedChoices,
       shippedChoices,
+      shippedTunedChoices,
       budgetCurve: options.budgetCurve.map((budget) => {
         const r = finishMethod(`C=${budget}`, '', curve.get(budget)!, target);
         return { budget, metrics: r.metrics, pairAccuracy: r.pairAccuracy, goalBPairAccuracy: r.goalBPairAccuracy ?? NaN };

@@ -75,6 +75,12 @@ export function renderLoocvTable(report: LoocvReport): string {
       lines.push('');
       lines.push(`Shipped choices (the simplest shippable form not significantly worse, per ${t.protocol?.outer.kind === 'k-fold' ? 'held-out model: its fold’s choice' : 'fold'}): ${[...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([k, v]) => `${k} ×${v}`).join('; ')}`);
     }
+    if (t.shippedTunedChoices?.length) {
+      const counts = new Map<string, number>();
+      for (const c of t.shippedTunedChoices) counts.set(c.kind, (counts.get(c.kind) ?? 0) + 1);
+      lines.push('');
+      lines.push(`Shipped-tuned choices (fit --tune: the same rule on the nested search’s settings): ${[...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([k, v]) => `${k} ×${v}`).join('; ')}`);
+    }
     const reported = t.methods.flatMap((m) => (m.method in baselines && m.method !== 'mean' ? [`${m.method} (${baselines[m.method as BaselineName].notShippedBecause})`] : []));
     if (reported.length) lines.push('', `Reported, never shipped: ${reported.join('; ')}.`);
     if (t.guardedPredictions) lines.push(`\nRange guard fired in ${t.guardedPredictions} fold(s) (prediction replaced by the training mean).`);
