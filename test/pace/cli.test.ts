@@ -78,7 +78,20 @@ describe('aptpace fit', () => {
     expect((await cli('fit', '--out', path.join(dir, 'x'))).code).toBe(2);
     expect((await cli('fit', '--store', trainStore, '--out', path.join(dir, 'x'), '--q', '2')).code).toBe(2);
     expect((await cli('fit', '--store', trainStore, '--out', path.join(dir, 'x'), '--svd-scope', 'maybe')).code).toBe(2);
+    expect((await cli('fit', '--store', trainStore, '--out', path.join(dir, 'x'), '--grid', path.join(dir, 'grid.json'))).code).toBe(2);
     expect(existsSync(path.join(dir, 'x'))).toBe(false);
+  });
+
+  it('--tune ships settings from the grid, tuned by cross-validation over the target’s models', async () => {
+    const grid = path.join(dir, 'tune-grid.json');
+    writeFileSync(grid, JSON.stringify({ budgets: [20, 40], qs: [0.5], ms: [0, 1], ncHs: [1, 2], ncDs: [2] }));
+    const res = await cli('fit', '--store', trainStore, '--out', path.join(dir, 'tuned'), '--bootstrap', '30', '--tune', '--grid', grid, '--target', 'agentic-0', '--json');
+    expect(res.code, res.stderr).toBe(0);
+    const model = JSON.parse(readFileSync(path.join(dir, 'tuned', 'model.json'), 'utf8'));
+    const c = model.targets[0].config;
+    expect([20, 40]).toContain(c.budget);
+    expect([0, 1]).toContain(c.m);
+    expect(model.targets[0].shipped.weights.every((w: any) => w.weight >= 0)).toBe(true);
   });
 });
 
@@ -155,17 +168,20 @@ describe('aptpace evaluate', () => {
     expect(res.code, res.stderr).toBe(0);
     const t = res.json.data.targets[0];
     expect(t.target).toBe('agentic-0');
-    expect(t.methods.map((m: any) => m.method)).toEqual(['shipped', 'shipped-accuracy', 'shipped-benchmark-accuracy', 'shipped-weighted', 'shipped-ensemble', 'pace-frozen', 'pace-nested', 'mean', 'ridge-all', 'random-c']);
+    expect(t.methods.map((m: any) => m.method)).toEqual(['shipped', 'shipped-tuned', 'shipped-accuracy', 'shipped-benchmark-accuracy', 'shipped-weighted', 'shipped-ensemble', 'pace-frozen', 'pace-nested', 'mean', 'ridge-all', 'random-c']);
     expect(t.nestedChoices).toHaveLength(12);
     expect(t.shippedChoices).toHaveLength(12);
     // Coverage is measured for the shipped row and for the nested row, in every outer fold.
     expect(t.coverage.map((c: any) => c.folds)).toEqual([12, 12]);
     expect(t.nestedCoverage.map((c: any) => c.folds)).toEqual([12, 12]);
+    // And for every other row, each from its own cross-validated residuals over the training models.
+    for (const m of t.methods) expect(m.coverage.map((c: any) => c.folds), m.method).toEqual([12, 12]);
     // Every comparison with the mean predictor carries its Holm correction over the whole family.
     for (const c of t.comparisons) expect(c.vsMean.adjusted).toMatchObject({ method: 'holm', family: t.comparisons.length });
     expect(t.budgetCurve.map((b: any) => b.budget)).toEqual([20, 40]);
     const md = readFileSync(path.join(report, 'loocv.md'), 'utf8');
     expect(md).toContain('| pace-nested |');
+    expect(md).toContain('| 80% interval covers | 95% interval covers |');
     expect(JSON.parse(readFileSync(path.join(report, 'loocv.json'), 'utf8')).targets[0].target).toBe('agentic-0');
     expect((await cli('evaluate', '--store', trainStore, '--baselines', 'oracle')).code).toBe(2);
   });

@@ -17,7 +17,9 @@ import { targetBounds } from '../../generator/core/pace/evaluation/conformal.js'
 import { holmAdjust } from '../../generator/core/pace/evaluation/holm.js';
 import { signFlipTest, signFlipTests } from '../../generator/core/pace/evaluation/sign-flip.js';
 import { chooseShippedKind } from '../../generator/core/pace/evaluation/shipped-selection.js';
-import { runLoocv } from '../../generator/core/pace/evaluation/loocv.js';
+import { nestedSearch, runLoocv } from '../../generator/core/pace/evaluation/loocv.js';
+import { fitPace } from '../../generator/core/pace/fit.js';
+import type { Grid } from '../../generator/core/pace/pipeline.js';
 import { renderLoocvTable } from '../../generator/core/pace/evaluation/report.js';
 import { loadDense } from '../../generator/core/pace/numerics/dense.js';
 import type { PaceConfig, PaceData } from '../../generator/core/pace/types.js';
@@ -33,12 +35,15 @@ beforeAll(async () => {
   data = prepareData(syn.matrix, syn.targets, { bootstrap: 0, seed: '7' }).data!;
 });
 
-/** One leave-one-out fold of the first target: its basis, fit and shippable forms. */
-function fold(k: number) {
+/** A small nested-search grid (`fit --tune`, the shipped-tuned row). */
+const tuneGrid: Grid = { budgets: [20, 60], qs: [0.2, 0.8], ms: [0, 1], ncHs: [1, 3], ncDs: [1, 3] };
+
+/** One leave-one-out fold of the first target: its basis, fit and shippable forms (frozen settings, or tuned on the fold's training models). */
+function fold(k: number, tuned = false) {
   const target = data.targets[0]!;
   const trainIdx = Int32Array.from({ length: target.rows.length - 1 }, (_, i) => (i < k ? i : i + 1));
   const basis = prepareFold(data, target, trainIdx, options, null, true);
-  const fit = fitTarget(basis, config, null);
+  const fit = fitTarget(basis, tuned ? nestedSearch(data, target, trainIdx, options, tuneGrid, null).config : config, null);
   return { target, trainIdx, basis, fit, forms: shippedForms(basis, fit) };
 }
 
@@ -46,8 +51,9 @@ describe('every shippable form is monotone and bounded', () => {
   it('a random superset of proxy items right (gaps filled or kept) never lowers the clipped prediction, and every prediction stays in range', () => {
     const rng = new Rng('supersets');
     let strictlyHigher = 0;
-    for (const k of [0, 5, 11]) {
-      const { forms, target } = fold(k);
+    // Frozen settings, and the settings the nested search tunes on the fold (`fit --tune`).
+    for (const [k, tuned] of [[0, false], [5, false], [11, false], [0, true], [7, true]] as const) {
+      const { forms, target } = fold(k, tuned);
       const bounds = targetBounds(target.scale);
       for (const kind of shippedKinds) {
         const form = forms[kind];
@@ -225,6 +231,23 @@ describe('selection among the shippable forms', () => {
     const few = chooseShippedKind(truth.subarray(0, 8), Object.fromEntries(Object.entries(byKind).map(([k, v]) => [k, v.subarray(0, 8)])) as typeof byKind);
     expect(few.kind).toBe('accuracy');
   });
+});
+
+describe('fit --tune', () => {
+  it('ships the forms of the settings the nested search picks over all of the target’s models, and evaluate runs the same rule as shipped-tuned', async () => {
+    const syn = syntheticPace({ models: 16, instances: 500, tasks: 4, dims: 2, targets: 1, targetInstances: 80, seed: 'family' });
+    const { model } = await fitPace(syn.matrix, syn.targets, { ...options, configs: { [data.targets[0]!.name]: config }, tune: tuneGrid });
+    const target = data.targets[0]!;
+    const tuned = nestedSearch(data, target, Int32Array.from(target.rows.keys()), options, tuneGrid, null).config;
+    expect(tuned).not.toEqual(config);
+    expect(model!.targets[0]!.config).toEqual(tuned);
+    expect(model!.targets[0]!.shipped.weights.every((w) => w.weight >= 0)).toBe(true);
+    const report = await runLoocv(data, { ...options, frozen: {}, nested: tuneGrid, baselines: ['mean'], budgetCurve: [], maxFolds: 3 });
+    const t = report.targets[0]!;
+    expect(t.methods.map((m) => m.method).slice(0, 2)).toEqual(['shipped', 'shipped-tuned']);
+    expect(t.shippedTunedChoices).toHaveLength(3);
+    expect(t.methods[1]!.coverage!.map((c) => c.folds)).toEqual([3, 3]);
+  }, 300_000);
 });
 
 describe('below ten models', () => {

@@ -41,6 +41,8 @@ const fit: CommandSpec = {
     configurePaceInputs(cmd)
       .requiredOption('--out <dir>', 'output folder for model.json, proxy-set.json, skill-map.json, samples.json (when every proxy has a numeric harness doc id) and proxy-suite/ (with --suite)')
       .option('--suite <dir>', 'the emitted suite the reference models ran: write proxy-suite/ with exactly the proxy documents (a checkpoint then runs only those)')
+      .option('--tune', 'tune each target\'s settings by cross-validation over its models (the nested search; --config and the setting flags are then ignored); evaluate reports it as the shipped-tuned row')
+      .option('--grid <file>', 'grid for --tune, JSON {budgets, qs, ms, ncHs, ncDs} (default: the nested search grid)')
       .option('--force', 'overwrite existing output files');
   },
   async run(_args, opts, ctx) {
@@ -62,9 +64,12 @@ const fit: CommandSpec = {
       const names = inputs.targets.map((t) => t.target).filter((t) => !opts.target || (opts.target as string[]).includes(t));
       const configs = await settings.targetConfigs(ctx.vfs, opts, names, inputs.targets.map((t) => t.target));
       const matrix = inputs.matrix;
+      if (opts.grid && !opts.tune) throw new settings.SettingsError('--grid is the grid of --tune: give --tune too');
+      const tune = opts.tune ? await settings.gridFrom(ctx.vfs, opts.grid as string | undefined) : null;
       const { model, findings: fitFindings } = await withProgress(ctx, 'fit', (onProgress) => fitPace(matrix, inputs.targets, {
         ...options,
         configs,
+        ...(tune ? { tune } : {}),
         ...pool,
         ...(opts.target ? { targets: opts.target as string[] } : {}),
         versions: { aptpace: packageVersion(), modelFormat: '1' },

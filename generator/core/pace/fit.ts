@@ -10,7 +10,8 @@ import { findingFactory } from '../kernel/findings.js';
 import { stableStringify } from '../kernel/stable-json.js';
 import { paceFindings } from './findings.js';
 import { prepareData } from './inputs/prepare.js';
-import { computeGlobalBasis, fitTarget, prepareFold, type PartFit, type TargetFit } from './pipeline.js';
+import { computeGlobalBasis, fitTarget, prepareFold, type Grid, type PartFit, type TargetFit } from './pipeline.js';
+import { nestedSearch } from './evaluation/nested.js';
 import { fallbackConfig, type PaceConfig, type PaceData, type PaceOptions, type PreparedTarget } from './types.js';
 import { MODEL_FORMAT, MODEL_VERSION, type PaceModelFile, type SerializedPart, type SerializedTarget } from './model-file/model-file.js';
 import { skillMap } from './selection/skill-map.js';
@@ -24,6 +25,13 @@ const make = findingFactory(paceFindings);
 
 export interface FitOptions extends PaceOptions {
   configs: Record<string, PaceConfig>;
+  /**
+   * Tune each target's settings on this grid instead of taking `configs`: the nested search's
+   * configuration (evaluation/nested.ts) over the target's models, the one `evaluate`'s
+   * `shipped-tuned` row runs in each outer fold. The proxy items, PACE's fit and every shippable
+   * form then come from the tuned settings.
+   */
+  tune?: Grid;
   minModelCoverage?: number;
   /** See PrepareOptions.minCompleteShare. */
   minCompleteShare?: number;
@@ -124,8 +132,8 @@ export async function fitPace(matrix: ScoreMatrix, targets: TargetTable[], optio
   const proxyCols = new Set<number>();
   for (const [done, target] of data.targets.entries()) {
     onProgress?.(done, data.targets.length, `targets fitted (${target.name})`);
-    const config = options.configs[target.name] ?? fallbackConfig;
     const trainIdx = Int32Array.from(target.rows.keys());
+    const config = options.tune ? nestedSearch(data, target, trainIdx, options, options.tune, shared).config : (options.configs[target.name] ?? fallbackConfig);
     const basis = prepareFold(data, target, trainIdx, options, shared, true);
     const fit = fitTarget(basis, config, options.alpha);
     if (fit.selection.union.length < config.budget)

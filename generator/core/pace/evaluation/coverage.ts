@@ -4,12 +4,12 @@
  * `evaluate` recomputes them inside every outer fold (training models only) to measure how often
  * the interval it would have issued covers the held-out model.
  */
-import { fitTarget, prepareFold, type GlobalBasis } from '../pipeline.js';
+import { fitTarget, predictPoolRow, type GlobalBasis } from '../pipeline.js';
 import { shippedForms, shippedKinds, shippedPoolPredictions, type ShippedKind } from '../predictors/shipped-family.js';
 import { chooseShippedKind, type ShippedChoice } from './shipped-selection.js';
 import { foldView } from './fold-view.js';
 import { baselines, type BaselineName } from '../predictors/baselines.js';
-import { conformalInterval, intervalLevels, targetBounds } from './conformal.js';
+import { conformalInterval, intervalLevels, targetBounds, type PredictionInterval } from './conformal.js';
 import { percentileSorted } from './uncertainty.js';
 import { Rng } from '../../kernel/rng.js';
 import { innerBasis, type BasisCache } from './basis-cache.js';
@@ -35,8 +35,11 @@ export async function crossValidatedPredictions(
   protocol: FoldProtocol = defaultFoldProtocol,
   /** Inner-fold bases shared with the nested search of the same outer fold (evaluate). */
   bases?: BasisCache,
-): Promise<{ predictions: Float64Array; residuals: Float64Array; folds: number; baselines: Map<BaselineName, Float64Array>; kind: ShippedKind; choice: ShippedChoice; byKind: Record<ShippedKind, Float64Array> }> {
+  /** Also predict with PACE's own frozen-settings fit (evaluate's `pace-frozen` row), on the same universe as the baselines. */
+  withFrozen = false,
+): Promise<{ predictions: Float64Array; residuals: Float64Array; folds: number; baselines: Map<BaselineName, Float64Array>; kind: ShippedKind; choice: ShippedChoice; byKind: Record<ShippedKind, Float64Array>; frozen: Float64Array | null }> {
   const byKind = Object.fromEntries(shippedKinds.map((k) => [k, new Float64Array(idx.length)])) as Record<ShippedKind, Float64Array>;
+  const frozen = withFrozen ? new Float64Array(idx.length) : null;
   const others = new Map(compareWith.map((name) => [name, new Float64Array(idx.length)]));
   const cache = new Map<string, unknown>();
   const rng = new Rng(`${options.seed}/cv-baselines/${target.name}`);
@@ -56,12 +59,16 @@ export async function crossValidatedPredictions(
     const basis = innerBasis(bases, fold, target, trainIdx, options, fold === data ? shared : null);
     const fit = fitTarget(basis, config, null);
     const forms = shippedForms(basis, fit);
-    // Baselines read the held-out row whole: they stay on the universe every pool model has.
-    const baselineBasis = others.size && fold !== data ? prepareFold(data, target, trainIdx, options, shared) : basis;
+    // Baselines (and PACE's own frozen fit) read the held-out row whole: they stay on the
+    // universe every pool model has, as in evaluate's outer folds. Under K-fold that basis is the
+    // nested search's for the same inner fold (shared through `bases`).
+    const baselineBasis = (others.size || frozen) && fold !== data ? innerBasis(bases, data, target, trainIdx, options, shared) : basis;
+    const frozenFit = frozen ? (baselineBasis === basis ? fit : fitTarget(baselineBasis, config, null)) : null;
     for (const t of held) {
       const row = idx[t] as number;
       const p = shippedPoolPredictions(basis, forms, target.rows[row] as number);
       for (const k of shippedKinds) byKind[k][t] = p[k];
+      if (frozen && frozenFit) frozen[t] = predictPoolRow(baselineBasis, frozenFit, target.rows[row] as number).value;
       for (const [name, out] of others)
         out[t] = await baselines[name].predict({ basis: baselineBasis, testRow: target.rows[row] as number, budget: config.budget, ncH: config.ncH, rng: rng.fork(`${name}/${t}`), cache });
     }
@@ -69,7 +76,7 @@ export async function crossValidatedPredictions(
   const choice = chooseShippedKind(Float64Array.from(idx, (i) => target.y[i] as number), byKind);
   const predictions = byKind[choice.kind];
   const residuals = Float64Array.from(predictions, (p, t) => (target.y[idx[t] as number] as number) - p);
-  return { predictions, residuals, folds, baselines: others, kind: choice.kind, choice, byKind };
+  return { predictions, residuals, folds, baselines: others, kind: choice.kind, choice, byKind, frozen };
 }
 
 /** The label-noise interval of a prediction at `level`, from its bootstrap replicates. */
@@ -95,13 +102,16 @@ export function newCoverage(): CoverageTally[] {
 }
 
 /** Scores one outer fold: the interval built from the training models' own residuals, against the held-out truth. */
-export function addCoverage(tallies: CoverageTally[], truth: number, point: number, innerResiduals: Float64Array, replicates: number[], scale: PreparedTarget['scale']): void {
+export function addCoverage(tallies: CoverageTally[], truth: number, point: number, innerResiduals: Float64Array, replicates: number[], scale: PreparedTarget['scale']): PredictionInterval[] {
   const abs = innerResiduals.map(Math.abs);
+  const out: PredictionInterval[] = [];
   for (const t of tallies) {
     const iv = conformalInterval(point, abs, t.level, targetBounds(scale), labelNoiseInterval(replicates, t.level));
     t.meanWidth = (t.meanWidth * t.folds + (iv.upper - iv.lower)) / (t.folds + 1);
     t.folds++;
     if (truth >= iv.lower && truth <= iv.upper) t.covered++;
     if (iv.unbounded) t.unbounded++;
+    out.push(iv);
   }
+  return out;
 }

@@ -62,6 +62,14 @@ export interface MethodResult {
   pairs: number;
   /** For PACE rows: Goal B (Bradley–Terry) pairwise accuracy. */
   goalBPairAccuracy?: number;
+  /**
+   * Empirical coverage of this row's prediction intervals at 80% and 95% (with coverage only): in
+   * each outer fold, conformal from this row's own cross-validated residuals over the fold's
+   * training models (never the held-out model's), widened to the label-noise interval for PACE-based rows.
+   */
+  coverage?: CoverageTally[];
+  /** Per model (TargetReport.models order), the first level's interval [lower, upper] on the internal scale; null when not evaluated. */
+  intervals?: Array<[number, number] | null>;
 }
 
 export interface TargetReport {
@@ -77,6 +85,8 @@ export interface TargetReport {
   nestedChoices: Array<{ heldOut: string; config: PaceConfig }>;
   /** Shippable form the training models' own cross-validation chose in each outer fold (with coverage only). */
   shippedChoices: Array<{ heldOut: string; kind: ShippedKind }>;
+  /** The same for the `shipped-tuned` row (`fit --tune`: forms on the nested search's settings; with coverage and the nested search only). */
+  shippedTunedChoices: Array<{ heldOut: string; kind: ShippedKind }>;
   budgetCurve: Array<{ budget: number; metrics: AbsoluteMetrics; pairAccuracy: number; goalBPairAccuracy: number }>;
   guardedPredictions: number;
   /** Per method (not the mean itself): paired difference to the mean predictor, bootstrap over models. */
@@ -107,10 +117,26 @@ interface Accumulator {
   predictions: Array<number | null>;
   pairs: PairTally;
   goalB?: PairTally;
+  coverage?: { tallies: CoverageTally[]; intervals: Array<[number, number] | null> };
 }
 
 function newAcc(n: number, goalB = false): Accumulator {
   return { predictions: new Array(n).fill(null), pairs: { correct: 0, pairs: 0 }, ...(goalB ? { goalB: { correct: 0, pairs: 0 } } : {}) };
+}
+
+/**
+ * Scores the interval a row would have issued for held-out model k: conformal from `residuals`
+ * (that row's cross-validated residuals over the fold's training models only).
+ */
+function cover(acc: Accumulator, k: number, n: number, truth: number, point: number, residuals: Float64Array, replicates: number[], scale: PreparedTarget['scale'], tallies?: CoverageTally[]): void {
+  acc.coverage ??= { tallies: tallies ?? newCoverage(), intervals: new Array(n).fill(null) };
+  const ivs = addCoverage(acc.coverage.tallies, truth, point, residuals, replicates, scale);
+  acc.coverage.intervals[k] = [ivs[0]!.lower, ivs[0]!.upper];
+}
+
+/** y − ŷ over the training models `idx`. */
+function residualsOf(target: PreparedTarget, idx: Int32Array, predictions: Float64Array): Float64Array {
+  return Float64Array.from(predictions, (p, t) => (target.y[idx[t] as number] as number) - p);
 }
 
 function scorePairs(acc: Accumulator, k: number, prediction: number, target: PreparedTarget, trainIdx: Int32Array, margins?: number[]): void {
@@ -139,6 +165,7 @@ function finishMethod(method: string, title: string, acc: Accumulator, target: P
     pairAccuracy: pairAccuracy(acc.pairs),
     pairs: acc.pairs.pairs,
     ...(acc.goalB ? { goalBPairAccuracy: pairAccuracy(acc.goalB) } : {}),
+    ...(acc.coverage ? { coverage: acc.coverage.tallies, intervals: acc.coverage.intervals } : {}),
   };
 }
 
@@ -164,12 +191,14 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
     const shared = options.svdScope === 'all' ? computeGlobalBasis(data, Int32Array.from(data.models.keys()), `${options.seed}/svd/all`) : null;
     const paceFrozen = newAcc(n, true);
     const shipped = newAcc(n);
+    const shippedTuned = newAcc(n);
     const shippedByKind = new Map(shippedKinds.map((kind) => [kind, newAcc(n)]));
     const paceNested = newAcc(n, true);
     const base = new Map(options.baselines.map((b) => [b, newAcc(n)]));
     const curve = new Map(options.budgetCurve.map((c) => [c, newAcc(n, true)]));
     const nestedChoices: TargetReport['nestedChoices'] = [];
     const shippedChoices: TargetReport['shippedChoices'] = [];
+    const shippedTunedChoices: TargetReport['shippedTunedChoices'] = [];
     const cache = new Map<string, unknown>();
     let guarded = 0;
     const coverage = options.coverage === false ? [] : newCoverage();
@@ -207,20 +236,32 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
       // The shipped row faces what a checkpoint faces: its fold's universe comes from the training models only.
       const fold = foldView(data, heldRows);
       const shippedBasis = fold === data ? basis : prepareFold(fold, target, trainIdx, options, null);
-      const forms = shippedForms(shippedBasis, fold === data ? fit : fitTarget(shippedBasis, frozen, null));
+      const shippedFit = (config: PaceConfig) => (fold === data && config === frozen ? fit : fitTarget(shippedBasis, config, null));
+      const forms = shippedForms(shippedBasis, shippedFit(frozen));
       const points = heldRows.map((row) => shippedPoolPredictions(shippedBasis, forms, row));
       held.forEach((k, j) => {
         for (const kind of shippedKinds) scorePairs(shippedByKind.get(kind)!, k, points[j]![kind], target, trainIdx);
       });
+      // Every row's own cross-validated residuals over this fold's training models (coverage only).
+      let innerBaselines: Map<BaselineName, Float64Array> | null = null;
       if (coverage.length) {
         // The whole of what fit does, on this fold's training models: their own cross-validation
-        // picks the form, and its residuals make the interval `check` would issue around it.
-        const inner = await crossValidatedPredictions(data, target, trainIdx, frozen, options, shared, [], protocol, bases);
+        // picks the form, and its residuals make the interval `check` would issue around it. The
+        // same inner folds predict every other candidate, whose residuals make that row's interval.
+        const inner = await crossValidatedPredictions(data, target, trainIdx, frozen, options, shared, options.baselines, protocol, bases, true);
+        innerBaselines = inner.baselines;
+        const byKind = new Map(shippedKinds.map((kind) => [kind, residualsOf(target, trainIdx, inner.byKind[kind])]));
+        const frozenResiduals = residualsOf(target, trainIdx, inner.frozen!);
         held.forEach((k, j) => {
           const point = points[j]![inner.kind];
+          const truth = target.y[k] as number;
+          // PACE's label-noise replicates, moved to each form's point.
+          const around = (p: number) => preds[j]!.replicates.map((r) => r - preds[j]!.value + p);
           shippedChoices.push({ heldOut: heldNames[j]!, kind: inner.kind });
           scorePairs(shipped, k, point, target, trainIdx);
-          addCoverage(coverage, target.y[k] as number, point, inner.residuals, preds[j]!.replicates.map((r) => r - preds[j]!.value + point), target.scale);
+          cover(shipped, k, n, truth, point, inner.residuals, around(point), target.scale, coverage);
+          for (const kind of shippedKinds) cover(shippedByKind.get(kind)!, k, n, truth, points[j]![kind], byKind.get(kind)!, around(points[j]![kind]), target.scale);
+          cover(paceFrozen, k, n, truth, preds[j]!.value, frozenResiduals, preds[j]!.replicates, target.scale);
         });
       }
       if (options.nested) {
@@ -231,8 +272,21 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
           nestedChoices.push({ heldOut: heldNames[j]!, config: search.config });
           const np = predictPoolRow(basis, nestedFit, heldRows[j]!);
           scorePairs(paceNested, k, np.value, target, trainIdx, np.margins);
-          if (nestedCoverage.length) addCoverage(nestedCoverage, target.y[k] as number, np.value, search.residuals, np.replicates, target.scale);
+          if (nestedCoverage.length) cover(paceNested, k, n, target.y[k] as number, np.value, search.residuals, np.replicates, target.scale, nestedCoverage);
         });
+        if (coverage.length) {
+          // What `fit --tune` does on these training models: the nested search's settings (chosen
+          // above without the held-out models), then the form choice by their own cross-validation.
+          const inner = await crossValidatedPredictions(data, target, trainIdx, search.config, options, shared, [], protocol, bases);
+          const tunedForms = shippedForms(shippedBasis, shippedFit(search.config));
+          held.forEach((k, j) => {
+            const point = shippedPoolPredictions(shippedBasis, tunedForms, heldRows[j]!)[inner.kind];
+            const np = predictPoolRow(basis, nestedFit, heldRows[j]!);
+            shippedTunedChoices.push({ heldOut: heldNames[j]!, kind: inner.kind });
+            scorePairs(shippedTuned, k, point, target, trainIdx);
+            cover(shippedTuned, k, n, target.y[k] as number, point, inner.residuals, np.replicates.map((r) => r - np.value + point), target.scale);
+          });
+        }
       }
       for (const name of options.baselines) {
         // Leave-one-out keeps its per-model streams; a K-fold fold draws once for all its models.
@@ -240,6 +294,9 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
         for (const [j, k] of held.entries()) {
           const value = await baselines[name].predict({ basis, testRow: heldRows[j]!, budget: frozen.budget, ncH: frozen.ncH, rng: stream, cache });
           scorePairs(base.get(name)!, k, value, target, trainIdx);
+          // A baseline has no label-noise replicates: its interval is the conformal one alone.
+          const inner = innerBaselines?.get(name);
+          if (inner) cover(base.get(name)!, k, n, target.y[k] as number, value, residualsOf(target, trainIdx, inner), [], target.scale);
         }
       }
       for (const budget of options.budgetCurve) {
@@ -255,6 +312,7 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
     const methods: MethodResult[] = [
       // Only with coverage: the form choice needs each fold's inner cross-validation.
       ...(coverage.length ? [finishMethod('shipped', 'shipped: in each fold, the form the training models’ own cross-validation picks (the simplest one not significantly worse; what fit writes and check uses)', shipped, target)] : []),
+      ...(coverage.length && options.nested ? [finishMethod('shipped-tuned', 'shipped with tuned settings (fit --tune): in each fold, the forms on the nested search’s settings, the form chosen as for shipped', shippedTuned, target)] : []),
       ...shippedKinds.map((kind) => finishMethod(`shipped-${kind}`, `shippable form "${kind}": ${shippedPredictors[kind].title}, clipped to the target range`, shippedByKind.get(kind)!, target)),
       finishMethod('pace-frozen', `PACE, frozen settings (C=${frozen.budget}, q=${frozen.q}, m=${frozen.m}, nc_h=${frozen.ncH}, nc_d=${frozen.ncD})`, paceFrozen, target),
     ];
@@ -273,6 +331,7 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
       methods,
       nestedChoices,
       shippedChoices,
+      shippedTunedChoices,
       budgetCurve: options.budgetCurve.map((budget) => {
         const r = finishMethod(`C=${budget}`, '', curve.get(budget)!, target);
         return { budget, metrics: r.metrics, pairAccuracy: r.pairAccuracy, goalBPairAccuracy: r.goalBPairAccuracy ?? NaN };

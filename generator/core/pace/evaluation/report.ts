@@ -1,6 +1,7 @@
 /** LOOCV report as a Markdown table (the JSON is the LoocvReport itself). */
 import type { LoocvReport, ProtocolReport, TargetReport } from './loocv.js';
 import { renderUncertainty } from './report-uncertainty.js';
+import type { CoverageTally } from './coverage.js';
 import { escapeMarkdown } from '../../kernel/markdown.js';
 import { baselines, type BaselineName } from '../predictors/baselines.js';
 
@@ -18,6 +19,12 @@ export function protocolLine(p: ProtocolReport): string {
   return `Protocol: outer ${outer}${evaluated}; inner selection (nested search, shipped form) ${inner} over each fold's training models.`;
 }
 
+/** `covered/folds (pct%)`, empty when the row's coverage was not measured. */
+export function coverageCell(c: CoverageTally | undefined): string {
+  if (!c || !c.folds) return '';
+  return `${c.covered}/${c.folds} (${fmt((100 * c.covered) / c.folds, 0)}%)${c.unbounded ? `, unbounded ×${c.unbounded}` : ''}`;
+}
+
 export function renderLoocvTable(report: LoocvReport): string {
   const lines: string[] = [];
   const kFold = report.targets.some((t) => t.protocol?.outer.kind === 'k-fold');
@@ -29,12 +36,17 @@ export function renderLoocvTable(report: LoocvReport): string {
     lines.push(`### ${escapeMarkdown(t.target)} — ${t.models.length} models, truth ${fmt(Math.min(...t.truth) * f, 1)}–${fmt(Math.max(...t.truth) * f, 1)}${unitOf(t)}`);
     lines.push('');
     if (t.protocol) lines.push(protocolLine(t.protocol), '');
-    lines.push(`| method | MAE${unitOf(t)} | Spearman | Pearson | R² | pair acc. (scores) | pair acc. (Goal B) |`);
-    lines.push('|---|---|---|---|---|---|---|');
+    // Every row's interval coverage, when measured: one column per nominal level.
+    const levels = t.methods.find((m) => m.coverage?.length)?.coverage?.map((c) => c.level) ?? [];
+    const covHead = levels.map((l) => ` ${Math.round(100 * l)}% interval covers |`).join('');
+    lines.push(`| method | MAE${unitOf(t)} | Spearman | Pearson | R² | pair acc. (scores) | pair acc. (Goal B) |${covHead}`);
+    lines.push(`|---|---|---|---|---|---|---|${levels.map(() => '---|').join('')}`);
     for (const m of t.methods)
       lines.push(
-        `| ${m.method} | ${fmt(m.metrics.mae * f, 2)} | ${fmt(m.metrics.spearman, 3)} | ${fmt(m.metrics.pearson, 3)} | ${fmt(m.metrics.r2, 3)} | ${fmt(100 * m.pairAccuracy, 1)}% | ${m.goalBPairAccuracy === undefined ? '' : `${fmt(100 * m.goalBPairAccuracy, 1)}%`} |`,
+        `| ${m.method} | ${fmt(m.metrics.mae * f, 2)} | ${fmt(m.metrics.spearman, 3)} | ${fmt(m.metrics.pearson, 3)} | ${fmt(m.metrics.r2, 3)} | ${fmt(100 * m.pairAccuracy, 1)}% | ${m.goalBPairAccuracy === undefined ? '' : `${fmt(100 * m.goalBPairAccuracy, 1)}%`} |${levels.map((_, i) => ` ${coverageCell(m.coverage?.[i])} |`).join('')}`,
       );
+    if (levels.length)
+      lines.push('', 'Interval coverage: in each outer fold, every row’s interval is conformal from that row’s own cross-validated residuals over the fold’s training models (never the held-out model), widened to the target-label bootstrap interval for the PACE-based rows; count of held-out models inside it / models evaluated.');
     // A Spearman of −1 next to "mean" reads as a broken baseline unless it is explained.
     if (t.methods.some((m) => m.method === 'mean') && t.protocol?.outer.kind !== 'k-fold')
       lines.push('', 'The mean baseline’s Spearman is −1 by construction: leaving a model out lowers the training mean when that model scores high and raises it when it scores low, so its predictions rank the models exactly backwards. It carries no information about ranking; compare methods by MAE, and the comparison below treats the baseline’s Spearman as 0.');
@@ -62,6 +74,12 @@ export function renderLoocvTable(report: LoocvReport): string {
       for (const c of t.shippedChoices) counts.set(c.kind, (counts.get(c.kind) ?? 0) + 1);
       lines.push('');
       lines.push(`Shipped choices (the simplest shippable form not significantly worse, per ${t.protocol?.outer.kind === 'k-fold' ? 'held-out model: its fold’s choice' : 'fold'}): ${[...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([k, v]) => `${k} ×${v}`).join('; ')}`);
+    }
+    if (t.shippedTunedChoices?.length) {
+      const counts = new Map<string, number>();
+      for (const c of t.shippedTunedChoices) counts.set(c.kind, (counts.get(c.kind) ?? 0) + 1);
+      lines.push('');
+      lines.push(`Shipped-tuned choices (fit --tune: the same rule on the nested search’s settings): ${[...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([k, v]) => `${k} ×${v}`).join('; ')}`);
     }
     const reported = t.methods.flatMap((m) => (m.method in baselines && m.method !== 'mean' ? [`${m.method} (${baselines[m.method as BaselineName].notShippedBecause})`] : []));
     if (reported.length) lines.push('', `Reported, never shipped: ${reported.join('; ')}.`);
