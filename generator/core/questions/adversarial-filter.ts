@@ -89,7 +89,12 @@ export function filterByTask(
   options: { seed: string; taskOf: (t: Trajectory) => string; languageOf?: (t: Trajectory) => string; renderDraft: (draft: QuestionDraft, t: Trajectory) => { prompt: string; questionStart: number | null } | null },
 ): Map<QuestionDraft, FilterDropReason> {
   const byTask = new Map<string, Array<{ draft: QuestionDraft; t: Trajectory; id: string }>>();
-  for (const e of entries) byTask.set(options.taskOf(e.t), [...(byTask.get(options.taskOf(e.t)) ?? []), e]);
+  for (const e of entries) {
+    const task = options.taskOf(e.t);
+    const members = byTask.get(task);
+    if (members) members.push(e);
+    else byTask.set(task, [e]);
+  }
   const trajectoryOf = new Map(entries.map((e) => [e.draft, e.t]));
   const renderDraft = (draft: QuestionDraft) => {
     try {
@@ -277,15 +282,17 @@ function choose(p: Prepared, model: Scorer): void {
   let best: { shown: number[]; miss: number; share: number } | null = null;
   for (const extra of subsets(alternatives, need, 2000)) {
     const shown = [...pinned, ...extra];
-    const scores = model(rowsOf(p, shown));
-    const above = scores.slice(1).filter((v) => v > scores[0]!).length;
     // The audit's combined rule picks the option most similar to the others: the gold may be it
     // only as often as chance, and that gate comes before the rank.
-    const miss =
-      Math.abs(above - p.targetRank) +
-      5 * Math.abs(combinedCredit(p, shown) - (p.goldMostSimilar ? 1 : 0)) +
-      2 * Math.abs(longerThanGold(p, shown) - p.longerTarget) +
-      2 * Math.abs(atLeastAsFluent(p, shown) - p.fluentTarget);
+    const combined = 5 * Math.abs(combinedCredit(p, shown) - (p.goldMostSimilar ? 1 : 0));
+    const longer = 2 * Math.abs(longerThanGold(p, shown) - p.longerTarget);
+    const fluent = 2 * Math.abs(atLeastAsFluent(p, shown) - p.fluentTarget);
+    // The rank term is at least 0 and rounding is monotone, so this sum is a lower bound on the
+    // miss: a set that cannot reach the best miss so far is not scored.
+    if (best && combined + longer + fluent > best.miss) continue;
+    const scores = model(rowsOf(p, shown));
+    const above = scores.slice(1).filter((v) => v > scores[0]!).length;
+    const miss = Math.abs(above - p.targetRank) + combined + longer + fluent;
     const top = Math.max(...scores);
     const sum = scores.reduce((s, v) => s + Math.exp(v - top), 0);
     const share = Math.exp(scores[0]! - top) / sum;

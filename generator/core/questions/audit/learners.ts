@@ -22,7 +22,8 @@
  */
 import { fitLogistic, type LogisticCurvature, type LogisticModel, scoreRow, standardiseWithin } from './ranker.js';
 import { argmaxCredit } from './shortcuts/types.js';
-import { fitBoosted, predictBoosted } from './boosted-trees.js';
+import { fitBoostedFlat, predictBoostedAt } from './boosted-trees.js';
+import { rankedInto, writeRaw } from './ranked-rows.js';
 
 export type LearnerName = 'linear' | 'ranked' | 'trees' | 'single-feature';
 
@@ -110,8 +111,8 @@ function ranksOf(rows: readonly (readonly number[])[]): number[][] {
 
 const withinQuestion: View = (rows, training) => (training ? zOf(rows) : standardiseWithin(rows));
 
-/** Within-question z-scores, ranks scaled to [0, 1], and raw values standardised by the training options' mean and sd. */
-function rankedView(training: readonly TrainingQuestion[]): View {
+/** Each raw column's mean and sd over the training options. */
+function rawScale(training: readonly TrainingQuestion[]): { mean: number[]; sd: number[]; d: number } {
   const all = training.flatMap((q) => q.rows);
   const d = all[0]?.length ?? 0;
   const mean = new Array<number>(d).fill(0);
@@ -122,6 +123,12 @@ function rankedView(training: readonly TrainingQuestion[]): View {
     for (const r of all) sd[j]! += (r[j]! - mean[j]!) ** 2;
     sd[j] = Math.sqrt(sd[j]! / Math.max(1, all.length));
   }
+  return { mean, sd, d };
+}
+
+/** Within-question z-scores, ranks scaled to [0, 1], and raw values standardised by the training options' mean and sd. */
+function rankedView(training: readonly TrainingQuestion[]): View {
+  const { mean, sd } = rawScale(training);
   return (rows, training) => {
     const z = training ? zOf(rows) : standardiseWithin(rows);
     const ranks = training ? ranksOf(rows) : rankWithin(rows);
@@ -148,14 +155,38 @@ function rankWithin(rows: readonly (readonly number[])[]): number[][] {
   return out;
 }
 
-/** Gradient-boosted trees (boosted-trees.ts) on the ranked view: the model family of the independent adversary. */
+/**
+ * Gradient-boosted trees (boosted-trees.ts) on the ranked view: the model family of the
+ * independent adversary. The view is written into flat rows (ranked-rows.ts), the same values
+ * `rankedView` gives, without an array per option.
+ */
 const boostedTrees: AdversaryLearner = {
   name: 'trees',
   fit(training) {
-    const view = rankedView(training);
-    const { x, y } = labelledRows(training, view);
-    const model = fitBoosted(x, y);
-    return (rows) => view(rows).map((row) => predictBoosted(model, row));
+    const { mean, sd, d } = rawScale(training);
+    const width = 3 * d;
+    const n = training.reduce((s, q) => s + q.rows.length, 0);
+    const x = new Float64Array(n * width);
+    const y = new Uint8Array(n);
+    let at = 0;
+    for (const q of training) {
+      const z = zOf(q.rows);
+      const ranks = ranksOf(q.rows);
+      q.rows.forEach((r, i) => {
+        const offset = at * width;
+        for (let j = 0; j < d; j++) x[offset + j] = z[i]![j]!;
+        for (let j = 0; j < d; j++) x[offset + d + j] = ranks[i]![j]!;
+        writeRaw(r, x, offset + 2 * d, mean, sd);
+        y[at++] = i === q.gold ? 1 : 0;
+      });
+    }
+    const model = fitBoostedFlat(x, width, y);
+    let buffer = new Float64Array(0);
+    return (rows) => {
+      if (buffer.length < rows.length * width) buffer = new Float64Array(rows.length * width);
+      rankedInto(rows, buffer, width, mean, sd);
+      return rows.map((_, i) => predictBoostedAt(model, buffer, i * width));
+    };
   },
 };
 
