@@ -16,7 +16,8 @@ import { offeredTools } from './tools.js';
 import { validateQuestion } from './read-questions.js';
 import { type TemplateSet, loadTemplates, renderBare, renderWithinBudget } from './render.js';
 import { answerStemFor, omittedMarkersFor, questionHeaderFor } from './stems-zh.js';
-import { filterByTask } from './adversarial-filter.js';
+import { type FilterDropReason, filterByTask } from './adversarial-filter.js';
+import { runOffThread } from './adversarial-thread.js';
 import { nearDuplicateKey, questionLanguage } from './build-keys.js';
 import { chooseShots } from './build-shots.js';
 import { balanceGoldPositions } from './gold-positions.js';
@@ -185,12 +186,27 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
   for (const t of usable) {
     if (!corpusHash.has(corpusKey(t))) corpusHash.set(corpusKey(t), sha256(`${seed}\u0000${corpusByLanguage.get(questionLanguage(t))!.domainMembers(t.domain).join('\n')}`).slice(0, 16));
   }
-  // One kind at a time: its drafts (histories, candidates) are dropped before the next kind is
-  // generated, which keeps peak memory near the size of the output itself.
-  for (const kind of kinds) {
+  // One kind at a time, pipelined by one: a kind's drafts are generated and handed to the
+  // adversarial filter (on a worker thread when there is one) before the kind before it is
+  // rendered, so the filter of one kind runs beside the rendering and generating of others. At most
+  // two kinds' drafts (histories, candidates) and one kind's questions are held at once. What a
+  // kind's generation counts and reports is replayed when that kind is finished, so skips and
+  // findings come out in kind order as if each kind ran alone.
+  interface Generated {
+    kind: QuestionKind;
+    list: Entry[];
+    reasons: Record<string, number>;
+    skips: string[];
+    findings: Finding[];
+    filtered: Promise<Map<QuestionDraft, FilterDropReason>> | null;
+  }
+  const generateKind = async (kind: QuestionKind): Promise<Generated> => {
     const module = QUESTION_TYPES[kind];
     const list: Entry[] = [];
     const reasons: Record<string, number> = {};
+    const skips: string[] = [];
+    const findings: Finding[] = [];
+    const skip = (key: string) => skips.push(key);
     let visited = 0;
     for (const t of usable) {
       onProgress?.(++visited, usable.length, `${kind}: trajectories`);
@@ -238,19 +254,33 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
     }
     // Adversarial filtering: per scored task, the distractors a cross-fitted options-only
     // discriminator finds most gold-like are shown; drafts it still solves are dropped.
+    let filtered: Generated['filtered'] = null;
     if (module.format === 'mcq' && options.adversarialFilter !== false) {
       const renderDraft = (draft: QuestionDraft, t: Trajectory) => {
         const render = templatesByLanguage.get(questionLanguage(t))?.render.get(QUESTION_TYPES[kind].template);
         return render ? renderBare(render, draft) : null;
       };
-      const dropped = filterByTask(list, { seed, taskOf: (t) => taskFor(kind, t.domain), languageOf: questionLanguage, renderDraft });
+      filtered = filterByTask(list, { seed, taskOf: (t) => taskFor(kind, t.domain), languageOf: questionLanguage, renderDraft, runner: runOffThread });
+      // Awaited when the kind is finished; a failure is reported there, not as an unhandled rejection.
+      filtered.catch(() => undefined);
+    }
+    return { kind, list, reasons, skips, findings, filtered };
+  };
+
+  const finishKind = async (generated: Generated) => {
+    const { kind, reasons } = generated;
+    let list = generated.list;
+    for (const key of generated.skips) skip(key);
+    findings.push(...generated.findings);
+    if (generated.filtered) {
+      const dropped = await generated.filtered;
       for (let i = list.length - 1; i >= 0; i--) {
         const reason = dropped.get(list[i]!.draft);
         if (!reason) continue;
-        list.splice(i, 1);
         skip(`${kind}:${reason}`);
         reasons[reason] = (reasons[reason] ?? 0) + 1;
       }
+      list = list.filter((e) => !dropped.has(e.draft));
     }
     for (const e of list) delete e.draft.mcq?.alternatives;
     // Letters are balanced per scored task: a domain with a task of its own (CTF) is its own
@@ -363,6 +393,14 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
     count += kindQuestions.length;
     if (options.onQuestions) await options.onQuestions(kindQuestions);
     else for (const q of kindQuestions) questions.push(q);
+  };
+
+  let previous: Generated | null = null;
+  for (const kind of kinds) {
+    const generated = await generateKind(kind);
+    if (previous) await finishKind(previous);
+    previous = generated;
   }
+  if (previous) await finishKind(previous);
   return { questions, count, findings, skipped };
 }
