@@ -29,76 +29,14 @@ import type { PlanHistory } from './types/module.js';
 export { countByKind, lengthBucketsByKind } from './build-summary.js';
 export { balanceGoldPositions } from './gold-positions.js';
 export { languageOf } from './build-keys.js';
+export { BUILD_DEFAULTS, type BuildOptions, type BuildResult } from './build-options.js';
+import { BUILD_DEFAULTS, type BuildOptions, type BuildResult } from './build-options.js';
 
 const make = findingFactory(questionFindings);
 
-export interface BuildOptions {
-  /** Seed for every random choice; same inputs + seed → byte-identical questions. Default `0`. */
-  seed?: string;
-  /** Kinds to build; default all. */
-  kinds?: readonly QuestionKind[];
-  /** Options per multiple-choice question (2–26). Default 4. */
-  choices?: number;
-  /** Token budget of one whole prompt (few-shot examples included). Default 32768. */
-  budgetTokens?: number;
-  /** Offline tokenizer for budgets and recorded counts. Default `cl100k_base`. */
-  tokenizer?: TokenizerName;
-  /** Compiled templates; otherwise the shipped ones (overridden by `templatesDir`) are loaded through `vfs`. */
-  templates?: TemplateSet;
-  templatesDir?: string;
-  /** File access for templates; the local file system when omitted. */
-  vfs?: Vfs;
-  /** Also build from trajectories without evidence of success. */
-  includeUnproven?: boolean;
-  /** Most questions of one kind per trajectory. Default 3. */
-  maxPerTrajectory?: number;
-  /** Re-choose MCQ distractors against a cross-fitted options-only discriminator (default true). */
-  adversarialFilter?: boolean;
-  /** Cap on one observation, in characters, before budgeting (the renderer then trims older observations to fit). Default 32000. */
-  observationChars?: number;
-  /** Solved in-prompt examples per question. Default 3; 0 for zero-shot. */
-  shots?: number;
-  /** How plan questions show earlier steps: `plans` (one line each, APTBench) or `thought-action`. Default `plans`. */
-  planHistory?: PlanHistory;
-  /** Share of trajectories whose questions form the `fewshot` split. Default 0.1 (at most 20 trajectories). */
-  fewshotFraction?: number;
-  /**
-   * Target a length bucket: skip (counted as `<kind>:below-min-tokens`) every question whose
-   * prompt, with its whole available history, stays shorter than this many tokens. Default 0.
-   */
-  minTokens?: number;
-  /** Optional model assistance (plan rewriting); off by default. */
-  llm?: LlmAssist;
-  /**
-   * Receives each kind's questions as soon as that kind is built; they are then not kept, and
-   * `questions` in the result stays empty. Every task lies within one kind, so a receiver can
-   * audit and write them batch by batch, and the build holds one kind's questions at a time
-   * instead of the whole set (the largest memory cost of a big build).
-   */
-  onQuestions?: (questions: Question[]) => void | Promise<void>;
-}
 
-export interface BuildResult {
-  /** Every question, in order; empty when `onQuestions` received them. */
-  questions: Question[];
-  /** Questions built (handed over or returned). */
-  count: number;
-  findings: Finding[];
-  /** `kind:reason` (or `trajectory:reason`) → count. */
-  skipped: Record<string, number>;
-}
-
-export const BUILD_DEFAULTS = {
-  seed: '0',
-  choices: 4,
-  budgetTokens: 32768,
-  tokenizer: 'cl100k_base' as TokenizerName,
-  maxPerTrajectory: 3,
-  observationChars: 32000,
-  shots: 3,
-  fewshotFraction: 0.1,
-  maxFewshotTrajectories: 20,
-};
+/** Most kinds generated and not yet finished (their drafts held) when the next kind is generated. */
+const LOOKAHEAD = 2;
 
 function fewshotCount(n: number, fraction: number): number {
   if (n < 3 || fraction <= 0) return 0;
@@ -186,10 +124,11 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
   for (const t of usable) {
     if (!corpusHash.has(corpusKey(t))) corpusHash.set(corpusKey(t), sha256(`${seed}\u0000${corpusByLanguage.get(questionLanguage(t))!.domainMembers(t.domain).join('\n')}`).slice(0, 16));
   }
-  // One kind at a time, pipelined by one: a kind's drafts are generated and handed to the
-  // adversarial filter (on a worker thread when there is one) before the kind before it is
-  // rendered, so the filter of one kind runs beside the rendering and generating of others. At most
-  // two kinds' drafts (histories, candidates) and one kind's questions are held at once. What a
+  // Kinds are pipelined: a kind's drafts are generated and handed to the adversarial filter (on a
+  // worker thread when there is one) while kinds before it wait for theirs or are rendered, so the
+  // filter of one kind runs beside the generating and rendering of others. The drafts (histories,
+  // candidates) of at most LOOKAHEAD waiting kinds and the one being generated, and one kind's
+  // questions, are held at once. What a
   // kind's generation counts and reports is replayed when that kind is finished, so skips and
   // findings come out in kind order as if each kind ran alone.
   interface Generated {
@@ -395,12 +334,21 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
     else for (const q of kindQuestions) questions.push(q);
   };
 
-  let previous: Generated | null = null;
+  // Kinds are finished in order, each as soon as its filter is done; generating runs ahead of
+  // finishing by at most LOOKAHEAD kinds, so the filter has work while the kinds before are rendered.
+  const waiting: Array<Generated & { done: boolean }> = [];
+  const finishReady = async (all: boolean) => {
+    // Lets the worker's answers in before the kinds at the head are looked at.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    while (waiting.length > 0 && (all || waiting[0]!.done || waiting.length > LOOKAHEAD)) await finishKind(waiting.shift()!);
+  };
   for (const kind of kinds) {
-    const generated = await generateKind(kind);
-    if (previous) await finishKind(previous);
-    previous = generated;
+    const generated = Object.assign(await generateKind(kind), { done: false });
+    if (generated.filtered) generated.filtered.then(() => (generated.done = true), () => (generated.done = true));
+    else generated.done = true;
+    waiting.push(generated);
+    await finishReady(false);
   }
-  if (previous) await finishKind(previous);
+  await finishReady(true);
   return { questions, count, findings, skipped };
 }

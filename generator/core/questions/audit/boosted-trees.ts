@@ -90,6 +90,9 @@ export function fitBoostedFlat(x: Float64Array, d: number, y: ArrayLike<number>,
   const score = new Float64Array(n).fill(base);
   const trees: Node[] = [];
   const all = Int32Array.from({ length: n }, (_, i) => i);
+  // The root's row counts are the same every round: counted once, copied in.
+  const rootCounts = new Float64Array(size);
+  for (let e = 0; e < slots.length; e++) rootCounts[slots[e]! + 2]!++;
   for (let round = 0; round < options.rounds; round++) {
     for (let i = 0; i < n; i++) {
       const p = 1 / (1 + Math.exp(-score[i]!));
@@ -98,7 +101,7 @@ export function fitBoostedFlat(x: Float64Array, d: number, y: ArrayLike<number>,
     }
     // Each leaf adds its value to the rows that reached it: the same as predicting every row
     // through the new tree, since a row goes left exactly when its bin is at most the split bin.
-    trees.push(grow(grower, all, histogram(grower, all, pool[0]![0]!), 0, score));
+    trees.push(grow(grower, all, rootHistogram(grower, rootCounts, pool[0]![0]!), 0, score));
   }
   return { base, trees, learningRate: options.learningRate, flat: flattenTrees(trees) };
 }
@@ -194,6 +197,24 @@ function histogram(t: Grower, rows: Int32Array, out: Histogram): Histogram {
       out[k]! += gi;
       out[k + 1]! += hi;
       out[k + 2]!++;
+    }
+  }
+  return out;
+}
+
+/** `histogram` of every row, its counts copied from `counts`. */
+function rootHistogram(t: Grower, counts: Float64Array, out: Histogram): Histogram {
+  const { slots, starts, g, h } = t;
+  out.set(counts);
+  const n = starts.length - 1;
+  for (let i = 0; i < n; i++) {
+    const gi = g[i]!;
+    const hi = h[i]!;
+    const end = starts[i + 1]!;
+    for (let e = starts[i]!; e < end; e++) {
+      const k = slots[e]!;
+      out[k]! += gi;
+      out[k + 1]! += hi;
     }
   }
   return out;

@@ -20,7 +20,7 @@
  * adversarial filter chooses distractors against the trees and drops what the fitted models
  * still find (adversarial-filter.ts, adversarial-drop.ts).
  */
-import { fitLogistic, type LogisticCurvature, type LogisticModel, scoreRow, standardiseWithin } from './ranker.js';
+import { fitLogisticFlat, type LogisticCurvature, type LogisticModel, scoreRow, standardiseWithin } from './ranker.js';
 import { argmaxCredit } from './shortcuts/types.js';
 import { fitBoostedFlat, predictBoostedAt } from './boosted-trees.js';
 import { rankedInto, writeRaw } from './ranked-rows.js';
@@ -60,33 +60,40 @@ export interface AdversaryLearner {
  */
 type View = (rows: readonly (readonly number[])[], training?: boolean) => number[][];
 
-function logistic(name: LearnerName, c: number, prepare: (training: readonly TrainingQuestion[]) => View): AdversaryLearner {
+/**
+ * Writes a training question's option rows (the view's, as `view(rows, true)` gives them) at
+ * out[offset + i·stride …] when `out` is given, and returns the view's width.
+ */
+type Fill = (rows: readonly (readonly number[])[], out: Float64Array | null, offset: number, stride: number) => number;
+
+function logistic(name: LearnerName, c: number, prepare: (training: readonly TrainingQuestion[]) => { view: View; fill: Fill }): AdversaryLearner {
   return {
     name,
     fit(training, maxIterations = 50, warm) {
-      const view = prepare(training);
-      const { x, y } = labelledRows(training, view);
-      const start = warm?.weights && warm.weights.length === (x[0]?.length ?? 0) + 1 ? warm.weights : undefined;
+      const { view, fill } = prepare(training);
+      // Every training option's model row with a trailing 1, flat, labelled 1 for a gold and 0 for a distractor.
+      const n = training.reduce((s, q) => s + q.rows.length, 0);
+      const first = training.find((q) => q.rows.length > 0);
+      const d = first ? fill(first.rows, null, 0, 0) : 0;
+      const x = new Float64Array(n * (d + 1));
+      const y = new Uint8Array(n);
+      let at = 0;
+      for (const q of training) {
+        fill(q.rows, x, at * (d + 1), d + 1);
+        for (let i = 0; i < q.rows.length; i++) {
+          x[(at + i) * (d + 1) + d] = 1;
+          y[at + i] = i === q.gold ? 1 : 0;
+        }
+        at += q.rows.length;
+      }
+      const start = warm?.weights && warm.weights.length === d + 1 ? warm.weights : undefined;
       if (warm && start === undefined) warm.curvature = undefined;
       if (warm && !warm.curvature) warm.curvature = { hessian: new Float64Array(0), rows: 0 };
-      const model: LogisticModel = fitLogistic(x, y, c, maxIterations, start, warm?.curvature);
+      const model: LogisticModel = fitLogisticFlat(x, d, y, c, maxIterations, start, warm?.curvature);
       if (warm) warm.weights = [...model.weights, model.intercept];
       return (rows) => view(rows).map((row) => scoreRow(model, row));
     },
   };
-}
-
-/** Every training option's model row, labelled 1 for a gold and 0 for a distractor. */
-function labelledRows(training: readonly TrainingQuestion[], view: View): { x: number[][]; y: number[] } {
-  const x: number[][] = [];
-  const y: number[] = [];
-  for (const q of training) {
-    view(q.rows, true).forEach((row, j) => {
-      x.push(row);
-      y.push(j === q.gold ? 1 : 0);
-    });
-  }
-  return { x, y };
 }
 
 /**
@@ -111,6 +118,29 @@ function ranksOf(rows: readonly (readonly number[])[]): number[][] {
 
 const withinQuestion: View = (rows, training) => (training ? zOf(rows) : standardiseWithin(rows));
 
+const fillWithin: Fill = (rows, out, offset, stride) => {
+  const z = zOf(rows);
+  if (out) z.forEach((r, i) => out.set(r, offset + i * stride));
+  return z[0]?.length ?? 0;
+};
+
+/** The ranked view's training rows (as `rankedView` gives them), written flat. */
+function rankedFill({ mean, sd }: ReturnType<typeof rawScale>): Fill {
+  return (rows, out, offset, stride) => {
+    const z = zOf(rows);
+    const ranks = ranksOf(rows);
+    if (out) {
+      rows.forEach((r, i) => {
+        const at = offset + i * stride;
+        out.set(z[i]!, at);
+        out.set(ranks[i]!, at + z[i]!.length);
+        writeRaw(r, out, at + z[i]!.length + ranks[i]!.length, mean, sd);
+      });
+    }
+    return (z[0]?.length ?? 0) + (ranks[0]?.length ?? 0) + (rows[0]?.length ?? 0);
+  };
+}
+
 /** Each raw column's mean and sd over the training options. */
 function rawScale(training: readonly TrainingQuestion[]): { mean: number[]; sd: number[]; d: number } {
   const all = training.flatMap((q) => q.rows);
@@ -127,8 +157,8 @@ function rawScale(training: readonly TrainingQuestion[]): { mean: number[]; sd: 
 }
 
 /** Within-question z-scores, ranks scaled to [0, 1], and raw values standardised by the training options' mean and sd. */
-function rankedView(training: readonly TrainingQuestion[]): View {
-  const { mean, sd } = rawScale(training);
+function rankedView(training: readonly TrainingQuestion[], scale = rawScale(training)): View {
+  const { mean, sd } = scale;
   return (rows, training) => {
     const z = training ? zOf(rows) : standardiseWithin(rows);
     const ranks = training ? ranksOf(rows) : rankWithin(rows);
@@ -207,8 +237,11 @@ const singleFeature: AdversaryLearner = {
 };
 
 export const ADVERSARY_LEARNERS = [
-  logistic('linear', 1, () => withinQuestion),
-  logistic('ranked', 1, rankedView),
+  logistic('linear', 1, () => ({ view: withinQuestion, fill: fillWithin })),
+  logistic('ranked', 1, (training) => {
+    const scale = rawScale(training);
+    return { view: rankedView(training, scale), fill: rankedFill(scale) };
+  }),
   boostedTrees,
   singleFeature,
 ] as const satisfies readonly AdversaryLearner[];

@@ -3,7 +3,7 @@ import { candidateOf } from '../plans.js';
 import { toolOf } from '../tools.js';
 import { replaceInCandidate, substitutionRepeats } from './edit.js';
 import { argumentGrounding, priorText } from './grounding.js';
-import { entitiesIn, priorEntities, sameShape } from './off-target-argument.js';
+import { type EntityType, entitiesIn, priorEntities, sameShape } from './off-target-argument.js';
 import type { StepCandidate, StepOperator } from './types.js';
 import { topicContext, topicShares } from '../types/cues.js';
 
@@ -14,7 +14,15 @@ import { topicContext, topicShares } from '../types/cues.js';
  * stands now. Off-topic steps of unrelated tasks are eliminable on sight; these are not.
  */
 /** Per step of a trajectory (never mutated once read): its tool, its candidate form and whether its plan reads as Chinese; a similar trajectory's steps are read for many anchors. */
-const stepFacts = new WeakMap<object, { tool: string | null; c: ReturnType<typeof candidateOf>; chinese: boolean }>();
+const stepFacts = new WeakMap<object, StepFacts>();
+
+interface StepFacts {
+  tool: string | null;
+  c: ReturnType<typeof candidateOf>;
+  chinese: boolean;
+  /** The entities of the step's plan and action, longest first (`adapt`): read once, for every anchor that borrows the step. */
+  entities?: Array<{ text: string; type: EntityType }>;
+}
 
 /** A step in another language than the trajectory's is eliminable on sight. */
 function chinese(text: string): boolean {
@@ -26,7 +34,7 @@ export const borrowedStep: StepOperator = {
   description: 'a real step of the most similar other trajectory (negative sampling by similarity)',
   propose({ trajectory, position, corpus, offered, gold }) {
     const here = entityTokens([trajectory.task.goal, ...trajectory.steps.slice(Math.max(0, position - 2), position).map((s) => s.action.text)].join('\n'));
-    const scored: Array<{ c: StepCandidate; rank: number; score: number; key: string }> = [];
+    const scored: Array<{ c: StepCandidate; facts: StepFacts; rank: number; score: number; key: string }> = [];
     const wantChinese = chinese(trajectory.task.goal);
     for (const [rank, other] of corpus.similar(trajectory).entries()) {
       other.steps.forEach((step, j) => {
@@ -41,7 +49,7 @@ export const borrowedStep: StepOperator = {
         if (facts.chinese !== wantChinese) return;
         let shared = 0;
         for (const w of stepActionTokens(other, j)) if (here.has(w)) shared++;
-        scored.push({ c: { ...c, reason: `a step of another task (${other.task.instance_id}), not a continuation of this trajectory` }, rank, score: shared, key: `${other.traj_id}\u0000${j}` });
+        scored.push({ c: { ...c, reason: `a step of another task (${other.task.instance_id}), not a continuation of this trajectory` }, facts, rank, score: shared, key: `${other.traj_id}\u0000${j}` });
       });
     }
     const prior = priorEntities(trajectory, position);
@@ -59,7 +67,8 @@ export const borrowedStep: StepOperator = {
       .sort((a, b) => a.rank - b.rank || b.score - a.score || (a.key < b.key ? -1 : 1))
       .slice(0, 48)
       .map((x, order) => {
-        const c = adapt(x.c, prior, priorTexts);
+        x.facts.entities ??= entitiesIn(`${x.c.plan}\n${x.c.action.text}`).sort((a, b) => b.text.length - a.text.length);
+        const c = adapt(x.c, x.facts.entities, prior, priorTexts);
         return { c, order, rank: x.rank, share: topicShares([`${c.plan}\n${c.action.text}`], context)[0]!, outOfBand: lengthBand(c, gold) };
       })
       // A borrowed step still searching with its own task's words is told from the gold by
@@ -97,12 +106,11 @@ const MAX_ADAPTED = 4;
  * met (another person, page, file) become entities of the same kind this trajectory did meet,
  * so the step is about this task's subjects and only reasoning about the step rejects it.
  */
-function adapt(c: StepCandidate, prior: ReturnType<typeof priorEntities>, priorNames: ReadonlySet<string>): StepCandidate {
+function adapt(c: StepCandidate, entities: ReadonlyArray<{ text: string; type: EntityType }>, prior: ReturnType<typeof priorEntities>, priorNames: ReadonlySet<string>): StepCandidate {
   let out = c;
   const used = new Set<string>();
   let changed = 0;
-  // Longest first, and never a part of an entity already replaced ("Rutherford" of "Ernest Rutherford").
-  const entities = entitiesIn(`${c.plan}\n${c.action.text}`).sort((a, b) => b.text.length - a.text.length);
+  // `entities` longest first, and never a part of an entity already replaced ("Rutherford" of "Ernest Rutherford").
   const replaced: string[] = [];
   for (const e of entities) {
     if (changed >= MAX_ADAPTED) break;

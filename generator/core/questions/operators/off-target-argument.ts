@@ -3,7 +3,7 @@ import { joins, pathsIn, replaceInCandidate, replaceWhole, substitutionRepeats }
 import { candidateText, pairFluency, priorText } from './grounding.js';
 import type { StepCandidate, StepOperator } from './types.js';
 
-type EntityType = 'url' | 'path' | 'name' | 'number' | 'code';
+export type EntityType = 'url' | 'path' | 'name' | 'number' | 'code';
 
 /** Capitalised words that open sentences and instructions; never treated as names. */
 const NOT_NAMES = new Set(
@@ -55,8 +55,17 @@ export function entitiesIn(text: string): Array<{ text: string; type: EntityType
   return out;
 }
 
-/** Entities the agent had met before `position` (goal, earlier steps and their observations). */
-export function priorEntities(t: Trajectory, position: number): Array<{ text: string; type: EntityType }> {
+/** The last anchor's prior entities: the operators of one anchor each ask for them in turn. */
+let lastPrior: { t: Trajectory; position: number; entities: ReadonlyArray<{ text: string; type: EntityType }> } | null = null;
+
+/** Entities the agent had met before `position` (goal, earlier steps and their observations); callers only read them. */
+export function priorEntities(t: Trajectory, position: number): ReadonlyArray<{ text: string; type: EntityType }> {
+  if (lastPrior?.t === t && lastPrior.position === position) return lastPrior.entities;
+  lastPrior = { t, position, entities: readPriorEntities(t, position) };
+  return lastPrior.entities;
+}
+
+function readPriorEntities(t: Trajectory, position: number): Array<{ text: string; type: EntityType }> {
   const parts = [t.task.goal];
   for (const s of t.steps.slice(0, position)) parts.push(s.thought ?? '', s.action.text, (s.observation ?? '').slice(0, 6000));
   return entitiesIn(parts.join('\n'));
