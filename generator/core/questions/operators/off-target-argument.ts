@@ -89,19 +89,25 @@ export const offTargetArgument: StepOperator = {
     // Up to five variants: each target entity in turn, each time with another replacement.
     const shuffled = rng.shuffle(targets);
     const usedTo = new Set<string>();
+    // Each target's possible replacements, read once: only which were used changes from round to round.
+    const fitting = new Map<(typeof shuffled)[number], Array<{ text: string; type: EntityType }>>();
     for (let round = 0; round < 3 && out.length < 5; round++) {
       for (const target of shuffled) {
         if (out.length >= 5) break;
-        const sameType = prior.filter(
-          (e) =>
-            e.type === target.type &&
-            sameShape(e.text, target.text) &&
-            !usedTo.has(e.text) &&
-            !e.text.includes(target.text) &&
-            !target.text.includes(e.text) &&
-            (target.type !== 'number' || numberFits(e.text, target.text, goldText)) &&
-            !substitutionRepeats(gold, target.text, e.text),
-        );
+        let fits = fitting.get(target);
+        if (fits === undefined) {
+          fits = prior.filter(
+            (e) =>
+              e.type === target.type &&
+              sameShape(e.text, target.text) &&
+              !e.text.includes(target.text) &&
+              !target.text.includes(e.text) &&
+              (target.type !== 'number' || numberFits(e.text, target.text, goldText)) &&
+              !substitutionRepeats(gold, target.text, e.text),
+          );
+          fitting.set(target, fits);
+        }
+        const sameType = fits.filter((e) => !usedTo.has(e.text));
         // Names lean short, as borrowed steps do (the gold must be the longest option 1/K of the
         // time); paths, code and URLs keep about their length.
         const [low, high] = target.type === 'name' ? [0.5, 1.2] : [0.67, 1.5];
