@@ -7,7 +7,7 @@
  */
 import { ADVERSARY_FEATURES } from './audit/adversary-features.js';
 import { dealGroups } from './audit/adversary.js';
-import { ADVERSARY_LEARNERS, type Scorer } from './audit/learners.js';
+import { fitTrees, type Scorer } from './audit/learners.js';
 import { boundedTraining, dropPredictable } from './adversarial-drop.js';
 import { type FluencyRange, fluencyRange, planFluency } from './adversarial-fluency.js';
 
@@ -68,7 +68,7 @@ export interface CoreResult {
   shown: Array<number[] | null>;
 }
 
-export function runFilterCore(task: CoreTask): CoreResult {
+export async function runFilterCore(task: CoreTask): Promise<CoreResult> {
   const { seed, k, drafts } = task;
   const result: CoreResult = { dropped: drafts.map(() => null), shown: drafts.map(() => null) };
   const fluency = planFluency(drafts.map(fluencyRangeOf), seed);
@@ -83,13 +83,18 @@ export function runFilterCore(task: CoreTask): CoreResult {
   if (kept.length < 2 * k) return result;
   const prepared = kept.map((i) => drafts[i]!);
   for (let round = 0; round < task.rounds; round++) {
-    const models = Array.from({ length: k }, (_, fold) => fitOn(prepared.filter((p) => p.fold !== fold)));
+    // Every other fold's trees are fitted on the tree worker (when there is one) while this thread fits the rest.
+    const models: Scorer[] = new Array(k);
+    const offThread = Array.from({ length: k }, (_, fold) => fold % 2 === 0);
+    const remote = offThread.flatMap((off, fold) => (off ? [fitOn(prepared.filter((p) => p.fold !== fold), true).then((m) => (models[fold] = m))] : []));
+    for (let fold = 0; fold < k; fold++) if (!offThread[fold]) models[fold] = await fitOn(prepared.filter((p) => p.fold !== fold), false);
+    await Promise.all(remote);
     for (const p of prepared) choose(p, models[p.fold]!);
   }
   // AFLite's last step: every learner refitted on the chosen sets; drop what they still find.
   const second = dealGroups(task.groups, k, 'af/2');
   const candidates = prepared.map((p) => ({ id: p.id, folds: [p.fold, second.get(p.group)!], language: p.language, rows: rowsOf(p, p.shown) }));
-  const solvable = dropPredictable(candidates, { folds: k, maxExcess: task.maxExcess, minCell: MIN_ITEMS, guards: [LENGTH, FLUENCY, SIMILARITY], maxTraining: MAX_TRAINING });
+  const solvable = await dropPredictable(candidates, { folds: k, maxExcess: task.maxExcess, minCell: MIN_ITEMS, guards: [LENGTH, FLUENCY, SIMILARITY], maxTraining: MAX_TRAINING });
   prepared.forEach((p, j) => {
     if (solvable.has(j)) result.dropped[kept[j]!] = 'adversary-solvable';
     else result.shown[kept[j]!] = p.shown;
@@ -122,12 +127,10 @@ function rowsOf(p: CoreDraft, shown: readonly number[]): number[][] {
   });
 }
 
-/** The discriminator the distractors are chosen against: the audit's gradient-boosted trees, the learner that found most on real builds. */
-const FILTER_LEARNER = ADVERSARY_LEARNERS.find((l) => l.name === 'trees')!;
-
-function fitOn(training: readonly CoreDraft[]): Scorer {
+/** The discriminator the distractors are chosen against: the audit's gradient-boosted trees (`fitTrees`), the learner that found most on real builds. */
+function fitOn(training: readonly CoreDraft[], offThread: boolean): Promise<Scorer> {
   const bounded = boundedTraining(training.map((_, i) => i), MAX_TRAINING, (i) => training[i]!.id).map((i) => training[i]!);
-  return FILTER_LEARNER.fit(bounded.map((p) => ({ rows: rowsOf(p, p.shown), gold: 0 })));
+  return fitTrees(bounded.map((p) => ({ rows: rowsOf(p, p.shown), gold: 0 })), offThread);
 }
 
 /** Subsets of size `need` of `items`, lexicographic; at most `limit`. */

@@ -57,7 +57,11 @@ interface Prepared {
 export type CoreRunner = (tasks: CoreTask[]) => Promise<CoreResult[]>;
 
 /** The core in this thread. */
-export const runInThread: CoreRunner = async (tasks) => tasks.map(runFilterCore);
+export const runInThread: CoreRunner = async (tasks) => {
+  const results: CoreResult[] = [];
+  for (const task of tasks) results.push(await runFilterCore(task));
+  return results;
+};
 
 /**
  * Filters one kind's drafts task by task (tasks in name order, each seeded by its name); a
@@ -104,9 +108,9 @@ export async function filterByTask(
 }
 
 /** Returns the drafts to drop, with why; the others' `mcq` are rewritten in place with the chosen distractors. */
-export function adversarialFilter(items: readonly FilterItem[], seed: string, options: FilterOptions = {}): Map<QuestionDraft, FilterDropReason> {
+export async function adversarialFilter(items: readonly FilterItem[], seed: string, options: FilterOptions = {}): Promise<Map<QuestionDraft, FilterDropReason>> {
   const plan = planFilter(items, seed, options);
-  return applyFilter(plan, plan.task ? runFilterCore(plan.task) : null);
+  return applyFilter(plan, plan.task ? await runFilterCore(plan.task) : null);
 }
 
 interface FilterPlan {

@@ -9,8 +9,8 @@
  */
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { type CoreResult, type CoreTask, runFilterCore } from './adversarial-choose.js';
-import type { CoreRunner } from './adversarial-filter.js';
+import type { CoreResult, CoreTask } from './adversarial-choose.js';
+import { type CoreRunner, runInThread } from './adversarial-filter.js';
 
 export interface FilterJob {
   id: number;
@@ -57,10 +57,10 @@ function startWorker(): Worker | null {
 export const runOffThread: CoreRunner = (tasks) => {
   if (worker === undefined) worker = startWorker();
   const w = worker;
-  if (!w || tasks.length === 0) return Promise.resolve(tasks.map(runFilterCore));
+  if (!w || tasks.length === 0) return runInThread(tasks);
   const id = nextId++;
   const sent = new Promise<CoreResult[]>((resolve, reject) => pending.set(id, { resolve, reject }));
   w.ref();
   w.postMessage({ id, tasks } satisfies FilterJob);
-  return sent.catch(() => tasks.map(runFilterCore));
+  return sent.catch(() => runInThread(tasks));
 };

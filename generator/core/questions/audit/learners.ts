@@ -22,7 +22,8 @@
  */
 import { fitLogisticFlat, type LogisticCurvature, type LogisticModel, scoreRow, standardiseWithin } from './ranker.js';
 import { argmaxCredit } from './shortcuts/types.js';
-import { fitBoostedFlat, predictBoostedAt } from './boosted-trees.js';
+import { type BoostedModel, fitBoostedFlat, predictBoostedAt } from './boosted-trees.js';
+import { fitTreesOffThread } from './trees-thread.js';
 import { rankedInto, writeRaw } from './ranked-rows.js';
 
 export type LearnerName = 'linear' | 'ranked' | 'trees' | 'single-feature';
@@ -193,32 +194,51 @@ function rankWithin(rows: readonly (readonly number[])[]): number[][] {
 const boostedTrees: AdversaryLearner = {
   name: 'trees',
   fit(training) {
-    const { mean, sd, d } = rawScale(training);
-    const width = 3 * d;
-    const n = training.reduce((s, q) => s + q.rows.length, 0);
-    const x = new Float64Array(n * width);
-    const y = new Uint8Array(n);
-    let at = 0;
-    for (const q of training) {
-      const z = zOf(q.rows);
-      const ranks = ranksOf(q.rows);
-      q.rows.forEach((r, i) => {
-        const offset = at * width;
-        for (let j = 0; j < d; j++) x[offset + j] = z[i]![j]!;
-        for (let j = 0; j < d; j++) x[offset + d + j] = ranks[i]![j]!;
-        writeRaw(r, x, offset + 2 * d, mean, sd);
-        y[at++] = i === q.gold ? 1 : 0;
-      });
-    }
-    const model = fitBoostedFlat(x, width, y);
-    let buffer = new Float64Array(0);
-    return (rows) => {
-      if (buffer.length < rows.length * width) buffer = new Float64Array(rows.length * width);
-      rankedInto(rows, buffer, width, mean, sd);
-      return rows.map((_, i) => predictBoostedAt(model, buffer, i * width));
-    };
+    const data = treesData(training);
+    return treesScorer(fitBoostedFlat(data.x, data.width, data.y), data);
   },
 };
+
+/**
+ * The trees fitted on `training` as `boostedTrees.fit` fits them; on the tree worker when
+ * `offThread` and there is one (trees-thread.ts), so that the caller can fit others meanwhile.
+ */
+export async function fitTrees(training: readonly TrainingQuestion[], offThread: boolean): Promise<Scorer> {
+  const data = treesData(training);
+  const remote = offThread ? fitTreesOffThread(data.x, data.width, data.y) : null;
+  return treesScorer(remote ? await remote : fitBoostedFlat(data.x, data.width, data.y), data);
+}
+
+/** The training rows of the trees: the ranked view, flat, labelled 1 for a gold and 0 for a distractor. */
+function treesData(training: readonly TrainingQuestion[]) {
+  const { mean, sd, d } = rawScale(training);
+  const width = 3 * d;
+  const n = training.reduce((s, q) => s + q.rows.length, 0);
+  const x = new Float64Array(n * width);
+  const y = new Uint8Array(n);
+  let at = 0;
+  for (const q of training) {
+    const z = zOf(q.rows);
+    const ranks = ranksOf(q.rows);
+    q.rows.forEach((r, i) => {
+      const offset = at * width;
+      for (let j = 0; j < d; j++) x[offset + j] = z[i]![j]!;
+      for (let j = 0; j < d; j++) x[offset + d + j] = ranks[i]![j]!;
+      writeRaw(r, x, offset + 2 * d, mean, sd);
+      y[at++] = i === q.gold ? 1 : 0;
+    });
+  }
+  return { x, y, width, mean, sd };
+}
+
+function treesScorer(model: BoostedModel, { width, mean, sd }: { width: number; mean: number[]; sd: number[] }): Scorer {
+  let buffer = new Float64Array(0);
+  return (rows) => {
+    if (buffer.length < rows.length * width) buffer = new Float64Array(rows.length * width);
+    rankedInto(rows, buffer, width, mean, sd);
+    return rows.map((_, i) => predictBoostedAt(model, buffer, i * width));
+  };
+}
 
 const singleFeature: AdversaryLearner = {
   name: 'single-feature',
