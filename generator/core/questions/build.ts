@@ -36,7 +36,7 @@ const make = findingFactory(questionFindings);
 
 
 /** Most kinds generated and not yet finished (their drafts held) when the next kind is generated. */
-const LOOKAHEAD = 2;
+const LOOKAHEAD = 1;
 
 function fewshotCount(n: number, fraction: number): number {
   if (n < 3 || fraction <= 0) return 0;
@@ -335,7 +335,7 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
   };
 
   // Kinds are finished in order, each as soon as its filter is done; generating runs ahead of
-  // finishing by at most LOOKAHEAD kinds, so the filter has work while the kinds before are rendered.
+  // finishing by at most LOOKAHEAD kind, so the filter has work while the kinds before are rendered.
   const waiting: Array<Generated & { done: boolean }> = [];
   const finishReady = async (all: boolean) => {
     // Lets the worker's answers in before the kinds at the head are looked at.

@@ -20,8 +20,6 @@ interface StepFacts {
   tool: string | null;
   c: ReturnType<typeof candidateOf>;
   chinese: boolean;
-  /** The entities of the step's plan and action, longest first (`adapt`): read once, for every anchor that borrows the step. */
-  entities?: Array<{ text: string; type: EntityType }>;
 }
 
 /** A step in another language than the trajectory's is eliminable on sight. */
@@ -34,7 +32,7 @@ export const borrowedStep: StepOperator = {
   description: 'a real step of the most similar other trajectory (negative sampling by similarity)',
   propose({ trajectory, position, corpus, offered, gold }) {
     const here = entityTokens([trajectory.task.goal, ...trajectory.steps.slice(Math.max(0, position - 2), position).map((s) => s.action.text)].join('\n'));
-    const scored: Array<{ c: StepCandidate; facts: StepFacts; rank: number; score: number; key: string }> = [];
+    const scored: Array<{ c: StepCandidate; rank: number; score: number; key: string }> = [];
     const wantChinese = chinese(trajectory.task.goal);
     for (const [rank, other] of corpus.similar(trajectory).entries()) {
       other.steps.forEach((step, j) => {
@@ -49,7 +47,7 @@ export const borrowedStep: StepOperator = {
         if (facts.chinese !== wantChinese) return;
         let shared = 0;
         for (const w of stepActionTokens(other, j)) if (here.has(w)) shared++;
-        scored.push({ c: { ...c, reason: `a step of another task (${other.task.instance_id}), not a continuation of this trajectory` }, facts, rank, score: shared, key: `${other.traj_id}\u0000${j}` });
+        scored.push({ c: { ...c, reason: `a step of another task (${other.task.instance_id}), not a continuation of this trajectory` }, rank, score: shared, key: `${other.traj_id}\u0000${j}` });
       });
     }
     const prior = priorEntities(trajectory, position);
@@ -67,8 +65,7 @@ export const borrowedStep: StepOperator = {
       .sort((a, b) => a.rank - b.rank || b.score - a.score || (a.key < b.key ? -1 : 1))
       .slice(0, 48)
       .map((x, order) => {
-        x.facts.entities ??= entitiesIn(`${x.c.plan}\n${x.c.action.text}`).sort((a, b) => b.text.length - a.text.length);
-        const c = adapt(x.c, x.facts.entities, prior, priorTexts);
+        const c = adapt(x.c, entitiesIn(`${x.c.plan}\n${x.c.action.text}`).sort((a, b) => b.text.length - a.text.length), prior, priorTexts);
         return { c, order, rank: x.rank, share: topicShares([`${c.plan}\n${c.action.text}`], context)[0]!, outOfBand: lengthBand(c, gold) };
       })
       // A borrowed step still searching with its own task's words is told from the gold by
