@@ -142,9 +142,9 @@ describe('dropping what the refitted learners still find', () => {
     });
   }
 
-  it('drops mostly the cued drafts and stops once the refitted learners are near chance', () => {
+  it('drops mostly the cued drafts and stops once the refitted learners are near chance', async () => {
     const items = candidates(200, 60, 'drop');
-    const dropped = dropPredictable(items, { folds: 5, maxExcess: 0.05, minCell: 30 });
+    const dropped = await dropPredictable(items, { folds: 5, maxExcess: 0.05, minCell: 30 });
     const cuedDropped = [...dropped].filter((i) => i < 60).length;
     expect(dropped.size).toBeGreaterThan(20);
     expect(cuedDropped / dropped.size).toBeGreaterThan(0.6);
@@ -156,7 +156,7 @@ describe('dropping what the refitted learners still find', () => {
       for (const c of kept.filter((c) => c.folds[0] === fold)) found += argmaxCredit(score(c.rows), 0);
     }
     expect(found / kept.length).toBeLessThan(0.25 + 0.1);
-    expect(dropPredictable(items, { folds: 5, maxExcess: 0.05, minCell: 30 })).toEqual(dropped);
+    expect(await dropPredictable(items, { folds: 5, maxExcess: 0.05, minCell: 30 })).toEqual(dropped);
   });
 
   it('a capped training fold keeps the cap, the input order, and nearly the same drafts when one is dropped', () => {
@@ -170,17 +170,17 @@ describe('dropping what the refitted learners still find', () => {
     expect(without.filter((i) => chosen.includes(i))).toHaveLength(199);
   });
 
-  it('a large task with capped training folds is filtered as well, deterministically', () => {
+  it('a large task with capped training folds is filtered as well, deterministically', async () => {
     const items = candidates(1200, 360, 'drop-large');
     const options = { folds: 5, maxExcess: 0.05, minCell: 30, maxTraining: 400 };
-    const dropped = dropPredictable(items, options);
+    const dropped = await dropPredictable(items, options);
     expect(dropped.size).toBeGreaterThan(150);
     expect([...dropped].filter((i) => i < 360).length / dropped.size).toBeGreaterThan(0.6);
-    expect(dropPredictable(items, options)).toEqual(dropped);
+    expect(await dropPredictable(items, options)).toEqual(dropped);
   });
 
-  it('drops nothing, or next to nothing, where no cue exists', () => {
-    const dropped = dropPredictable(candidates(200, 0, 'clean'), { folds: 5, maxExcess: 0.05, minCell: 30 });
+  it('drops nothing, or next to nothing, where no cue exists', async () => {
+    const dropped = await dropPredictable(candidates(200, 0, 'clean'), { folds: 5, maxExcess: 0.05, minCell: 30 });
     expect(dropped.size).toBeLessThanOrEqual(10);
   });
 });

@@ -10,6 +10,8 @@
  * tokenizing the built prompts once with cl100k_base.
  */
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { loadavg } from 'node:os';
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -122,6 +124,9 @@ async function measure(N: number, references: boolean): Promise<void> {
   // written) and let go, so the build holds one kind's questions at a time, never the whole set.
   let built = 0;
   let promptChars = 0;
+  // BENCH_BUILD_HASH=1 prints a sha256 of every built question, in order: the same build gives the same digest.
+  const digest = process.env.BENCH_BUILD_HASH ? createHash('sha256') : null;
+  const cpuBefore = process.cpuUsage();
   const chars = await timed(() =>
     buildQuestions(trajectories, {
       tokenizer: 'chars',
@@ -129,14 +134,18 @@ async function measure(N: number, references: boolean): Promise<void> {
       onQuestions: (batch) => {
         built += batch.length;
         for (const q of batch) promptChars += q.prompt.length;
+        if (digest) for (const q of batch) digest.update(`${JSON.stringify(q)}\n`);
       },
     }),
   );
+  const cpu = process.cpuUsage(cpuBefore);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+  if (digest) console.log(`BENCH build-digest: trajectories=${N}  sha256=${digest.digest('hex')}`);
   const questions = { length: built };
   const rssAfterChars = peakRssMiB();
 
   if (!references) {
-    report('build', { trajectories: N, questions: questions.length, seconds_chars: chars.seconds, questions_per_s_chars: questions.length / chars.seconds, prompt_mb: promptChars / 1e6, peak_rss_mib_after_chars: rssAfterChars });
+    report('build', { trajectories: N, questions: questions.length, seconds_chars: chars.seconds, cpu_seconds_chars: cpuSeconds, questions_per_cpu_s_chars: questions.length / cpuSeconds, load_average_1m: loadavg()[0]!, questions_per_s_chars: questions.length / chars.seconds, prompt_mb: promptChars / 1e6, peak_rss_mib_after_chars: rssAfterChars });
     return;
   }
 
@@ -181,6 +190,9 @@ print(json.dumps({"seconds": time.perf_counter() - start, "questions": made}))
     trajectories: N,
     questions: questions.length,
     seconds_chars: chars.seconds,
+    cpu_seconds_chars: cpuSeconds,
+    questions_per_cpu_s_chars: questions.length / cpuSeconds,
+    load_average_1m: loadavg()[0]!,
     questions_per_s_chars: questions.length / chars.seconds,
     prompt_mb: promptChars / 1e6,
     peak_rss_mib_after_chars: rssAfterChars,

@@ -8,7 +8,7 @@
  * left behind is removed with the drafts that carry it, rather than judged by a model that was one
  * round stale. The loop ends only after a refit of every learner finds none above the limit.
  */
-import { ADVERSARY_LEARNERS, type TrainingQuestion, type WarmStart } from './audit/learners.js';
+import { ADVERSARY_LEARNERS, fitTrees, type Scorer, type TrainingQuestion, type WarmStart } from './audit/learners.js';
 import { argmaxCredit } from './audit/shortcuts/types.js';
 import { hashSeed } from '../kernel/rng.js';
 
@@ -65,7 +65,7 @@ export function boundedTraining(indices: readonly number[], cap: number | undefi
 }
 
 /** Indices of the candidates to drop; deterministic (ties broken by id). */
-export function dropPredictable(candidates: readonly DropCandidate[], options: DropOptions): Set<number> {
+export async function dropPredictable(candidates: readonly DropCandidate[], options: DropOptions): Promise<Set<number>> {
   const dropped = new Set<number>();
   const step = options.step ?? 0.05;
   // The learners refitted at this pass. One within bounds at its last fit is refitted again only
@@ -85,12 +85,12 @@ export function dropPredictable(candidates: readonly DropCandidate[], options: D
     // by several points) every pass reads all of them.
     const dealings = candidates[0]?.folds.length ?? 0;
     const first = kept.length >= LARGE_TASK ? [0] : Array.from({ length: dealings }, (_, d) => d);
-    let margins = heldOutMargins(candidates, kept, options.folds, active, warm, options.maxTraining, first);
+    let margins = await heldOutMargins(candidates, kept, options.folds, active, warm, options.maxTraining, first);
     if (!margins) break;
     let judged = judge(candidates, kept, margins, options);
     const settled = judged.worst !== null && judged.worst.excess > FAR_ABOVE * options.maxExcess && judged.worst.members.length >= LARGE_TASK;
     if (first.length < dealings && !settled) {
-      const rest = heldOutMargins(candidates, kept, options.folds, active, warm, options.maxTraining, Array.from({ length: dealings - 1 }, (_, d) => d + 1));
+      const rest = await heldOutMargins(candidates, kept, options.folds, active, warm, options.maxTraining, Array.from({ length: dealings - 1 }, (_, d) => d + 1));
       if (!rest) break;
       margins = pooled(margins, 1, rest, dealings - 1);
       judged = judge(candidates, kept, margins, options);
@@ -205,7 +205,7 @@ function credit(margin: number): number {
  * several points with which groups share a fold, and the loop stops at the first pass that reads
  * within bounds: judged on one dealing, it stops on a lucky one.
  */
-function heldOutMargins(
+async function heldOutMargins(
   candidates: readonly DropCandidate[],
   kept: readonly number[],
   folds: number,
@@ -213,8 +213,21 @@ function heldOutMargins(
   warm: Map<string, WarmStart>,
   maxTraining: number | undefined,
   dealings: readonly number[],
-): Margins | null {
+): Promise<Margins | null> {
   const out: Margins = new Map(learners.map((l) => [l, new Map(kept.map((i) => [i, { credit: 0, margin: 0 }]))]));
+  const accumulate = (l: number, test: readonly number[], score: Scorer) => {
+    for (const i of test) {
+      const scores = score(candidates[i]!.rows);
+      const margin = scores[0]! - Math.max(...scores.slice(1));
+      const entry = out.get(l)!.get(i)!;
+      entry.credit += credit(margin) / dealings.length;
+      entry.margin += margin / dealings.length;
+    }
+  };
+  // The trees are fitted on the tree worker (two of every three fits, when there is one) while
+  // this thread fits the logistic learners in their warm-start order; each candidate's margins
+  // are still summed dealing by dealing, in the same order.
+  const trees: Array<{ l: number; test: number[]; score: Promise<Scorer> }> = [];
   for (const dealing of dealings) {
     for (let fold = 0; fold < folds; fold++) {
       const test = kept.filter((i) => candidates[i]!.folds[dealing] === fold);
@@ -229,17 +242,17 @@ function heldOutMargins(
         const latest = warm.get(`${l}/latest`);
         if (!warm.has(key)) warm.set(key, latest ? { weights: latest.weights, curvature: latest.curvature && { ...latest.curvature } } : {});
         const slot = warm.get(key)!;
+        if (DROP_LEARNERS[l]!.name === 'trees') {
+          trees.push({ l, test, score: fitTrees(training, trees.length % 3 !== 2) });
+          warm.set(`${l}/latest`, slot);
+          continue;
+        }
         const score = DROP_LEARNERS[l]!.fit(training, 25, slot);
         warm.set(`${l}/latest`, slot);
-        for (const i of test) {
-          const scores = score(candidates[i]!.rows);
-          const margin = scores[0]! - Math.max(...scores.slice(1));
-          const entry = out.get(l)!.get(i)!;
-          entry.credit += credit(margin) / dealings.length;
-          entry.margin += margin / dealings.length;
-        }
+        accumulate(l, test, score);
       }
     }
   }
+  for (const t of trees) accumulate(t.l, t.test, await t.score);
   return out;
 }

@@ -16,7 +16,8 @@ import { offeredTools } from './tools.js';
 import { validateQuestion } from './read-questions.js';
 import { type TemplateSet, loadTemplates, renderBare, renderWithinBudget } from './render.js';
 import { answerStemFor, omittedMarkersFor, questionHeaderFor } from './stems-zh.js';
-import { filterByTask } from './adversarial-filter.js';
+import { type FilterDropReason, filterByTask } from './adversarial-filter.js';
+import { runOffThread } from './adversarial-thread.js';
 import { nearDuplicateKey, questionLanguage } from './build-keys.js';
 import { chooseShots } from './build-shots.js';
 import { balanceGoldPositions } from './gold-positions.js';
@@ -28,76 +29,14 @@ import type { PlanHistory } from './types/module.js';
 export { countByKind, lengthBucketsByKind } from './build-summary.js';
 export { balanceGoldPositions } from './gold-positions.js';
 export { languageOf } from './build-keys.js';
+export { BUILD_DEFAULTS, type BuildOptions, type BuildResult } from './build-options.js';
+import { BUILD_DEFAULTS, type BuildOptions, type BuildResult } from './build-options.js';
 
 const make = findingFactory(questionFindings);
 
-export interface BuildOptions {
-  /** Seed for every random choice; same inputs + seed → byte-identical questions. Default `0`. */
-  seed?: string;
-  /** Kinds to build; default all. */
-  kinds?: readonly QuestionKind[];
-  /** Options per multiple-choice question (2–26). Default 4. */
-  choices?: number;
-  /** Token budget of one whole prompt (few-shot examples included). Default 32768. */
-  budgetTokens?: number;
-  /** Offline tokenizer for budgets and recorded counts. Default `cl100k_base`. */
-  tokenizer?: TokenizerName;
-  /** Compiled templates; otherwise the shipped ones (overridden by `templatesDir`) are loaded through `vfs`. */
-  templates?: TemplateSet;
-  templatesDir?: string;
-  /** File access for templates; the local file system when omitted. */
-  vfs?: Vfs;
-  /** Also build from trajectories without evidence of success. */
-  includeUnproven?: boolean;
-  /** Most questions of one kind per trajectory. Default 3. */
-  maxPerTrajectory?: number;
-  /** Re-choose MCQ distractors against a cross-fitted options-only discriminator (default true). */
-  adversarialFilter?: boolean;
-  /** Cap on one observation, in characters, before budgeting (the renderer then trims older observations to fit). Default 32000. */
-  observationChars?: number;
-  /** Solved in-prompt examples per question. Default 3; 0 for zero-shot. */
-  shots?: number;
-  /** How plan questions show earlier steps: `plans` (one line each, APTBench) or `thought-action`. Default `plans`. */
-  planHistory?: PlanHistory;
-  /** Share of trajectories whose questions form the `fewshot` split. Default 0.1 (at most 20 trajectories). */
-  fewshotFraction?: number;
-  /**
-   * Target a length bucket: skip (counted as `<kind>:below-min-tokens`) every question whose
-   * prompt, with its whole available history, stays shorter than this many tokens. Default 0.
-   */
-  minTokens?: number;
-  /** Optional model assistance (plan rewriting); off by default. */
-  llm?: LlmAssist;
-  /**
-   * Receives each kind's questions as soon as that kind is built; they are then not kept, and
-   * `questions` in the result stays empty. Every task lies within one kind, so a receiver can
-   * audit and write them batch by batch, and the build holds one kind's questions at a time
-   * instead of the whole set (the largest memory cost of a big build).
-   */
-  onQuestions?: (questions: Question[]) => void | Promise<void>;
-}
 
-export interface BuildResult {
-  /** Every question, in order; empty when `onQuestions` received them. */
-  questions: Question[];
-  /** Questions built (handed over or returned). */
-  count: number;
-  findings: Finding[];
-  /** `kind:reason` (or `trajectory:reason`) → count. */
-  skipped: Record<string, number>;
-}
-
-export const BUILD_DEFAULTS = {
-  seed: '0',
-  choices: 4,
-  budgetTokens: 32768,
-  tokenizer: 'cl100k_base' as TokenizerName,
-  maxPerTrajectory: 3,
-  observationChars: 32000,
-  shots: 3,
-  fewshotFraction: 0.1,
-  maxFewshotTrajectories: 20,
-};
+/** Most kinds generated and not yet finished (their drafts held) when the next kind is generated. */
+const LOOKAHEAD = 1;
 
 function fewshotCount(n: number, fraction: number): number {
   if (n < 3 || fraction <= 0) return 0;
@@ -185,12 +124,28 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
   for (const t of usable) {
     if (!corpusHash.has(corpusKey(t))) corpusHash.set(corpusKey(t), sha256(`${seed}\u0000${corpusByLanguage.get(questionLanguage(t))!.domainMembers(t.domain).join('\n')}`).slice(0, 16));
   }
-  // One kind at a time: its drafts (histories, candidates) are dropped before the next kind is
-  // generated, which keeps peak memory near the size of the output itself.
-  for (const kind of kinds) {
+  // Kinds are pipelined: a kind's drafts are generated and handed to the adversarial filter (on a
+  // worker thread when there is one) while kinds before it wait for theirs or are rendered, so the
+  // filter of one kind runs beside the generating and rendering of others. The drafts (histories,
+  // candidates) of at most LOOKAHEAD waiting kinds and the one being generated, and one kind's
+  // questions, are held at once. What a
+  // kind's generation counts and reports is replayed when that kind is finished, so skips and
+  // findings come out in kind order as if each kind ran alone.
+  interface Generated {
+    kind: QuestionKind;
+    list: Entry[];
+    reasons: Record<string, number>;
+    skips: string[];
+    findings: Finding[];
+    filtered: Promise<Map<QuestionDraft, FilterDropReason>> | null;
+  }
+  const generateKind = async (kind: QuestionKind): Promise<Generated> => {
     const module = QUESTION_TYPES[kind];
     const list: Entry[] = [];
     const reasons: Record<string, number> = {};
+    const skips: string[] = [];
+    const findings: Finding[] = [];
+    const skip = (key: string) => skips.push(key);
     let visited = 0;
     for (const t of usable) {
       onProgress?.(++visited, usable.length, `${kind}: trajectories`);
@@ -238,19 +193,33 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
     }
     // Adversarial filtering: per scored task, the distractors a cross-fitted options-only
     // discriminator finds most gold-like are shown; drafts it still solves are dropped.
+    let filtered: Generated['filtered'] = null;
     if (module.format === 'mcq' && options.adversarialFilter !== false) {
       const renderDraft = (draft: QuestionDraft, t: Trajectory) => {
         const render = templatesByLanguage.get(questionLanguage(t))?.render.get(QUESTION_TYPES[kind].template);
         return render ? renderBare(render, draft) : null;
       };
-      const dropped = filterByTask(list, { seed, taskOf: (t) => taskFor(kind, t.domain), languageOf: questionLanguage, renderDraft });
+      filtered = filterByTask(list, { seed, taskOf: (t) => taskFor(kind, t.domain), languageOf: questionLanguage, renderDraft, runner: runOffThread });
+      // Awaited when the kind is finished; a failure is reported there, not as an unhandled rejection.
+      filtered.catch(() => undefined);
+    }
+    return { kind, list, reasons, skips, findings, filtered };
+  };
+
+  const finishKind = async (generated: Generated) => {
+    const { kind, reasons } = generated;
+    let list = generated.list;
+    for (const key of generated.skips) skip(key);
+    findings.push(...generated.findings);
+    if (generated.filtered) {
+      const dropped = await generated.filtered;
       for (let i = list.length - 1; i >= 0; i--) {
         const reason = dropped.get(list[i]!.draft);
         if (!reason) continue;
-        list.splice(i, 1);
         skip(`${kind}:${reason}`);
         reasons[reason] = (reasons[reason] ?? 0) + 1;
       }
+      list = list.filter((e) => !dropped.has(e.draft));
     }
     for (const e of list) delete e.draft.mcq?.alternatives;
     // Letters are balanced per scored task: a domain with a task of its own (CTF) is its own
@@ -363,6 +332,23 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
     count += kindQuestions.length;
     if (options.onQuestions) await options.onQuestions(kindQuestions);
     else for (const q of kindQuestions) questions.push(q);
+  };
+
+  // Kinds are finished in order, each as soon as its filter is done; generating runs ahead of
+  // finishing by at most LOOKAHEAD kind, so the filter has work while the kinds before are rendered.
+  const waiting: Array<Generated & { done: boolean }> = [];
+  const finishReady = async (all: boolean) => {
+    // Lets the worker's answers in before the kinds at the head are looked at.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    while (waiting.length > 0 && (all || waiting[0]!.done || waiting.length > LOOKAHEAD)) await finishKind(waiting.shift()!);
+  };
+  for (const kind of kinds) {
+    const generated = Object.assign(await generateKind(kind), { done: false });
+    if (generated.filtered) generated.filtered.then(() => (generated.done = true), () => (generated.done = true));
+    else generated.done = true;
+    waiting.push(generated);
+    await finishReady(false);
   }
+  await finishReady(true);
   return { questions, count, findings, skipped };
 }

@@ -29,34 +29,70 @@ export interface BoostedModel {
   base: number;
   trees: Node[];
   learningRate: number;
+  /** The same trees flattened into typed arrays, for prediction (flattenTrees). */
+  flat: FlatTrees;
+}
+
+/**
+ * Trees in arrays: node n is a leaf when feature[n] < 0 (its value in value[n]), else it sends a
+ * row to left[n] when row[feature[n]] ≤ threshold[n], to left[n] + 1 otherwise (a node's children
+ * are stored side by side). roots[t] is tree t's root.
+ */
+interface FlatTrees {
+  roots: Int32Array;
+  feature: Int32Array;
+  threshold: Float64Array;
+  left: Int32Array;
+  value: Float64Array;
 }
 
 /** Fits the model to rows `x` with labels `y` in {0, 1}. */
 export function fitBoosted(x: readonly (readonly number[])[], y: readonly number[], options: BoostOptions = DEFAULT_BOOST): BoostedModel {
-  const n = x.length;
   const d = x[0]?.length ?? 0;
-  const positive = y.reduce((s, v) => s + v, 0);
+  const flat = new Float64Array(x.length * d);
+  x.forEach((row, i) => {
+    for (let j = 0; j < d; j++) flat[i * d + j] = row[j]!;
+  });
+  return fitBoostedFlat(flat, d, y, options);
+}
+
+/** The same fit on rows given flat: row i's feature j at x[i·d + j]. */
+export function fitBoostedFlat(x: Float64Array, d: number, y: ArrayLike<number>, options: BoostOptions = DEFAULT_BOOST): BoostedModel {
+  const n = y.length;
+  let positive = 0;
+  for (let i = 0; i < n; i++) positive += y[i]!;
   const p0 = Math.min(1 - 1e-6, Math.max(1e-6, positive / Math.max(1, n)));
   const base = Math.log(p0 / (1 - p0));
   const column = new Float64Array(n);
   const thresholds = Array.from({ length: d }, (_, j) => {
-    for (let i = 0; i < n; i++) column[i] = x[i]![j]!;
+    for (let i = 0; i < n; i++) column[i] = x[i * d + j]!;
     return cutPoints(column, options.bins);
   });
   // Bins row by row (bin b holds values ≤ thresholds[b], the last bin the rest): one pass over a
   // row's bins fills every feature's histogram, reading the row's gradient once.
   const binned = options.bins < 256 ? new Uint8Array(n * d) : new Uint16Array(n * d);
-  for (let i = 0; i < n; i++) for (let j = 0; j < d; j++) binned[i * d + j] = binOf(x[i]![j]!, thresholds[j]!);
-  // Each row's place in the interleaved histogram per feature, so the histogram's inner loop only adds.
+  for (let i = 0; i < n; i++) for (let j = 0; j < d; j++) binned[i * d + j] = binOf(x[i * d + j]!, thresholds[j]!);
+  // Each row's places in the interleaved histogram, so the histogram's inner loop only adds. A
+  // split reads a feature's bins below its last one only (a feature without cut points: none), so
+  // a row in a feature's last bin adds nothing there that is ever read, and has no entry for it.
   const stride = options.bins + 1;
-  const slots = 3 * d * stride < 65536 ? new Uint16Array(n * d) : new Uint32Array(n * d);
-  for (let i = 0; i < n; i++) for (let j = 0; j < d; j++) slots[i * d + j] = 3 * (j * stride + binned[i * d + j]!);
+  const starts = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) {
+    let used = 0;
+    for (let j = 0; j < d; j++) if (binned[i * d + j]! < thresholds[j]!.length) used++;
+    starts[i + 1] = starts[i]! + used;
+  }
+  const slots = 3 * d * stride < 65536 ? new Uint16Array(starts[n]!) : new Uint32Array(starts[n]!);
+  for (let i = 0, at = 0; i < n; i++) for (let j = 0; j < d; j++) if (binned[i * d + j]! < thresholds[j]!.length) slots[at++] = 3 * (j * stride + binned[i * d + j]!);
   const size = 3 * d * (options.bins + 1);
   const pool = Array.from({ length: options.maxDepth + 1 }, () => [new Float64Array(size), new Float64Array(size)]);
-  const grower: Grower = { binned, slots, d, stride, thresholds, g: new Float64Array(n), h: new Float64Array(n), o: options, pool };
+  const grower: Grower = { binned, slots, starts, d, stride, thresholds, g: new Float64Array(n), h: new Float64Array(n), o: options, pool };
   const score = new Float64Array(n).fill(base);
   const trees: Node[] = [];
   const all = Int32Array.from({ length: n }, (_, i) => i);
+  // The root's row counts are the same every round: counted once, copied in.
+  const rootCounts = new Float64Array(size);
+  for (let e = 0; e < slots.length; e++) rootCounts[slots[e]! + 2]!++;
   for (let round = 0; round < options.rounds; round++) {
     for (let i = 0; i < n; i++) {
       const p = 1 / (1 + Math.exp(-score[i]!));
@@ -65,29 +101,70 @@ export function fitBoosted(x: readonly (readonly number[])[], y: readonly number
     }
     // Each leaf adds its value to the rows that reached it: the same as predicting every row
     // through the new tree, since a row goes left exactly when its bin is at most the split bin.
-    trees.push(grow(grower, all, histogram(grower, all, pool[0]![0]!), 0, score));
+    trees.push(grow(grower, all, rootHistogram(grower, rootCounts, pool[0]![0]!), 0, score));
   }
-  return { base, trees, learningRate: options.learningRate };
+  return { base, trees, learningRate: options.learningRate, flat: flattenTrees(trees) };
 }
 
 /** The model's log-odds for one row. */
 export function predictBoosted(model: BoostedModel, row: readonly number[]): number {
+  const { roots, feature, threshold, left, value } = model.flat;
+  const rate = model.learningRate;
   let s = model.base;
-  for (const t of model.trees) s += model.learningRate * predictNode(t, row);
+  for (let t = 0; t < roots.length; t++) {
+    let at = roots[t]!;
+    for (let f = feature[at]!; f >= 0; f = feature[at]!) at = row[f]! <= threshold[at]! ? left[at]! : left[at]! + 1;
+    s += rate * value[at]!;
+  }
   return s;
 }
 
-function predictNode(node: Node, row: readonly number[]): number {
-  let at = node;
-  while (!('leaf' in at)) at = row[at.feature]! <= at.threshold ? at.left : at.right;
-  return at.leaf;
+/** The model's log-odds for the row of `rows` that starts at `offset`. */
+export function predictBoostedAt(model: BoostedModel, rows: Float64Array, offset: number): number {
+  const { roots, feature, threshold, left, value } = model.flat;
+  const rate = model.learningRate;
+  let s = model.base;
+  for (let t = 0; t < roots.length; t++) {
+    let at = roots[t]!;
+    for (let f = feature[at]!; f >= 0; f = feature[at]!) at = rows[offset + f]! <= threshold[at]! ? left[at]! : left[at]! + 1;
+    s += rate * value[at]!;
+  }
+  return s;
+}
+
+function flattenTrees(trees: readonly Node[]): FlatTrees {
+  let count = 0;
+  const countNodes = (node: Node): number => ('leaf' in node ? 1 : 1 + countNodes(node.left) + countNodes(node.right));
+  for (const t of trees) count += countNodes(t);
+  const flat: FlatTrees = { roots: new Int32Array(trees.length), feature: new Int32Array(count), threshold: new Float64Array(count), left: new Int32Array(count), value: new Float64Array(count) };
+  let next = 0;
+  const place = (node: Node, at: number): void => {
+    if ('leaf' in node) {
+      flat.feature[at] = -1;
+      flat.value[at] = node.leaf;
+      return;
+    }
+    const children = next;
+    next += 2;
+    flat.feature[at] = node.feature;
+    flat.threshold[at] = node.threshold;
+    flat.left[at] = children;
+    place(node.left, children);
+    place(node.right, children + 1);
+  };
+  trees.forEach((t, i) => {
+    flat.roots[i] = next++;
+    place(t, flat.roots[i]!);
+  });
+  return flat;
 }
 
 interface Grower {
   /** Row-major bins: row i's feature j at i·d + j. */
   binned: Uint8Array | Uint16Array;
-  /** Row i's feature j's offset in a histogram: 3 · (j · stride + bin). */
+  /** Row i's histogram offsets 3 · (j · stride + bin), for the features j whose bin is not their last, at starts[i]..starts[i + 1]. */
   slots: Uint16Array | Uint32Array;
+  starts: Int32Array;
   d: number;
   /** Histogram slots per feature (bins + 1). */
   stride: number;
@@ -102,23 +179,42 @@ interface Grower {
 /**
  * Per feature and bin, interleaved in one array: gradient sum at 3·slot, hessian sum at 3·slot + 1
  * and row count (an exact integer) at 3·slot + 2, so one row's update of a slot touches one place.
+ * A feature's last bin stays 0: no split reads it.
  */
 type Histogram = Float64Array;
 
 /** Fills `out` (zeroed here) with the histogram of `rows`. */
 function histogram(t: Grower, rows: Int32Array, out: Histogram): Histogram {
-  const { slots, d, g, h } = t;
+  const { slots, starts, g, h } = t;
   out.fill(0);
   for (let r = 0; r < rows.length; r++) {
     const i = rows[r]!;
     const gi = g[i]!;
     const hi = h[i]!;
-    const at = i * d;
-    for (let j = 0; j < d; j++) {
-      const k = slots[at + j]!;
+    const end = starts[i + 1]!;
+    for (let e = starts[i]!; e < end; e++) {
+      const k = slots[e]!;
       out[k]! += gi;
       out[k + 1]! += hi;
       out[k + 2]!++;
+    }
+  }
+  return out;
+}
+
+/** `histogram` of every row, its counts copied from `counts`. */
+function rootHistogram(t: Grower, counts: Float64Array, out: Histogram): Histogram {
+  const { slots, starts, g, h } = t;
+  out.set(counts);
+  const n = starts.length - 1;
+  for (let i = 0; i < n; i++) {
+    const gi = g[i]!;
+    const hi = h[i]!;
+    const end = starts[i + 1]!;
+    for (let e = starts[i]!; e < end; e++) {
+      const k = slots[e]!;
+      out[k]! += gi;
+      out[k + 1]! += hi;
     }
   }
   return out;

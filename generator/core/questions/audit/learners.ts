@@ -20,9 +20,11 @@
  * adversarial filter chooses distractors against the trees and drops what the fitted models
  * still find (adversarial-filter.ts, adversarial-drop.ts).
  */
-import { fitLogistic, type LogisticCurvature, type LogisticModel, scoreRow, standardiseWithin } from './ranker.js';
+import { fitLogisticFlat, type LogisticCurvature, type LogisticModel, scoreRow, standardiseWithin } from './ranker.js';
 import { argmaxCredit } from './shortcuts/types.js';
-import { fitBoosted, predictBoosted } from './boosted-trees.js';
+import { type BoostedModel, fitBoostedFlat, predictBoostedAt } from './boosted-trees.js';
+import { fitTreesOffThread } from './trees-thread.js';
+import { rankedInto, writeRaw } from './ranked-rows.js';
 
 export type LearnerName = 'linear' | 'ranked' | 'trees' | 'single-feature';
 
@@ -59,33 +61,40 @@ export interface AdversaryLearner {
  */
 type View = (rows: readonly (readonly number[])[], training?: boolean) => number[][];
 
-function logistic(name: LearnerName, c: number, prepare: (training: readonly TrainingQuestion[]) => View): AdversaryLearner {
+/**
+ * Writes a training question's option rows (the view's, as `view(rows, true)` gives them) at
+ * out[offset + i·stride …] when `out` is given, and returns the view's width.
+ */
+type Fill = (rows: readonly (readonly number[])[], out: Float64Array | null, offset: number, stride: number) => number;
+
+function logistic(name: LearnerName, c: number, prepare: (training: readonly TrainingQuestion[]) => { view: View; fill: Fill }): AdversaryLearner {
   return {
     name,
     fit(training, maxIterations = 50, warm) {
-      const view = prepare(training);
-      const { x, y } = labelledRows(training, view);
-      const start = warm?.weights && warm.weights.length === (x[0]?.length ?? 0) + 1 ? warm.weights : undefined;
+      const { view, fill } = prepare(training);
+      // Every training option's model row with a trailing 1, flat, labelled 1 for a gold and 0 for a distractor.
+      const n = training.reduce((s, q) => s + q.rows.length, 0);
+      const first = training.find((q) => q.rows.length > 0);
+      const d = first ? fill(first.rows, null, 0, 0) : 0;
+      const x = new Float64Array(n * (d + 1));
+      const y = new Uint8Array(n);
+      let at = 0;
+      for (const q of training) {
+        fill(q.rows, x, at * (d + 1), d + 1);
+        for (let i = 0; i < q.rows.length; i++) {
+          x[(at + i) * (d + 1) + d] = 1;
+          y[at + i] = i === q.gold ? 1 : 0;
+        }
+        at += q.rows.length;
+      }
+      const start = warm?.weights && warm.weights.length === d + 1 ? warm.weights : undefined;
       if (warm && start === undefined) warm.curvature = undefined;
       if (warm && !warm.curvature) warm.curvature = { hessian: new Float64Array(0), rows: 0 };
-      const model: LogisticModel = fitLogistic(x, y, c, maxIterations, start, warm?.curvature);
+      const model: LogisticModel = fitLogisticFlat(x, d, y, c, maxIterations, start, warm?.curvature);
       if (warm) warm.weights = [...model.weights, model.intercept];
       return (rows) => view(rows).map((row) => scoreRow(model, row));
     },
   };
-}
-
-/** Every training option's model row, labelled 1 for a gold and 0 for a distractor. */
-function labelledRows(training: readonly TrainingQuestion[], view: View): { x: number[][]; y: number[] } {
-  const x: number[][] = [];
-  const y: number[] = [];
-  for (const q of training) {
-    view(q.rows, true).forEach((row, j) => {
-      x.push(row);
-      y.push(j === q.gold ? 1 : 0);
-    });
-  }
-  return { x, y };
 }
 
 /**
@@ -110,8 +119,31 @@ function ranksOf(rows: readonly (readonly number[])[]): number[][] {
 
 const withinQuestion: View = (rows, training) => (training ? zOf(rows) : standardiseWithin(rows));
 
-/** Within-question z-scores, ranks scaled to [0, 1], and raw values standardised by the training options' mean and sd. */
-function rankedView(training: readonly TrainingQuestion[]): View {
+const fillWithin: Fill = (rows, out, offset, stride) => {
+  const z = zOf(rows);
+  if (out) z.forEach((r, i) => out.set(r, offset + i * stride));
+  return z[0]?.length ?? 0;
+};
+
+/** The ranked view's training rows (as `rankedView` gives them), written flat. */
+function rankedFill({ mean, sd }: ReturnType<typeof rawScale>): Fill {
+  return (rows, out, offset, stride) => {
+    const z = zOf(rows);
+    const ranks = ranksOf(rows);
+    if (out) {
+      rows.forEach((r, i) => {
+        const at = offset + i * stride;
+        out.set(z[i]!, at);
+        out.set(ranks[i]!, at + z[i]!.length);
+        writeRaw(r, out, at + z[i]!.length + ranks[i]!.length, mean, sd);
+      });
+    }
+    return (z[0]?.length ?? 0) + (ranks[0]?.length ?? 0) + (rows[0]?.length ?? 0);
+  };
+}
+
+/** Each raw column's mean and sd over the training options. */
+function rawScale(training: readonly TrainingQuestion[]): { mean: number[]; sd: number[]; d: number } {
   const all = training.flatMap((q) => q.rows);
   const d = all[0]?.length ?? 0;
   const mean = new Array<number>(d).fill(0);
@@ -122,6 +154,12 @@ function rankedView(training: readonly TrainingQuestion[]): View {
     for (const r of all) sd[j]! += (r[j]! - mean[j]!) ** 2;
     sd[j] = Math.sqrt(sd[j]! / Math.max(1, all.length));
   }
+  return { mean, sd, d };
+}
+
+/** Within-question z-scores, ranks scaled to [0, 1], and raw values standardised by the training options' mean and sd. */
+function rankedView(training: readonly TrainingQuestion[], scale = rawScale(training)): View {
+  const { mean, sd } = scale;
   return (rows, training) => {
     const z = training ? zOf(rows) : standardiseWithin(rows);
     const ranks = training ? ranksOf(rows) : rankWithin(rows);
@@ -148,16 +186,59 @@ function rankWithin(rows: readonly (readonly number[])[]): number[][] {
   return out;
 }
 
-/** Gradient-boosted trees (boosted-trees.ts) on the ranked view: the model family of the independent adversary. */
+/**
+ * Gradient-boosted trees (boosted-trees.ts) on the ranked view: the model family of the
+ * independent adversary. The view is written into flat rows (ranked-rows.ts), the same values
+ * `rankedView` gives, without an array per option.
+ */
 const boostedTrees: AdversaryLearner = {
   name: 'trees',
   fit(training) {
-    const view = rankedView(training);
-    const { x, y } = labelledRows(training, view);
-    const model = fitBoosted(x, y);
-    return (rows) => view(rows).map((row) => predictBoosted(model, row));
+    const data = treesData(training);
+    return treesScorer(fitBoostedFlat(data.x, data.width, data.y), data);
   },
 };
+
+/**
+ * The trees fitted on `training` as `boostedTrees.fit` fits them; on the tree worker when
+ * `offThread` and there is one (trees-thread.ts), so that the caller can fit others meanwhile.
+ */
+export async function fitTrees(training: readonly TrainingQuestion[], offThread: boolean): Promise<Scorer> {
+  const data = treesData(training);
+  const remote = offThread ? fitTreesOffThread(data.x, data.width, data.y) : null;
+  return treesScorer(remote ? await remote : fitBoostedFlat(data.x, data.width, data.y), data);
+}
+
+/** The training rows of the trees: the ranked view, flat, labelled 1 for a gold and 0 for a distractor. */
+function treesData(training: readonly TrainingQuestion[]) {
+  const { mean, sd, d } = rawScale(training);
+  const width = 3 * d;
+  const n = training.reduce((s, q) => s + q.rows.length, 0);
+  const x = new Float64Array(n * width);
+  const y = new Uint8Array(n);
+  let at = 0;
+  for (const q of training) {
+    const z = zOf(q.rows);
+    const ranks = ranksOf(q.rows);
+    q.rows.forEach((r, i) => {
+      const offset = at * width;
+      for (let j = 0; j < d; j++) x[offset + j] = z[i]![j]!;
+      for (let j = 0; j < d; j++) x[offset + d + j] = ranks[i]![j]!;
+      writeRaw(r, x, offset + 2 * d, mean, sd);
+      y[at++] = i === q.gold ? 1 : 0;
+    });
+  }
+  return { x, y, width, mean, sd };
+}
+
+function treesScorer(model: BoostedModel, { width, mean, sd }: { width: number; mean: number[]; sd: number[] }): Scorer {
+  let buffer = new Float64Array(0);
+  return (rows) => {
+    if (buffer.length < rows.length * width) buffer = new Float64Array(rows.length * width);
+    rankedInto(rows, buffer, width, mean, sd);
+    return rows.map((_, i) => predictBoostedAt(model, buffer, i * width));
+  };
+}
 
 const singleFeature: AdversaryLearner = {
   name: 'single-feature',
@@ -176,8 +257,11 @@ const singleFeature: AdversaryLearner = {
 };
 
 export const ADVERSARY_LEARNERS = [
-  logistic('linear', 1, () => withinQuestion),
-  logistic('ranked', 1, rankedView),
+  logistic('linear', 1, () => ({ view: withinQuestion, fill: fillWithin })),
+  logistic('ranked', 1, (training) => {
+    const scale = rawScale(training);
+    return { view: rankedView(training, scale), fill: rankedFill(scale) };
+  }),
   boostedTrees,
   singleFeature,
 ] as const satisfies readonly AdversaryLearner[];

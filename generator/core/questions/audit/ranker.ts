@@ -45,6 +45,13 @@ export function fitLogistic(x: readonly (readonly number[])[], y: readonly numbe
     for (let j = 0; j < d; j++) rows[i * D + j] = row[j]!;
     rows[i * D + d] = 1;
   });
+  return fitLogisticFlat(rows, d, y, c, maxIterations, start, curvature);
+}
+
+/** The same fit on rows given flat, each with a trailing 1: row i's column j at rows[i·(d + 1) + j], rows[i·(d + 1) + d] = 1. */
+export function fitLogisticFlat(rows: Float64Array, d: number, y: ArrayLike<number>, c = 1, maxIterations = 50, start?: readonly number[], curvature?: LogisticCurvature): LogisticModel {
+  const D = d + 1;
+  const n = y.length;
   // Last entry is the intercept. A start (weights then intercept, from a fit on nearly the same
   // rows) only shortens the path: the objective is strictly convex, its minimum is the same. From
   // such a start the Hessian is computed once and kept for CHORD_STEPS steps (a chord or simplified
@@ -57,7 +64,7 @@ export function fitLogistic(x: readonly (readonly number[])[], y: readonly numbe
   const objective = (v: readonly number[]) => {
     let loss = 0;
     for (let j = 0; j < d; j++) loss += 0.5 * v[j]! * v[j]!;
-    for (let i = 0; i < x.length; i++) {
+    for (let i = 0; i < n; i++) {
       const z = flatDot(v, rows, i * D, d) + v[d]!;
       loss += c * softplus(y[i] ? -z : z);
     }
@@ -68,7 +75,7 @@ export function fitLogistic(x: readonly (readonly number[])[], y: readonly numbe
   const hessian = new Float64Array(D * D);
   if (given) {
     // The data part of the Hessian grows with the rows; the penalty's identity does not.
-    const scale = x.length / curvature.rows;
+    const scale = n / curvature.rows;
     for (let k = 0; k < D * D; k++) hessian[k] = scale * curvature.hessian[k]!;
     for (let j = 0; j < d; j++) hessian[j * D + j]! += 1 - scale;
   }
@@ -82,7 +89,7 @@ export function fitLogistic(x: readonly (readonly number[])[], y: readonly numbe
       gradient[j] = w[j]!;
       if (fresh) hessian[j * D + j] = 1;
     }
-    for (let i = 0; i < x.length; i++) {
+    for (let i = 0; i < n; i++) {
       const p = sigmoid(flatDot(w, rows, i * D, d) + w[d]!);
       const residual = c * (p - y[i]!);
       const at = i * D;
@@ -122,7 +129,7 @@ export function fitLogistic(x: readonly (readonly number[])[], y: readonly numbe
   }
   if (curvature) {
     curvature.hessian = hessian;
-    curvature.rows = x.length;
+    curvature.rows = n;
   }
   return { weights: w.slice(0, d), intercept: w[d]!, iterations };
 }

@@ -3,7 +3,7 @@ import { candidateOf } from '../plans.js';
 import { toolOf } from '../tools.js';
 import { replaceInCandidate, substitutionRepeats } from './edit.js';
 import { argumentGrounding, priorText } from './grounding.js';
-import { entitiesIn, priorEntities, sameShape } from './off-target-argument.js';
+import { type EntityType, entitiesIn, priorEntities, sameShape } from './off-target-argument.js';
 import type { StepCandidate, StepOperator } from './types.js';
 import { topicContext, topicShares } from '../types/cues.js';
 
@@ -14,7 +14,13 @@ import { topicContext, topicShares } from '../types/cues.js';
  * stands now. Off-topic steps of unrelated tasks are eliminable on sight; these are not.
  */
 /** Per step of a trajectory (never mutated once read): its tool, its candidate form and whether its plan reads as Chinese; a similar trajectory's steps are read for many anchors. */
-const stepFacts = new WeakMap<object, { tool: string | null; c: ReturnType<typeof candidateOf>; chinese: boolean }>();
+const stepFacts = new WeakMap<object, StepFacts>();
+
+interface StepFacts {
+  tool: string | null;
+  c: ReturnType<typeof candidateOf>;
+  chinese: boolean;
+}
 
 /** A step in another language than the trajectory's is eliminable on sight. */
 function chinese(text: string): boolean {
@@ -59,7 +65,7 @@ export const borrowedStep: StepOperator = {
       .sort((a, b) => a.rank - b.rank || b.score - a.score || (a.key < b.key ? -1 : 1))
       .slice(0, 48)
       .map((x, order) => {
-        const c = adapt(x.c, prior, priorTexts);
+        const c = adapt(x.c, entitiesIn(`${x.c.plan}\n${x.c.action.text}`).sort((a, b) => b.text.length - a.text.length), prior, priorTexts);
         return { c, order, rank: x.rank, share: topicShares([`${c.plan}\n${c.action.text}`], context)[0]!, outOfBand: lengthBand(c, gold) };
       })
       // A borrowed step still searching with its own task's words is told from the gold by
@@ -97,12 +103,11 @@ const MAX_ADAPTED = 4;
  * met (another person, page, file) become entities of the same kind this trajectory did meet,
  * so the step is about this task's subjects and only reasoning about the step rejects it.
  */
-function adapt(c: StepCandidate, prior: ReturnType<typeof priorEntities>, priorNames: ReadonlySet<string>): StepCandidate {
+function adapt(c: StepCandidate, entities: ReadonlyArray<{ text: string; type: EntityType }>, prior: ReturnType<typeof priorEntities>, priorNames: ReadonlySet<string>): StepCandidate {
   let out = c;
   const used = new Set<string>();
   let changed = 0;
-  // Longest first, and never a part of an entity already replaced ("Rutherford" of "Ernest Rutherford").
-  const entities = entitiesIn(`${c.plan}\n${c.action.text}`).sort((a, b) => b.text.length - a.text.length);
+  // `entities` longest first, and never a part of an entity already replaced ("Rutherford" of "Ernest Rutherford").
   const replaced: string[] = [];
   for (const e of entities) {
     if (changed >= MAX_ADAPTED) break;

@@ -42,8 +42,17 @@ function pairsOf(list: readonly string[]): string[] {
   return out;
 }
 
-/** The words and word pairs of the goal and of every step before `position` (plan, thought, action, observation head). */
+/** The last anchor's prior text: the operators of one anchor each ask for it in turn. */
+let lastPrior: { t: Trajectory; position: number; text: PriorText } | null = null;
+
+/** The words and word pairs of the goal and of every step before `position` (plan, thought, action, observation head); callers only read them. */
 export function priorText(t: Trajectory, position: number): PriorText {
+  if (lastPrior?.t === t && lastPrior.position === position) return lastPrior.text;
+  lastPrior = { t, position, text: readPriorText(t, position) };
+  return lastPrior.text;
+}
+
+function readPriorText(t: Trajectory, position: number): PriorText {
   const goal = words(t.task.goal);
   const all = new Set(goal);
   const pairs = new Set(pairsOf(goal));

@@ -3,7 +3,7 @@ import { joins, pathsIn, replaceInCandidate, replaceWhole, substitutionRepeats }
 import { candidateText, pairFluency, priorText } from './grounding.js';
 import type { StepCandidate, StepOperator } from './types.js';
 
-type EntityType = 'url' | 'path' | 'name' | 'number' | 'code';
+export type EntityType = 'url' | 'path' | 'name' | 'number' | 'code';
 
 /** Capitalised words that open sentences and instructions; never treated as names. */
 const NOT_NAMES = new Set(
@@ -55,8 +55,17 @@ export function entitiesIn(text: string): Array<{ text: string; type: EntityType
   return out;
 }
 
-/** Entities the agent had met before `position` (goal, earlier steps and their observations). */
-export function priorEntities(t: Trajectory, position: number): Array<{ text: string; type: EntityType }> {
+/** The last anchor's prior entities: the operators of one anchor each ask for them in turn. */
+let lastPrior: { t: Trajectory; position: number; entities: ReadonlyArray<{ text: string; type: EntityType }> } | null = null;
+
+/** Entities the agent had met before `position` (goal, earlier steps and their observations); callers only read them. */
+export function priorEntities(t: Trajectory, position: number): ReadonlyArray<{ text: string; type: EntityType }> {
+  if (lastPrior?.t === t && lastPrior.position === position) return lastPrior.entities;
+  lastPrior = { t, position, entities: readPriorEntities(t, position) };
+  return lastPrior.entities;
+}
+
+function readPriorEntities(t: Trajectory, position: number): Array<{ text: string; type: EntityType }> {
   const parts = [t.task.goal];
   for (const s of t.steps.slice(0, position)) parts.push(s.thought ?? '', s.action.text, (s.observation ?? '').slice(0, 6000));
   return entitiesIn(parts.join('\n'));
@@ -80,19 +89,25 @@ export const offTargetArgument: StepOperator = {
     // Up to five variants: each target entity in turn, each time with another replacement.
     const shuffled = rng.shuffle(targets);
     const usedTo = new Set<string>();
+    // Each target's possible replacements, read once: only which were used changes from round to round.
+    const fitting = new Map<(typeof shuffled)[number], Array<{ text: string; type: EntityType }>>();
     for (let round = 0; round < 3 && out.length < 5; round++) {
       for (const target of shuffled) {
         if (out.length >= 5) break;
-        const sameType = prior.filter(
-          (e) =>
-            e.type === target.type &&
-            sameShape(e.text, target.text) &&
-            !usedTo.has(e.text) &&
-            !e.text.includes(target.text) &&
-            !target.text.includes(e.text) &&
-            (target.type !== 'number' || numberFits(e.text, target.text, goldText)) &&
-            !substitutionRepeats(gold, target.text, e.text),
-        );
+        let fits = fitting.get(target);
+        if (fits === undefined) {
+          fits = prior.filter(
+            (e) =>
+              e.type === target.type &&
+              sameShape(e.text, target.text) &&
+              !e.text.includes(target.text) &&
+              !target.text.includes(e.text) &&
+              (target.type !== 'number' || numberFits(e.text, target.text, goldText)) &&
+              !substitutionRepeats(gold, target.text, e.text),
+          );
+          fitting.set(target, fits);
+        }
+        const sameType = fits.filter((e) => !usedTo.has(e.text));
         // Names lean short, as borrowed steps do (the gold must be the longest option 1/K of the
         // time); paths, code and URLs keep about their length.
         const [low, high] = target.type === 'name' ? [0.5, 1.2] : [0.67, 1.5];

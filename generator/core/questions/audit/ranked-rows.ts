@@ -1,0 +1,45 @@
+/**
+ * The ranked view of one question's options (learners.ts: within-question z-scores, ranks scaled
+ * to [0, 1], raw values standardised by the training options' mean and sd) written into flat rows
+ * of a reused buffer. Every value is computed as `standardiseWithin` (ranker.ts), `rankWithin` and
+ * the raw part of `rankedView` compute it, in the same order of operations, so the numbers are the
+ * same to the bit; only the arrays per option are gone.
+ */
+
+/** Writes option i's view at out[i·width …]: z-scores at 0..d−1, ranks at d..2d−1, raw at 2d..3d−1. */
+export function rankedInto(rows: readonly (readonly number[])[], out: Float64Array, width: number, mean: readonly number[], sd: readonly number[]): void {
+  const k = rows.length;
+  if (k === 0) return;
+  const d = rows[0]!.length;
+  for (let j = 0; j < d; j++) {
+    let m = 0;
+    for (const r of rows) m += r[j]!;
+    m /= k;
+    let variance = 0;
+    for (const r of rows) variance += (r[j]! - m) ** 2;
+    const s = Math.sqrt(variance / k);
+    for (let i = 0; i < k; i++) out[i * width + j] = s < 1e-9 ? 0 : (rows[i]![j]! - m) / s;
+  }
+  for (let j = 0; j < d; j++) {
+    for (let i = 0; i < k; i++) {
+      if (k < 2) {
+        out[i * width + d + j] = 0;
+        continue;
+      }
+      let below = 0;
+      let equal = 0;
+      const v = rows[i]![j]!;
+      for (let m = 0; m < k; m++) {
+        if (rows[m]![j]! < v) below++;
+        else if (rows[m]![j]! === v) equal++;
+      }
+      out[i * width + d + j] = (below + (equal - 1) / 2) / (k - 1);
+    }
+  }
+  for (let i = 0; i < k; i++) writeRaw(rows[i]!, out, i * width + 2 * d, mean, sd);
+}
+
+/** A row's raw values standardised by the training mean and sd (0 where the sd is 0), at out[offset …]. */
+export function writeRaw(row: readonly number[], out: Float64Array, offset: number, mean: readonly number[], sd: readonly number[]): void {
+  for (let j = 0; j < row.length; j++) out[offset + j] = sd[j]! > 1e-9 ? (row[j]! - mean[j]!) / sd[j]! : 0;
+}
