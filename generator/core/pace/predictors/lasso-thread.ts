@@ -40,7 +40,6 @@ function startWorker(): Worker | null {
   } catch {
     return null;
   }
-  w.unref();
   w.on('message', (msg: { id: number; fit?: LassoFit; error?: string }) => {
     const p = pending.get(msg.id);
     pending.delete(msg.id);
@@ -53,6 +52,8 @@ function startWorker(): Worker | null {
     pending.clear();
     worker = null;
   });
+  // After the listeners: attaching a 'message' listener refs the worker's port again.
+  w.unref();
   return w;
 }
 

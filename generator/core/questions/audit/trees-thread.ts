@@ -38,7 +38,6 @@ function startWorker(): Worker | null {
   } catch {
     return null;
   }
-  w.unref();
   w.on('message', (msg: { id: number; model?: BoostedModel; error?: string }) => {
     const p = pending.get(msg.id);
     pending.delete(msg.id);
@@ -51,6 +50,9 @@ function startWorker(): Worker | null {
     pending.clear();
     worker = null;
   });
+  // After the listeners: attaching a 'message' listener refs the worker's port again, and a worker
+  // started but never given a job would keep the process from exiting.
+  w.unref();
   return w;
 }
 
