@@ -16,7 +16,7 @@ export default defineConfig({
     // already has a core, and a library that starts one thread per core on top of the other
     // worker's load spends its time waiting (a 10 s scikit-learn test took 114 s that way).
     env: { OMP_NUM_THREADS: '1', OPENBLAS_NUM_THREADS: '1', MKL_NUM_THREADS: '1' },
-    reporters: ['default'],
+    reporters: ['default', './test/setup/file-times.ts'],
     // One fresh folder per run for the harness runs tests share (test/helpers/harness-cache.mjs).
     globalSetup: ['test/setup/global.ts'],
     // Temp folders of test/helpers/tmp.ts are removed after the file that made them.

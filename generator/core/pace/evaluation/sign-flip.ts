@@ -44,26 +44,34 @@ export function signFlipTests(differenceSets: ReadonlyArray<ArrayLike<number>>):
   const n = differenceSets[0]?.length ?? 0;
   if (n <= exactUpTo) return differenceSets.map(exactSignFlipTest);
   if (differenceSets.some((d) => d.length !== n)) throw new Error('signFlipTests: every set must cover the same models');
+  const masks = signMasks(n);
+  const bytes = masks.length / signFlipResamples;
   const sets = differenceSets.map((differences) => {
     const d = Array.from(differences);
     const observed = d.reduce((a, b) => a + b, 0);
     const abs = Float64Array.from(d, Math.abs);
     const total = abs.reduce((a, b) => a + b, 0);
     // The observed assignment counts as one of the draws (a valid Monte Carlo p-value).
-    return { observed, abs, slack: TIE * Math.max(1, total), less: 1, greater: 1 };
+    return { observed, table: byteSums(abs, bytes), slack: TIE * Math.max(1, total), less: 1, greater: 1 };
   });
-  const rng = new Rng(SIGN_FLIP_STREAM);
-  // ±1 multipliers rather than a branch per model: the signs are random, so a branch would be
-  // mispredicted half the time; multiplying by ±1 is exact, so the sums are unchanged.
-  const sign = new Float64Array(n);
-  for (let r = 0; r < signFlipResamples; r++) {
-    for (let i = 0; i < n; i++) sign[i] = rng.next() < 0.5 ? 1 : -1;
-    for (const t of sets) {
+  // Each draw's sum is one table lookup per eight models: the models' signs for a draw are the
+  // bits of its mask bytes, and table[c·256 + b] is the signed sum of the eight |d| of byte c
+  // under the signs b. The sums differ from a model-by-model sum only by rounding, far below the
+  // tie slack.
+  for (const t of sets) {
+    const table = t.table;
+    const high = t.observed + t.slack;
+    const low = t.observed - t.slack;
+    let less = 0;
+    let greater = 0;
+    for (let r = 0, o = 0; r < signFlipResamples; r++, o += bytes) {
       let sum = 0;
-      for (let i = 0; i < n; i++) sum += sign[i]! * t.abs[i]!;
-      if (sum <= t.observed + t.slack) t.less++;
-      if (sum >= t.observed - t.slack) t.greater++;
+      for (let c = 0; c < bytes; c++) sum += table[(c << 8) | masks[o + c]!]!;
+      if (sum <= high) less++;
+      if (sum >= low) greater++;
     }
+    t.less += less;
+    t.greater += greater;
   }
   const count = signFlipResamples + 1;
   return sets.map((t) => {
@@ -71,6 +79,44 @@ export function signFlipTests(differenceSets: ReadonlyArray<ArrayLike<number>>):
     const pGreater = t.greater / count;
     return { models: n, meanDifference: t.observed / n, pLess, pGreater, pTwoSided: Math.min(1, 2 * Math.min(pLess, pGreater)), exact: false };
   });
+}
+
+/**
+ * The fixed stream's sign assignments for `n` models, drawn once per process and shared: byte c
+ * of draw r holds the signs of models 8c … 8c+7, bit set for −1 (the draw order is the stream's:
+ * model by model within a draw, draw by draw).
+ */
+const maskCache = new Map<number, Uint8Array>();
+function signMasks(n: number): Uint8Array {
+  const cached = maskCache.get(n);
+  if (cached) return cached;
+  const bytes = Math.ceil(n / 8);
+  const masks = new Uint8Array(signFlipResamples * bytes);
+  const rng = new Rng(SIGN_FLIP_STREAM);
+  for (let r = 0, o = 0; r < signFlipResamples; r++, o += bytes) {
+    for (let i = 0; i < n; i++) if (!(rng.next() < 0.5)) masks[o + (i >> 3)]! |= 1 << (i & 7);
+  }
+  // A handful of model counts occur in one run (the pool, the pool less a fold); keep the latest few.
+  if (maskCache.size >= 8) maskCache.delete(maskCache.keys().next().value as number);
+  maskCache.set(n, masks);
+  return masks;
+}
+
+/** table[c·256 + b]: Σ over the models of byte c of ±|d_i|, minus where bit i of b is set. */
+function byteSums(abs: Float64Array, bytes: number): Float64Array {
+  const table = new Float64Array(bytes * 256);
+  for (let c = 0; c < bytes; c++) {
+    const base = c << 8;
+    let all = 0;
+    for (let i = c * 8; i < Math.min(abs.length, c * 8 + 8); i++) all += abs[i]!;
+    table[base] = all;
+    for (let b = 1; b < 256; b++) {
+      const bit = 31 - Math.clz32(b & -b);
+      const i = c * 8 + bit;
+      table[base + b] = table[base + (b & (b - 1))]! - (i < abs.length ? 2 * abs[i]! : 0);
+    }
+  }
+  return table;
 }
 
 /** Every assignment of signs (n ≤ `exactUpTo`). */
