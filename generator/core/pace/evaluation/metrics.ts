@@ -11,6 +11,12 @@ export interface AbsoluteMetrics {
 }
 
 export function absoluteMetrics(truth: ArrayLike<number>, predicted: ArrayLike<number>): AbsoluteMetrics {
+  const { mae, r2 } = errorMetrics(truth, predicted);
+  return { mae, spearman: spearman(truth, predicted), pearson: pearson(truth, predicted), r2, n: truth.length };
+}
+
+/** MAE and R² alone (no rankings): what a comparison needs of a predictor whose order it ignores. */
+export function errorMetrics(truth: ArrayLike<number>, predicted: ArrayLike<number>): { mae: number; r2: number } {
   const n = truth.length;
   let ae = 0;
   let mt = 0;
@@ -25,7 +31,7 @@ export function absoluteMetrics(truth: ArrayLike<number>, predicted: ArrayLike<n
     ssRes += ((truth[i] as number) - (predicted[i] as number)) ** 2;
     ssTot += ((truth[i] as number) - mt) ** 2;
   }
-  return { mae: ae / n, spearman: spearman(truth, predicted), pearson: pearson(truth, predicted), r2: ssTot > 0 ? 1 - ssRes / ssTot : NaN, n };
+  return { mae: ae / n, r2: ssTot > 0 ? 1 - ssRes / ssTot : NaN };
 }
 
 /**

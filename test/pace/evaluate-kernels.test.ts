@@ -35,3 +35,28 @@ describe('sign-flip test above the exact size', () => {
     }
   });
 });
+
+describe('average ranks', () => {
+  it('the insertion path (few values) and the sorted-copy path (many) rank as the comparator sort does: ties, -0 and 0, infinities, NaN', async () => {
+    const { averageRanks } = await import('../../generator/core/pace/numerics/rank.js');
+    const plain = (v: number[]) => {
+      const order = v.map((_, i) => i).sort((a, b) => v[a]! - v[b]! || a - b);
+      const r = new Float64Array(v.length);
+      for (let i = 0; i < v.length; ) {
+        let j = i;
+        while (j + 1 < v.length && v[order[j + 1]!] === v[order[i]!]) j++;
+        for (let t = i; t <= j; t++) r[order[t]!] = (i + j) / 2 + 1;
+        i = j + 1;
+      }
+      return Array.from(r);
+    };
+    const rng = new Rng('ranks');
+    const pool = [0, -0, 1, 1, 2, 0.5, -3, Infinity, -Infinity];
+    for (let k = 0; k < 500; k++) {
+      const n = 1 + rng.int(k < 400 ? 60 : 3000);
+      const v = Array.from({ length: n }, () => (rng.next() < 0.5 ? pool[rng.int(pool.length)]! : Math.round(rng.next() * 8) / 4));
+      if (k % 50 === 0) v[rng.int(n)] = NaN;
+      expect(Array.from(averageRanks(v)), JSON.stringify(v)).toEqual(plain(v));
+    }
+  });
+});
