@@ -10,6 +10,8 @@ import { chooseShippedKind, type ShippedChoice } from './shipped-selection.js';
 import { foldView } from './fold-view.js';
 import { baselines, type BaselineName } from '../predictors/baselines.js';
 import { startLassoAll, type LassoFit } from '../predictors/lasso.js';
+import { startRidgeAll } from '../predictors/ridge.js';
+import { startBenchmarkMeans } from '../predictors/benchmark-means.js';
 import { conformalInterval, intervalLevels, targetBounds, type PredictionInterval } from './conformal.js';
 import { percentileSorted } from './uncertainty.js';
 import { Rng } from '../../kernel/rng.js';
@@ -64,8 +66,10 @@ export async function crossValidatedPredictions(
     // universe every pool model has, as in evaluate's outer folds. Under K-fold that basis is the
     // nested search's for the same inner fold (shared through `bases`).
     const baselineBasis = (others.size || frozen) && fold !== data ? innerBasis(bases, data, target, trainIdx, options, shared) : basis;
-    // Lasso on every instance fits on a worker thread (where there is one) while the fold's PACE fits run here.
+    // Lasso and the two ridge fits run on worker threads (where there are) while the fold's PACE fits run here.
     if (others.has('lasso-all')) startLassoAll(baselineBasis, lassoStart).catch(() => undefined);
+    if (others.has('ridge-all')) startRidgeAll(baselineBasis, cache).catch(() => undefined);
+    if (others.has('benchmark-means')) startBenchmarkMeans(baselineBasis, cache).catch(() => undefined);
     const fit = fitTarget(basis, config, null);
     const forms = shippedForms(basis, fit);
     const frozenFit = frozen ? (baselineBasis === basis ? fit : fitTarget(baselineBasis, config, null)) : null;

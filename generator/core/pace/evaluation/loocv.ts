@@ -11,6 +11,8 @@ import { absoluteMetrics, addPair, pairAccuracy, type AbsoluteMetrics, type Pair
 import { computeGlobalBasis, fitTarget, gridSize, predictPoolRow, prepareFold, type Grid } from '../pipeline.js';
 import { baselines, baselineOrder, type BaselineName } from '../predictors/baselines.js';
 import { startLassoAll, type LassoFit } from '../predictors/lasso.js';
+import { startRidgeAll } from '../predictors/ridge.js';
+import { startBenchmarkMeans } from '../predictors/benchmark-means.js';
 import type { PaceConfig, PaceData, PreparedTarget } from '../types.js';
 import { fallbackConfig } from '../types.js';
 import { addCoverage, crossValidatedPredictions, newCoverage, type CoverageTally } from './coverage.js';
@@ -231,6 +233,9 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
       const lasso: Promise<LassoFit> | null = options.baselines.includes('lasso-all') ? startLassoAll(basis, lassoBefore) : null;
       lasso?.catch(() => undefined);
       lassoBefore = lasso;
+      // The two ridge baselines likewise, on their own worker.
+      if (options.baselines.includes('ridge-all')) startRidgeAll(basis, cache).catch(() => undefined);
+      if (options.baselines.includes('benchmark-means')) startBenchmarkMeans(basis, cache).catch(() => undefined);
       const fit = fitTarget(basis, frozen, options.alpha);
       const preds = heldRows.map((row) => predictPoolRow(basis, fit, row));
       preds.forEach((pred, j) => {
