@@ -9,6 +9,9 @@ import { shippedForms, shippedKinds, shippedPoolPredictions, type ShippedKind } 
 import { chooseShippedKind, type ShippedChoice } from './shipped-selection.js';
 import { foldView } from './fold-view.js';
 import { baselines, type BaselineName } from '../predictors/baselines.js';
+import { startLassoAll, type LassoFit } from '../predictors/lasso.js';
+import { startRidgeAll } from '../predictors/ridge.js';
+import { startBenchmarkMeans } from '../predictors/benchmark-means.js';
 import { conformalInterval, intervalLevels, targetBounds, type PredictionInterval } from './conformal.js';
 import { percentileSorted } from './uncertainty.js';
 import { Rng } from '../../kernel/rng.js';
@@ -37,6 +40,8 @@ export async function crossValidatedPredictions(
   bases?: BasisCache,
   /** Also predict with PACE's own frozen-settings fit (evaluate's `pace-frozen` row), on the same universe as the baselines. */
   withFrozen = false,
+  /** The outer fold's `lasso-all` fit on the same columns: each inner fold's lasso starts from it. */
+  lassoStart: Promise<LassoFit> | null = null,
 ): Promise<{ predictions: Float64Array; residuals: Float64Array; folds: number; baselines: Map<BaselineName, Float64Array>; kind: ShippedKind; choice: ShippedChoice; byKind: Record<ShippedKind, Float64Array>; frozen: Float64Array | null }> {
   const byKind = Object.fromEntries(shippedKinds.map((k) => [k, new Float64Array(idx.length)])) as Record<ShippedKind, Float64Array>;
   const frozen = withFrozen ? new Float64Array(idx.length) : null;
@@ -57,12 +62,16 @@ export async function crossValidatedPredictions(
     // The fold's universe is fixed by its training models; the held-out rows' gaps are their own.
     const fold = foldView(data, [...held.map((t) => target.rows[idx[t] as number] as number), ...outside]);
     const basis = innerBasis(bases, fold, target, trainIdx, options, fold === data ? shared : null);
-    const fit = fitTarget(basis, config, null);
-    const forms = shippedForms(basis, fit);
     // Baselines (and PACE's own frozen fit) read the held-out row whole: they stay on the
     // universe every pool model has, as in evaluate's outer folds. Under K-fold that basis is the
     // nested search's for the same inner fold (shared through `bases`).
     const baselineBasis = (others.size || frozen) && fold !== data ? innerBasis(bases, data, target, trainIdx, options, shared) : basis;
+    // Lasso and the two ridge fits run on worker threads (where there are) while the fold's PACE fits run here.
+    if (others.has('lasso-all')) startLassoAll(baselineBasis, lassoStart).catch(() => undefined);
+    if (others.has('ridge-all')) startRidgeAll(baselineBasis, cache).catch(() => undefined);
+    if (others.has('benchmark-means')) startBenchmarkMeans(baselineBasis, cache).catch(() => undefined);
+    const fit = fitTarget(basis, config, null);
+    const forms = shippedForms(basis, fit);
     const frozenFit = frozen ? (baselineBasis === basis ? fit : fitTarget(baselineBasis, config, null)) : null;
     for (const t of held) {
       const row = idx[t] as number;

@@ -10,7 +10,9 @@ import { Rng } from '../../kernel/rng.js';
 import { absoluteMetrics, addPair, pairAccuracy, type AbsoluteMetrics, type PairTally } from './metrics.js';
 import { computeGlobalBasis, fitTarget, gridSize, predictPoolRow, prepareFold, type Grid } from '../pipeline.js';
 import { baselines, baselineOrder, type BaselineName } from '../predictors/baselines.js';
-import { startLassoAll } from '../predictors/lasso.js';
+import { startLassoAll, type LassoFit } from '../predictors/lasso.js';
+import { startRidgeAll } from '../predictors/ridge.js';
+import { startBenchmarkMeans } from '../predictors/benchmark-means.js';
 import type { PaceConfig, PaceData, PreparedTarget } from '../types.js';
 import { fallbackConfig } from '../types.js';
 import { addCoverage, crossValidatedPredictions, newCoverage, type CoverageTally } from './coverage.js';
@@ -208,6 +210,7 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
     const innerShare = loo && n - 1 <= protocol.leaveOneOutUpTo && options.nested && InnerFoldShare.enabled(folds, gridSize(options.nested)) ? new InnerFoldShare(folds) : undefined;
     // The mean predictor every row is compared with: the same folds' training mean.
     const foldMean = new Array<number>(n).fill(NaN);
+    let lassoBefore: Promise<LassoFit> | null = null;
     for (let f = 0; f < folds; f++) {
       const held = members[f]!;
       const inFold = new Uint8Array(n);
@@ -225,8 +228,14 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
       // models. Shared under K-fold only: K bases per outer fold, where leave-one-out would hold n.
       const bases = trainIdx.length > protocol.leaveOneOutUpTo ? new BasisCache() : undefined;
       const basis = prepareFold(data, target, trainIdx, options, shared, true);
-      // Lasso on every instance fits on a worker thread (where there is one) while the rest of the fold runs here.
-      if (options.baselines.includes('lasso-all')) startLassoAll(basis).catch(() => undefined);
+      // Lasso on every instance fits on a worker thread (where there is one) while the rest of the
+      // fold runs here, starting from the previous fold's fit (the optimum is the same from any start).
+      const lasso: Promise<LassoFit> | null = options.baselines.includes('lasso-all') ? startLassoAll(basis, lassoBefore) : null;
+      lasso?.catch(() => undefined);
+      lassoBefore = lasso;
+      // The two ridge baselines likewise, on their own worker.
+      if (options.baselines.includes('ridge-all')) startRidgeAll(basis, cache).catch(() => undefined);
+      if (options.baselines.includes('benchmark-means')) startBenchmarkMeans(basis, cache).catch(() => undefined);
       const fit = fitTarget(basis, frozen, options.alpha);
       const preds = heldRows.map((row) => predictPoolRow(basis, fit, row));
       preds.forEach((pred, j) => {
@@ -248,7 +257,7 @@ export async function runLoocv(data: PaceData, options: LoocvOptions): Promise<L
         // The whole of what fit does, on this fold's training models: their own cross-validation
         // picks the form, and its residuals make the interval `check` would issue around it. The
         // same inner folds predict every other candidate, whose residuals make that row's interval.
-        const inner = await crossValidatedPredictions(data, target, trainIdx, frozen, options, shared, options.baselines, protocol, bases, true);
+        const inner = await crossValidatedPredictions(data, target, trainIdx, frozen, options, shared, options.baselines, protocol, bases, true, lasso);
         innerBaselines = inner.baselines;
         const byKind = new Map(shippedKinds.map((kind) => [kind, residualsOf(target, trainIdx, inner.byKind[kind])]));
         const frozenResiduals = residualsOf(target, trainIdx, inner.frozen!);

@@ -106,23 +106,26 @@ function sortedWithSigns(d: Float64Array, v: Float64Array, n: number): Symmetric
 }
 
 function tridiagonalEigen(input: Float64Array, n: number): SymmetricEigen {
-  // V starts as the symmetrised input; tred2 turns it into the Householder transform.
-  const v = new Float64Array(n * n);
-  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) v[i * n + j] = ((input[i * n + j] as number) + (input[j * n + i] as number)) / 2;
+  // W starts as the symmetrised input (its own transpose); tred2 turns it into the Householder
+  // transform, held transposed: QL rotates pairs of columns of V, two contiguous rows of W = Vᵀ.
+  const w = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) w[i * n + j] = ((input[i * n + j] as number) + (input[j * n + i] as number)) / 2;
   const d = new Float64Array(n);
   const e = new Float64Array(n);
-  tred2(v, d, e, n);
-  // QL rotates pairs of columns of V: work on Vᵀ so that each rotation reads two contiguous rows.
-  const w = new Float64Array(n * n);
-  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) w[j * n + i] = v[i * n + j] as number;
+  tred2(w, d, e, n);
   tql2(w, d, e, n);
+  const v = new Float64Array(n * n);
   for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) v[i * n + j] = w[j * n + i] as number;
   return sortedWithSigns(d, v, n);
 }
 
-/** Householder reduction to tridiagonal form (JAMA's tred2, row-major V). */
+/**
+ * Householder reduction to tridiagonal form (JAMA's tred2), on Vᵀ: `V` holds the transform
+ * column-major (V[c*n + r] is row r, column c), so the inner loops, which run down columns,
+ * read contiguous memory. The arithmetic is JAMA's in the same order, and Vᵀ is what tql2 takes.
+ */
 function tred2(V: Float64Array, d: Float64Array, e: Float64Array, n: number): void {
-  for (let j = 0; j < n; j++) d[j] = V[(n - 1) * n + j] as number;
+  for (let j = 0; j < n; j++) d[j] = V[j * n + (n - 1)] as number;
   for (let i = n - 1; i > 0; i--) {
     let scale = 0;
     let h = 0;
@@ -130,9 +133,9 @@ function tred2(V: Float64Array, d: Float64Array, e: Float64Array, n: number): vo
     if (scale === 0) {
       e[i] = d[i - 1] as number;
       for (let j = 0; j < i; j++) {
-        d[j] = V[(i - 1) * n + j] as number;
-        V[i * n + j] = 0;
+        d[j] = V[j * n + (i - 1)] as number;
         V[j * n + i] = 0;
+        V[i * n + j] = 0;
       }
     } else {
       for (let k = 0; k < i; k++) {
@@ -148,11 +151,11 @@ function tred2(V: Float64Array, d: Float64Array, e: Float64Array, n: number): vo
       for (let j = 0; j < i; j++) e[j] = 0;
       for (let j = 0; j < i; j++) {
         f = d[j] as number;
-        V[j * n + i] = f;
+        V[i * n + j] = f;
         g = (e[j] as number) + (V[j * n + j] as number) * f;
         for (let k = j + 1; k <= i - 1; k++) {
-          g += (V[k * n + j] as number) * (d[k] as number);
-          e[k] = (e[k] as number) + (V[k * n + j] as number) * f;
+          g += (V[j * n + k] as number) * (d[k] as number);
+          e[k] = (e[k] as number) + (V[j * n + k] as number) * f;
         }
         e[j] = g;
       }
@@ -166,32 +169,32 @@ function tred2(V: Float64Array, d: Float64Array, e: Float64Array, n: number): vo
       for (let j = 0; j < i; j++) {
         f = d[j] as number;
         g = e[j] as number;
-        for (let k = j; k <= i - 1; k++) V[k * n + j] = (V[k * n + j] as number) - (f * (e[k] as number) + g * (d[k] as number));
-        d[j] = V[(i - 1) * n + j] as number;
-        V[i * n + j] = 0;
+        for (let k = j; k <= i - 1; k++) V[j * n + k] = (V[j * n + k] as number) - (f * (e[k] as number) + g * (d[k] as number));
+        d[j] = V[j * n + (i - 1)] as number;
+        V[j * n + i] = 0;
       }
     }
     d[i] = h;
   }
   for (let i = 0; i < n - 1; i++) {
-    V[(n - 1) * n + i] = V[i * n + i] as number;
+    V[i * n + (n - 1)] = V[i * n + i] as number;
     V[i * n + i] = 1;
     const h = d[i + 1] as number;
     if (h !== 0) {
-      for (let k = 0; k <= i; k++) d[k] = (V[k * n + i + 1] as number) / h;
+      for (let k = 0; k <= i; k++) d[k] = (V[(i + 1) * n + k] as number) / h;
       for (let j = 0; j <= i; j++) {
         let g = 0;
-        for (let k = 0; k <= i; k++) g += (V[k * n + i + 1] as number) * (V[k * n + j] as number);
-        for (let k = 0; k <= i; k++) V[k * n + j] = (V[k * n + j] as number) - g * (d[k] as number);
+        for (let k = 0; k <= i; k++) g += (V[(i + 1) * n + k] as number) * (V[j * n + k] as number);
+        for (let k = 0; k <= i; k++) V[j * n + k] = (V[j * n + k] as number) - g * (d[k] as number);
       }
     }
-    for (let k = 0; k <= i; k++) V[k * n + i + 1] = 0;
+    for (let k = 0; k <= i; k++) V[(i + 1) * n + k] = 0;
   }
   for (let j = 0; j < n; j++) {
-    d[j] = V[(n - 1) * n + j] as number;
-    V[(n - 1) * n + j] = 0;
+    d[j] = V[j * n + (n - 1)] as number;
+    V[j * n + (n - 1)] = 0;
   }
-  V[(n - 1) * n + n - 1] = 1;
+  V[(n - 1) * n + (n - 1)] = 1;
   e[0] = 0;
 }
 

@@ -1,9 +1,12 @@
 import type { Baseline, BaselineContext } from './baseline-types.js';
 import { gramRows, viewCols } from '../numerics/kernels.js';
-import { cachedRidgeFold, predictKernelRidge } from '../numerics/kernel-ridge.js';
+import { predictKernelRidge, type RidgeFold } from '../numerics/kernel-ridge.js';
+import type { FoldBasis } from '../pipeline.js';
+import { perFold } from './fold-memo.js';
+import { ridgeOffThread } from './ridge-thread.js';
 
 /** Per-model mean score on each source benchmark (task): pool rows × tasks. */
-export function benchmarkMeans(ctx: BaselineContext): { features: Float64Array; tasks: string[] } {
+export function benchmarkMeans(ctx: Pick<BaselineContext, 'basis' | 'cache'>): { features: Float64Array; tasks: string[] } {
   const cached = ctx.cache.get('benchmark-means') as { features: Float64Array; tasks: string[] } | undefined;
   if (cached) return cached;
   const { view, instances } = ctx.basis.data;
@@ -25,19 +28,30 @@ export function benchmarkMeans(ctx: BaselineContext): { features: Float64Array; 
   return out;
 }
 
+/** The Gram matrix of the per-benchmark means over all pool rows (per-target cache). */
+function benchmarkGram(ctx: Pick<BaselineContext, 'basis' | 'cache'>): Float64Array {
+  let g = ctx.cache.get('benchmark-gram') as Float64Array | undefined;
+  if (!g) {
+    const { features, tasks } = benchmarkMeans(ctx);
+    const n = ctx.basis.data.models.length;
+    g = gramRows({ data: features, stride: tasks.length, rows: Int32Array.from({ length: n }, (_, i) => i), cols: null });
+    ctx.cache.set('benchmark-gram', g);
+  }
+  return g;
+}
+
+/**
+ * Starts the fold's `benchmark-means` fit (once per fold basis; on the ridge worker where there is
+ * one) and returns it: `evaluate` calls this as soon as a fold's basis is ready.
+ */
+export function startBenchmarkMeans(basis: FoldBasis, cache: Map<string, unknown>): Promise<RidgeFold> {
+  return perFold(basis, 'benchmark-means', () => ridgeOffThread(benchmarkGram({ basis, cache }), basis.data.models.length, basis.trainRows, basis.yTrain));
+}
+
 /** Benchmark-level means (one feature per source benchmark) → ridge, penalty by inner leave-one-out. */
 export const benchmarkMeansBaseline: Baseline = {
   name: 'benchmark-means',
   notShippedBecause: 'needs each benchmark’s mean over all its instances, and ridge weights can be negative (not monotone); the shippable form "benchmark-accuracy" is the non-negative fit on the proxy items',
   title: 'per-benchmark means + ridge',
-  predict: (ctx) => {
-    let g = ctx.cache.get('benchmark-gram') as Float64Array | undefined;
-    const n = ctx.basis.data.models.length;
-    if (!g) {
-      const { features, tasks } = benchmarkMeans(ctx);
-      g = gramRows({ data: features, stride: tasks.length, rows: Int32Array.from({ length: n }, (_, i) => i), cols: null });
-      ctx.cache.set('benchmark-gram', g);
-    }
-    return predictKernelRidge(cachedRidgeFold(ctx.cache, 'benchmark-means', g, n, ctx.basis.trainRows, ctx.basis.yTrain), g, n, ctx.testRow);
-  },
+  predict: async (ctx) => predictKernelRidge(await startBenchmarkMeans(ctx.basis, ctx.cache), benchmarkGram(ctx), ctx.basis.data.models.length, ctx.testRow),
 };

@@ -10,6 +10,8 @@ export interface LassoFit {
   intercept: number;
   alpha: number;
   iterations: number;
+  /** Working-set solve only (lasso-active.ts): whether the weights are certified as the unique optimum. */
+  unique?: boolean;
 }
 
 /**
@@ -87,6 +89,23 @@ export function codeColumns(n: number, p: number, fill: (j: number, out: Float64
   return { n, p, codes, start, values: values.subarray(0, used) };
 }
 
+/**
+ * The columns of `pool` at its rows `at`, in that order: each row keeps its code and each column
+ * its table, so every product over the picked rows reads the very doubles a coding of those rows
+ * alone would hold (in the same row order), and a fit on them is the same bit for bit.
+ */
+export function pickRows(pool: CodedColumns, at: Int32Array): CodedColumns {
+  const { n: all, p } = pool;
+  const n = at.length;
+  const codes = pool.codes instanceof Uint8Array ? new Uint8Array(p * n) : new Uint16Array(p * n);
+  for (let j = 0; j < p; j++) {
+    const from = j * all;
+    const to = j * n;
+    for (let i = 0; i < n; i++) codes[to + i] = pool.codes[from + (at[i] as number)] as number;
+  }
+  return { n, p, codes, start: pool.start, values: pool.values };
+}
+
 function grow(a: Float64Array, need: number): Float64Array {
   const b = new Float64Array(Math.max(need, 2 * a.length));
   b.set(a);
@@ -101,15 +120,18 @@ export function lassoFit(x: Float64Array, n: number, p: number, y: Float64Array,
   return lassoFitCoded(codeColumnMajor(x, n, p), y, alpha, tol, maxIter);
 }
 
-/** `lassoFit` on coded columns (the same iterates, bit for bit). */
-export function lassoFitCoded(x: CodedColumns, y: Float64Array, alpha: number | { ratio: number }, tol = 1e-10, maxIter = 10000): LassoFit {
+/** Centred tables of coded columns: table[start[j] + c] − mean of column j, the value a centred copy would hold. */
+export interface CentredColumns {
+  xm: Float64Array;
+  table: Float64Array;
+  /** ‖x_j − mean‖² per column, summed in row order. */
+  norms: Float64Array;
+}
+
+export function centreColumns(x: CodedColumns): CentredColumns {
   const { n, p, codes, start: colStart } = x;
   const xm = new Float64Array(p);
   const norms = new Float64Array(p);
-  let ym = 0;
-  for (const v of y) ym += v;
-  ym /= n;
-  // Centred tables: table[start[j] + c] − mean of column j, the value a centred copy would hold.
   const table: Float64Array = new Float64Array(x.values.length);
   for (let j = 0; j < p; j++) {
     const o = j * n;
@@ -125,20 +147,33 @@ export function lassoFitCoded(x: CodedColumns, y: Float64Array, alpha: number | 
     }
     norms[j] = nn;
   }
-  const r = Float64Array.from(y, (v) => v - ym);
-  let a: number;
-  if (typeof alpha === 'number') a = alpha;
-  else {
-    let maxCorr = 0;
-    for (let j = 0; j < p; j++) {
-      const o = j * n;
-      const t0 = colStart[j] as number;
-      let s = 0;
-      for (let i = 0; i < n; i++) s += (table[t0 + (codes[o + i] as number)] as number) * (r[i] as number);
-      maxCorr = Math.max(maxCorr, Math.abs(s) / n);
-    }
-    a = alpha.ratio * maxCorr;
+  return { xm, table, norms };
+}
+
+/** α itself, or `ratio`·α_max with α_max = max_j |x_jᵀ(y − ȳ)|/n (each product summed in row order). */
+export function resolveAlpha(x: CodedColumns, table: Float64Array, centredY: Float64Array, alpha: number | { ratio: number }): number {
+  if (typeof alpha === 'number') return alpha;
+  const { n, p, codes, start: colStart } = x;
+  let maxCorr = 0;
+  for (let j = 0; j < p; j++) {
+    const o = j * n;
+    const t0 = colStart[j] as number;
+    let s = 0;
+    for (let i = 0; i < n; i++) s += (table[t0 + (codes[o + i] as number)] as number) * (centredY[i] as number);
+    maxCorr = Math.max(maxCorr, Math.abs(s) / n);
   }
+  return alpha.ratio * maxCorr;
+}
+
+/** `lassoFit` on coded columns (the same iterates, bit for bit). */
+export function lassoFitCoded(x: CodedColumns, y: Float64Array, alpha: number | { ratio: number }, tol = 1e-10, maxIter = 10000): LassoFit {
+  const { n, p, codes, start: colStart } = x;
+  const { xm, table, norms } = centreColumns(x);
+  let ym = 0;
+  for (const v of y) ym += v;
+  ym /= n;
+  const r = Float64Array.from(y, (v) => v - ym);
+  const a = resolveAlpha(x, table, r, alpha);
   const w = new Float64Array(p);
   const thresh = n * a;
   // Certified skips (exact: the iterates are the ones a full sweep gives). A coordinate at zero
