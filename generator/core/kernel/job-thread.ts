@@ -20,6 +20,8 @@ interface Reply<Result> {
 export interface JobThread<Job, Result> {
   /** Sends `job` to the worker (`transfer`: buffers handed over, not copied); null when there is no worker. */
   post(job: Job, transfer?: readonly Transferable[]): Promise<Result> | null;
+  /** Ends the worker once no job is out, freeing its heap; a later `post` starts a new one. */
+  close(): void;
 }
 
 /**
@@ -75,6 +77,11 @@ export function jobThread<Job extends object, Result>(threadModule: string, work
       current.ref();
       current.postMessage({ ...job, id }, transfer);
       return sent;
+    },
+    close() {
+      if (!w || pending.size > 0) return;
+      void w.terminate();
+      w = undefined;
     },
   };
 }
