@@ -167,6 +167,8 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
     for (const [j, i] of members.entries()) if (!remote || j % 2 === 0) results.set(i, draftOne(usable[i]!));
     if (remote) {
       const drafted = await remote;
+      // The worker's copy of the corpus goes as soon as its last kind is drafted, before this kind is filtered.
+      if (kind === lastSplitKind) split!.release();
       away.forEach((i, j) => results.set(i, drafted ? drafted[j]! : draftOne(usable[i]!)));
     }
     let visited = 0;
@@ -361,7 +363,7 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
   };
   for (const kind of kinds) {
     const generated = Object.assign(await generateKind(kind), { done: false });
-    if (kind === lastSplitKind) split?.release();
+    if (kind === lastSplitKind) split?.release(); // when nothing was drafted there (no-op otherwise)
     if (generated.filtered) generated.filtered.then(() => (generated.done = true), () => (generated.done = true));
     else generated.done = true;
     waiting.push(generated);

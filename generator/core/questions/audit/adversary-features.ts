@@ -155,13 +155,18 @@ function argumentCount(parsed: Record<string, unknown>): number {
   return args && typeof args === 'object' ? Object.keys(args).length : 0;
 }
 
-function trigrams(text: string): Set<string> {
-  const out = new Set<string>();
-  for (let i = 0; i + 3 <= text.length; i++) out.add(text.slice(i, i + 3));
+/**
+ * Character trigrams (UTF-16 code units, as `slice` reads them), each packed into one number:
+ * three 16-bit units fit exactly in a double, so equal numbers are equal trigrams. A 20,000-char
+ * history is read per question; a set of numbers costs far less than one of 3-char strings.
+ */
+function trigrams(text: string): Set<number> {
+  const out = new Set<number>();
+  for (let i = 0; i + 3 <= text.length; i++) out.add(text.charCodeAt(i) * 4294967296 + text.charCodeAt(i + 1) * 65536 + text.charCodeAt(i + 2));
   return out;
 }
 
-function trigramShare(text: string, context: ReadonlySet<string>): number {
+function trigramShare(text: string, context: ReadonlySet<number>): number {
   const own = trigrams(text);
   if (own.size === 0) return 0;
   let shared = 0;
