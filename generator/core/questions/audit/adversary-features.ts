@@ -65,18 +65,21 @@ export function adversaryFeatures(q: McqQuestion): number[][] {
 
 function compute(q: McqQuestion): number[][] {
   const segment = questionSegment(q);
-  const rules = optionFeatures(q);
   const history = segment.trajectory.length > HISTORY_CHARS ? segment.trajectory.slice(-HISTORY_CHARS) : segment.trajectory;
+  // The segment's words are read once: for the history's bigram model when the history is the
+  // whole segment (no longer than HISTORY_CHARS), for the word set, and for the shortcut rules.
+  const segmentWordList = words(segment.trajectory);
+  const historyWords = new Set(segmentWordList);
+  const rules = optionFeatures(q, historyWords);
   const questionWords = new Set(words(segment.trajectory.slice(0, QUESTION_CHARS)));
   const lastWords = new Set(words(segment.trajectory.slice(-LAST_OBSERVATION_CHARS)));
-  const historyWordList = words(history);
-  const historyWords = new Set(words(segment.trajectory));
-  const historyTrigrams = trigrams(history.toLowerCase());
+  const historyWordList = history === segment.trajectory ? segmentWordList : words(history);
+  const lowerHistory = history.toLowerCase();
+  const historyTrigrams = trigrams(lowerHistory);
   const bigram = fitBigram(historyWordList);
   const tools = q.choices.map(optionTool);
   const toolCounts = new Map<string, number>();
   for (const t of tools) if (t !== null) toolCounts.set(t, (toolCounts.get(t) ?? 0) + 1);
-  const lowerHistory = history.toLowerCase();
   const historyCapitalised = new Set(history.match(CAPITALISED) ?? []);
   const wordSets = q.choices.map((c) => new Set(words(collapseWhitespace(c))));
   return q.choices.map((choice, i) => {
