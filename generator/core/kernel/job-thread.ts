@@ -75,7 +75,15 @@ export function jobThread<Job extends object, Result>(threadModule: string, work
       const id = nextId++;
       const sent = new Promise<Result>((resolve, reject) => pending.set(id, { resolve, reject }));
       current.ref();
-      current.postMessage({ ...job, id }, transfer);
+      try {
+        current.postMessage({ ...job, id }, transfer);
+      } catch (e) {
+        // A job that cannot be cloned never reaches the worker: fail it here (the caller runs it
+        // itself) rather than leave it pending, which would keep the process alive.
+        pending.delete(id);
+        if (!pending.size) current.unref();
+        return Promise.reject(e instanceof Error ? e : new Error(String(e)));
+      }
       return sent;
     },
     close() {
