@@ -20,6 +20,8 @@ interface Reply<Result> {
 export interface JobThread<Job, Result> {
   /** Sends `job` to the worker (`transfer`: buffers handed over, not copied); null when there is no worker. */
   post(job: Job, transfer?: readonly Transferable[]): Promise<Result> | null;
+  /** Ends the worker once no job is out, freeing its heap; a later `post` starts a new one. */
+  close(): void;
 }
 
 /**
@@ -73,8 +75,21 @@ export function jobThread<Job extends object, Result>(threadModule: string, work
       const id = nextId++;
       const sent = new Promise<Result>((resolve, reject) => pending.set(id, { resolve, reject }));
       current.ref();
-      current.postMessage({ ...job, id }, transfer);
+      try {
+        current.postMessage({ ...job, id }, transfer);
+      } catch (e) {
+        // A job that cannot be cloned never reaches the worker: fail it here (the caller runs it
+        // itself) rather than leave it pending, which would keep the process alive.
+        pending.delete(id);
+        if (!pending.size) current.unref();
+        return Promise.reject(e instanceof Error ? e : new Error(String(e)));
+      }
       return sent;
+    },
+    close() {
+      if (!w || pending.size > 0) return;
+      void w.terminate();
+      w = undefined;
     },
   };
 }

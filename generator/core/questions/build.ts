@@ -18,6 +18,7 @@ import { type TemplateSet, loadTemplates, renderBare, renderWithinBudget } from 
 import { answerStemFor, omittedMarkersFor, questionHeaderFor } from './stems-zh.js';
 import { type FilterDropReason, filterByTask } from './adversarial-filter.js';
 import { runOffThread } from './adversarial-thread.js';
+import { DraftSplit, OFF_THREAD_KINDS } from './generate-thread.js';
 import { nearDuplicateKey, questionLanguage } from './build-keys.js';
 import { chooseShots } from './build-shots.js';
 import { balanceGoldPositions } from './gold-positions.js';
@@ -139,6 +140,15 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
     findings: Finding[];
     filtered: Promise<Map<QuestionDraft, FilterDropReason>> | null;
   }
+  const settings = {
+    choices,
+    maxPerTrajectory: options.maxPerTrajectory ?? BUILD_DEFAULTS.maxPerTrajectory,
+    observationChars: options.observationChars ?? BUILD_DEFAULTS.observationChars,
+    planHistory: options.planHistory ?? ('plans' as const),
+  };
+  // A language model rewrites drafts as they are made: then every draft is made here.
+  const split = options.llm ? null : new DraftSplit(usable);
+  const lastSplitKind = kinds.filter((k) => OFF_THREAD_KINDS.has(k)).at(-1);
   const generateKind = async (kind: QuestionKind): Promise<Generated> => {
     const module = QUESTION_TYPES[kind];
     const list: Entry[] = [];
@@ -146,18 +156,27 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
     const skips: string[] = [];
     const findings: Finding[] = [];
     const skip = (key: string) => skips.push(key);
+    const draftOne = (t: Trajectory) =>
+      module.generate(t, { rng: root.fork(`${kind}/${t.traj_id}`), corpus: corpusByLanguage.get(questionLanguage(t))!, ...settings });
+    // The costliest kinds are drafted on two threads (generate-thread.ts): every other member
+    // trajectory on the worker, the rest here meanwhile; the results are taken in trajectory order.
+    const members = usable.flatMap((t, i) => (module.domains.includes(t.domain) ? [i] : []));
+    const results = new Map<number, ReturnType<typeof draftOne>>();
+    const away = members.filter((_, j) => j % 2 === 1);
+    const remote = split && OFF_THREAD_KINDS.has(kind) && away.length > 0 ? split.draft(kind, away, { seed, ...settings }) : null;
+    for (const [j, i] of members.entries()) if (!remote || j % 2 === 0) results.set(i, draftOne(usable[i]!));
+    if (remote) {
+      const drafted = await remote;
+      // The worker's copy of the corpus goes as soon as its last kind is drafted, before this kind is filtered.
+      if (kind === lastSplitKind) split!.release();
+      away.forEach((i, j) => results.set(i, drafted ? drafted[j]! : draftOne(usable[i]!)));
+    }
     let visited = 0;
-    for (const t of usable) {
+    for (const [i, t] of usable.entries()) {
       onProgress?.(++visited, usable.length, `${kind}: trajectories`);
-      if (!module.domains.includes(t.domain)) continue;
-      const result = module.generate(t, {
-        rng: root.fork(`${kind}/${t.traj_id}`),
-        corpus: corpusByLanguage.get(questionLanguage(t))!,
-        choices,
-        maxPerTrajectory: options.maxPerTrajectory ?? BUILD_DEFAULTS.maxPerTrajectory,
-        observationChars: options.observationChars ?? BUILD_DEFAULTS.observationChars,
-        planHistory: options.planHistory ?? 'plans',
-      });
+      const result = results.get(i);
+      if (!result) continue;
+      results.delete(i);
       for (const r of result.skipped) {
         skip(`${kind}:${r}`);
         reasons[r] = (reasons[r] ?? 0) + 1;
@@ -344,6 +363,7 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
   };
   for (const kind of kinds) {
     const generated = Object.assign(await generateKind(kind), { done: false });
+    if (kind === lastSplitKind) split?.release(); // when nothing was drafted there (no-op otherwise)
     if (generated.filtered) generated.filtered.then(() => (generated.done = true), () => (generated.done = true));
     else generated.done = true;
     waiting.push(generated);

@@ -60,21 +60,23 @@ export class CorpusIndex {
   private readonly filesByRepo = new Map<string, Set<string>>();
   /** Similarity search: bottom-k sketch tokens per trajectory, and capped postings per (domain, token). */
   private readonly sketches = new Map<string, string[]>();
-  private readonly postings = new Map<string, Trajectory[]>();
+  /** Positions in `trajectories`. */
+  private readonly postings = new Map<string, number[]>();
+  private counts = new Int32Array(0);
   /** Content hash inputs: what distractors may be drawn from, per domain (provenance, not ids). */
   private readonly members = new Map<Domain, string[]>();
   /** Every kind asks for the same trajectory's neighbours: computed once per trajectory. */
   private readonly similarCache = new WeakMap<Trajectory, Trajectory[]>();
 
   constructor(readonly trajectories: readonly Trajectory[]) {
-    for (const t of trajectories) {
+    for (const [at, t] of trajectories.entries()) {
       const sketch = sketchOf(t);
       this.sketches.set(t.traj_id, sketch);
       for (const tok of sketch) {
         const key = `${t.domain}\u0000${tok}`;
         const list = this.postings.get(key) ?? [];
         // A token shared by very many trajectories says little about similarity; its list stops growing.
-        if (list.length < POSTING_CAP) list.push(t);
+        if (list.length < POSTING_CAP) list.push(at);
         this.postings.set(key, list);
       }
       push(this.members as Map<string, string[]>, t.domain, t.traj_id);
@@ -113,12 +115,25 @@ export class CorpusIndex {
   similar(t: Trajectory, limit = SIMILAR_LIMIT): Trajectory[] {
     const cached = this.similarCache.get(t);
     if (cached && limit === SIMILAR_LIMIT) return cached;
-    const score = new Map<Trajectory, number>();
+    // Shared tokens counted per trajectory position in a reused array (a Map per call cost more
+    // than the rest of the search); only the positions touched are read and reset.
+    if (this.counts.length < this.trajectories.length) this.counts = new Int32Array(this.trajectories.length);
+    const counts = this.counts;
+    const touched: number[] = [];
     for (const tok of this.sketches.get(t.traj_id) ?? sketchOf(t)) {
-      for (const other of this.postings.get(`${t.domain}\u0000${tok}`) ?? []) score.set(other, (score.get(other) ?? 0) + 1);
+      for (const at of this.postings.get(`${t.domain}\u0000${tok}`) ?? []) {
+        const seen = counts[at]!;
+        if (seen === 0) touched.push(at);
+        counts[at] = seen + 1;
+      }
     }
-    const found = [...score]
-      .filter(([o]) => !sameTask(o, t))
+    const scored: Array<[Trajectory, number]> = [];
+    for (const at of touched) {
+      const o = this.trajectories[at]!;
+      if (!sameTask(o, t)) scored.push([o, counts[at]!]);
+      counts[at] = 0;
+    }
+    const found = scored
       .sort(([a, x], [b, y]) => y - x || (a.traj_id < b.traj_id ? -1 : 1))
       .slice(0, limit)
       .map(([o]) => o);

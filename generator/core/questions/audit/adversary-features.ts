@@ -65,18 +65,21 @@ export function adversaryFeatures(q: McqQuestion): number[][] {
 
 function compute(q: McqQuestion): number[][] {
   const segment = questionSegment(q);
-  const rules = optionFeatures(q);
   const history = segment.trajectory.length > HISTORY_CHARS ? segment.trajectory.slice(-HISTORY_CHARS) : segment.trajectory;
+  // The segment's words are read once: for the history's bigram model when the history is the
+  // whole segment (no longer than HISTORY_CHARS), for the word set, and for the shortcut rules.
+  const segmentWordList = words(segment.trajectory);
+  const historyWords = new Set(segmentWordList);
+  const rules = optionFeatures(q, historyWords);
   const questionWords = new Set(words(segment.trajectory.slice(0, QUESTION_CHARS)));
   const lastWords = new Set(words(segment.trajectory.slice(-LAST_OBSERVATION_CHARS)));
-  const historyWordList = words(history);
-  const historyWords = new Set(words(segment.trajectory));
-  const historyTrigrams = trigrams(history.toLowerCase());
+  const historyWordList = history === segment.trajectory ? segmentWordList : words(history);
+  const lowerHistory = history.toLowerCase();
+  const historyTrigrams = trigrams(lowerHistory);
   const bigram = fitBigram(historyWordList);
   const tools = q.choices.map(optionTool);
   const toolCounts = new Map<string, number>();
   for (const t of tools) if (t !== null) toolCounts.set(t, (toolCounts.get(t) ?? 0) + 1);
-  const lowerHistory = history.toLowerCase();
   const historyCapitalised = new Set(history.match(CAPITALISED) ?? []);
   const wordSets = q.choices.map((c) => new Set(words(collapseWhitespace(c))));
   return q.choices.map((choice, i) => {
@@ -155,13 +158,18 @@ function argumentCount(parsed: Record<string, unknown>): number {
   return args && typeof args === 'object' ? Object.keys(args).length : 0;
 }
 
-function trigrams(text: string): Set<string> {
-  const out = new Set<string>();
-  for (let i = 0; i + 3 <= text.length; i++) out.add(text.slice(i, i + 3));
+/**
+ * Character trigrams (UTF-16 code units, as `slice` reads them), each packed into one number:
+ * three 16-bit units fit exactly in a double, so equal numbers are equal trigrams. A 20,000-char
+ * history is read per question; a set of numbers costs far less than one of 3-char strings.
+ */
+function trigrams(text: string): Set<number> {
+  const out = new Set<number>();
+  for (let i = 0; i + 3 <= text.length; i++) out.add(text.charCodeAt(i) * 4294967296 + text.charCodeAt(i + 1) * 65536 + text.charCodeAt(i + 2));
   return out;
 }
 
-function trigramShare(text: string, context: ReadonlySet<string>): number {
+function trigramShare(text: string, context: ReadonlySet<number>): number {
   const own = trigrams(text);
   if (own.size === 0) return 0;
   let shared = 0;

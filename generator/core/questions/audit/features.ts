@@ -25,17 +25,18 @@ export interface OptionFeatures {
 
 const cache = new WeakMap<object, OptionFeatures>();
 
-export function optionFeatures(q: McqQuestion): OptionFeatures {
+/** `trajectoryWords`: the words of the question segment's trajectory text, when the caller has read them already. */
+export function optionFeatures(q: McqQuestion, trajectoryWords?: ReadonlySet<string>): OptionFeatures {
   let out = cache.get(q);
-  if (out === undefined) cache.set(q, (out = computeFeatures(q)));
+  if (out === undefined) cache.set(q, (out = computeFeatures(q, trajectoryWords)));
   return out;
 }
 
-function computeFeatures(q: McqQuestion): OptionFeatures {
+function computeFeatures(q: McqQuestion, known: ReadonlySet<string> | undefined): OptionFeatures {
   const segment = questionSegment(q);
   const collapsed = q.choices.map(collapseWhitespace);
   const wordSets = q.choices.map((c) => new Set(words(c)));
-  const trajectoryWords = new Set(words(segment.trajectory));
+  const trajectoryWords = known ?? new Set(words(segment.trajectory));
   const k = q.choices.length;
   const similarity = wordSets.map((a, i) => {
     if (k < 2) return 0;

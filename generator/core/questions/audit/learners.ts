@@ -142,18 +142,30 @@ function rankedFill({ mean, sd }: ReturnType<typeof rawScale>): Fill {
   };
 }
 
-/** Each raw column's mean and sd over the training options. */
+/**
+ * Each raw column's mean and sd over the training options. The build's drop step fits the ranked
+ * learner and the trees on the same training array: computed once per array (callers never
+ * mutate one once handed to a learner).
+ */
 function rawScale(training: readonly TrainingQuestion[]): { mean: number[]; sd: number[]; d: number } {
-  const all = training.flatMap((q) => q.rows);
-  const d = all[0]?.length ?? 0;
+  let scale = scaleCache.get(training);
+  if (scale === undefined) scaleCache.set(training, (scale = computeRawScale(training)));
+  return scale;
+}
+
+const scaleCache = new WeakMap<object, { mean: number[]; sd: number[]; d: number }>();
+
+/** Row by row, each column summed in row order: the same sums as a column-by-column pass, read in memory order. */
+function computeRawScale(training: readonly TrainingQuestion[]): { mean: number[]; sd: number[]; d: number } {
+  const first = training.find((q) => q.rows.length > 0);
+  const d = first?.rows[0]?.length ?? 0;
+  const count = training.reduce((s, q) => s + q.rows.length, 0);
   const mean = new Array<number>(d).fill(0);
   const sd = new Array<number>(d).fill(0);
-  for (let j = 0; j < d; j++) {
-    for (const r of all) mean[j]! += r[j]!;
-    mean[j]! /= Math.max(1, all.length);
-    for (const r of all) sd[j]! += (r[j]! - mean[j]!) ** 2;
-    sd[j] = Math.sqrt(sd[j]! / Math.max(1, all.length));
-  }
+  for (const q of training) for (const r of q.rows) for (let j = 0; j < d; j++) mean[j]! += r[j]!;
+  for (let j = 0; j < d; j++) mean[j]! /= Math.max(1, count);
+  for (const q of training) for (const r of q.rows) for (let j = 0; j < d; j++) sd[j]! += (r[j]! - mean[j]!) ** 2;
+  for (let j = 0; j < d; j++) sd[j] = Math.sqrt(sd[j]! / Math.max(1, count));
   return { mean, sd, d };
 }
 

@@ -1,3 +1,4 @@
+import type { Trajectory } from '../../trajectories/types.js';
 import { entityTokens, stepActionTokens } from '../context.js';
 import { candidateOf } from '../plans.js';
 import { toolOf } from '../tools.js';
@@ -20,6 +21,8 @@ interface StepFacts {
   tool: string | null;
   c: ReturnType<typeof candidateOf>;
   chinese: boolean;
+  /** Entities of the step's plan and action, longest first; read when the step is adapted (once per anchor it is borrowed for). */
+  entities?: ReadonlyArray<{ text: string; type: EntityType }>;
 }
 
 /** A step in another language than the trajectory's is eliminable on sight. */
@@ -32,7 +35,8 @@ export const borrowedStep: StepOperator = {
   description: 'a real step of the most similar other trajectory (negative sampling by similarity)',
   propose({ trajectory, position, corpus, offered, gold }) {
     const here = entityTokens([trajectory.task.goal, ...trajectory.steps.slice(Math.max(0, position - 2), position).map((s) => s.action.text)].join('\n'));
-    const scored: Array<{ c: StepCandidate; rank: number; score: number; key: string }> = [];
+    // The candidate with its reason is made only for the few kept (below): most steps looked at are not.
+    const scored: Array<{ facts: StepFacts; other: Trajectory; rank: number; score: number; key: string }> = [];
     const wantChinese = chinese(trajectory.task.goal);
     for (const [rank, other] of corpus.similar(trajectory).entries()) {
       other.steps.forEach((step, j) => {
@@ -42,12 +46,12 @@ export const borrowedStep: StepOperator = {
           const c = candidateOf(step);
           stepFacts.set(step, (facts = { tool: toolOf(step.action), c, chinese: chinese(c.plan) }));
         }
-        const { tool, c } = facts;
+        const { tool } = facts;
         if (offered && (!tool || !offered.has(tool))) return;
         if (facts.chinese !== wantChinese) return;
         let shared = 0;
         for (const w of stepActionTokens(other, j)) if (here.has(w)) shared++;
-        scored.push({ c: { ...c, reason: `a step of another task (${other.task.instance_id}), not a continuation of this trajectory` }, rank, score: shared, key: `${other.traj_id}\u0000${j}` });
+        scored.push({ facts, other, rank, score: shared, key: `${other.traj_id}\u0000${j}` });
       });
     }
     const prior = priorEntities(trajectory, position);
@@ -65,7 +69,9 @@ export const borrowedStep: StepOperator = {
       .sort((a, b) => a.rank - b.rank || b.score - a.score || (a.key < b.key ? -1 : 1))
       .slice(0, 48)
       .map((x, order) => {
-        const c = adapt(x.c, entitiesIn(`${x.c.plan}\n${x.c.action.text}`).sort((a, b) => b.text.length - a.text.length), prior, priorTexts);
+        const borrowed: StepCandidate = { ...x.facts.c, reason: `a step of another task (${x.other.task.instance_id}), not a continuation of this trajectory` };
+        x.facts.entities ??= entitiesIn(`${borrowed.plan}\n${borrowed.action.text}`).sort((a, b) => b.text.length - a.text.length);
+        const c = adapt(borrowed, x.facts.entities, prior, priorTexts);
         return { c, order, rank: x.rank, share: topicShares([`${c.plan}\n${c.action.text}`], context)[0]!, outOfBand: lengthBand(c, gold) };
       })
       // A borrowed step still searching with its own task's words is told from the gold by
