@@ -14,7 +14,7 @@
  * first) and the set is solved again. The result is the lasso optimum to rounding, not an iterate
  * stopped by a cap, and it does not depend on the start (`init`), only the time taken does.
  */
-import { centreColumns, lassoFitCoded, resolveAlpha, type CodedColumns, type LassoFit } from './lasso-fit.js';
+import { centreColumns, codedProducts, lassoFitCoded, resolveAlpha, type CodedColumns, type LassoFit } from './lasso-fit.js';
 
 /** Relative slack on the threshold for rounding in the products (a column this close to it is at it). */
 const slack = 1e-9;
@@ -119,41 +119,12 @@ export function lassoWorkingSet(x: CodedColumns, y: Float64Array, alpha: number 
 }
 
 /** grad[j] = x_jᵀr for the columns in `batch` (up to four, in one pass over r; each summed in row order). */
+const batchDots = new Float64Array(4);
 function products(x: CodedColumns, table: Float64Array, r: Float64Array, batch: number[], grad: Float64Array): void {
-  const { n, codes, start } = x;
-  if (batch.length === 4) {
-    const [j0, j1, j2, j3] = batch as [number, number, number, number];
-    const o0 = j0 * n;
-    const o1 = j1 * n;
-    const o2 = j2 * n;
-    const o3 = j3 * n;
-    const t0 = start[j0] as number;
-    const t1 = start[j1] as number;
-    const t2 = start[j2] as number;
-    const t3 = start[j3] as number;
-    let s0 = 0;
-    let s1 = 0;
-    let s2 = 0;
-    let s3 = 0;
-    for (let i = 0; i < n; i++) {
-      const ri = r[i] as number;
-      s0 += (table[t0 + (codes[o0 + i] as number)] as number) * ri;
-      s1 += (table[t1 + (codes[o1 + i] as number)] as number) * ri;
-      s2 += (table[t2 + (codes[o2 + i] as number)] as number) * ri;
-      s3 += (table[t3 + (codes[o3 + i] as number)] as number) * ri;
-    }
-    grad[j0] = s0;
-    grad[j1] = s1;
-    grad[j2] = s2;
-    grad[j3] = s3;
-    return;
-  }
-  for (const j of batch) {
-    const o = j * n;
-    const t = start[j] as number;
-    let s = 0;
-    for (let i = 0; i < n; i++) s += (table[t + (codes[o + i] as number)] as number) * (r[i] as number);
-    grad[j] = s;
+  for (let start = 0; start < batch.length; start += 4) {
+    const part = batch.length <= 4 ? batch : batch.slice(start, start + 4);
+    codedProducts(x, table, r, part, part.length, batchDots);
+    for (let b = 0; b < part.length; b++) grad[part[b]!] = batchDots[b]!;
   }
 }
 

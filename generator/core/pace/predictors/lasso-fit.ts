@@ -31,6 +31,48 @@ export interface CodedColumns {
   values: Float64Array;
 }
 
+/**
+ * out[b] = x_jᵀr for the first `count` columns j = batch[b], x_j read through its codes and the
+ * per-column value `table` (centred values): four columns in one pass over r, each summed in row
+ * order, so the cyclic and the working-set solvers get the same sums bit for bit.
+ */
+export function codedProducts(x: CodedColumns, table: Float64Array, r: Float64Array, batch: ArrayLike<number>, count: number, out: Float64Array): void {
+  const { n, codes, start } = x;
+  if (count === 4) {
+    const o0 = (batch[0] as number) * n;
+    const o1 = (batch[1] as number) * n;
+    const o2 = (batch[2] as number) * n;
+    const o3 = (batch[3] as number) * n;
+    const t0 = start[batch[0] as number] as number;
+    const t1 = start[batch[1] as number] as number;
+    const t2 = start[batch[2] as number] as number;
+    const t3 = start[batch[3] as number] as number;
+    let s0 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    let s3 = 0;
+    for (let i = 0; i < n; i++) {
+      const ri = r[i] as number;
+      s0 += (table[t0 + (codes[o0 + i] as number)] as number) * ri;
+      s1 += (table[t1 + (codes[o1 + i] as number)] as number) * ri;
+      s2 += (table[t2 + (codes[o2 + i] as number)] as number) * ri;
+      s3 += (table[t3 + (codes[o3 + i] as number)] as number) * ri;
+    }
+    out[0] = s0;
+    out[1] = s1;
+    out[2] = s2;
+    out[3] = s3;
+    return;
+  }
+  for (let b = 0; b < count; b++) {
+    const o = (batch[b] as number) * n;
+    const t = start[batch[b] as number] as number;
+    let s = 0;
+    for (let i = 0; i < n; i++) s += (table[t + (codes[o + i] as number)] as number) * (r[i] as number);
+    out[b] = s;
+  }
+}
+
 /** Codes a column-major (p × n) matrix: x[j*n + i]. */
 export function codeColumnMajor(x: Float64Array, n: number, p: number): CodedColumns {
   return codeColumns(n, p, (j, out) => out.set(x.subarray(j * n, (j + 1) * n)));
@@ -196,42 +238,7 @@ export function lassoFitCoded(x: CodedColumns, y: Float64Array, alpha: number | 
   const distanceStamp = new Int32Array(maxIter).fill(-1);
   const batch = new Int32Array(4);
   const dots = new Float64Array(4);
-  // x_jᵀr for the first `count` coordinates of the batch, each summed in row order.
-  const products = (count: number): void => {
-    const o0 = (batch[0] as number) * n;
-    const t0 = colStart[batch[0] as number] as number;
-    if (count === 4) {
-      const o1 = (batch[1] as number) * n;
-      const o2 = (batch[2] as number) * n;
-      const o3 = (batch[3] as number) * n;
-      const t1 = colStart[batch[1] as number] as number;
-      const t2 = colStart[batch[2] as number] as number;
-      const t3 = colStart[batch[3] as number] as number;
-      let s0 = 0;
-      let s1 = 0;
-      let s2 = 0;
-      let s3 = 0;
-      for (let i = 0; i < n; i++) {
-        const ri = r[i] as number;
-        s0 += (table[t0 + (codes[o0 + i] as number)] as number) * ri;
-        s1 += (table[t1 + (codes[o1 + i] as number)] as number) * ri;
-        s2 += (table[t2 + (codes[o2 + i] as number)] as number) * ri;
-        s3 += (table[t3 + (codes[o3 + i] as number)] as number) * ri;
-      }
-      dots[0] = s0;
-      dots[1] = s1;
-      dots[2] = s2;
-      dots[3] = s3;
-      return;
-    }
-    for (let b = 0; b < count; b++) {
-      const o = (batch[b] as number) * n;
-      const t = colStart[batch[b] as number] as number;
-      let s = 0;
-      for (let i = 0; i < n; i++) s += (table[t + (codes[o + i] as number)] as number) * (r[i] as number);
-      dots[b] = s;
-    }
-  };
+  const products = (count: number): void => codedProducts(x, table, r, batch, count, dots);
   let iter = 0;
   for (; iter < maxIter; iter++) {
     let maxDelta = 0;
