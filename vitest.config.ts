@@ -1,5 +1,9 @@
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import LongestFirstSequencer from './test/setup/sequencer.js';
+
+const root = path.dirname(fileURLToPath(import.meta.url));
 
 export default defineConfig({
   test: {
@@ -15,7 +19,17 @@ export default defineConfig({
     // One thread per Python process (numpy, scikit-learn, torch in lm_eval): each vitest worker
     // already has a core, and a library that starts one thread per core on top of the other
     // worker's load spends its time waiting (a 10 s scikit-learn test took 114 s that way).
-    env: { OMP_NUM_THREADS: '1', OPENBLAS_NUM_THREADS: '1', MKL_NUM_THREADS: '1' },
+    // test/python-site/sitecustomize.py: every lm_eval run indexes the harness's ~14,000 built-in
+    // task files before it reads ours (about 6 of a small run's 11 s); that index is kept in
+    // .cache/ between runs, keyed by every built-in file's size and time, so a changed harness
+    // folder is indexed afresh. A test that sets its own PYTHONPATH runs without it.
+    env: {
+      OMP_NUM_THREADS: '1',
+      OPENBLAS_NUM_THREADS: '1',
+      MKL_NUM_THREADS: '1',
+      PYTHONPATH: [path.join(root, 'test', 'python-site'), process.env.PYTHONPATH].filter(Boolean).join(path.delimiter),
+      APTPACE_LMEVAL_INDEX_CACHE: path.join(root, '.cache', 'lm-eval-index'),
+    },
     reporters: ['default', './test/setup/file-times.ts'],
     // One fresh folder per run for the harness runs tests share (test/helpers/harness-cache.mjs).
     globalSetup: ['test/setup/global.ts'],

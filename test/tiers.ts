@@ -42,4 +42,6 @@ export const SLOW_TESTS: readonly string[] = [
   'test/audit/independent-adversary.test.ts',
   'test/questions/reference.test.ts',
   'test/audit/build-gate.test.ts',
+  // Two cold indexes of the harness's built-in tasks (the test run's index cache checked against them).
+  'test/python/index-cache.test.ts',
 ];

@@ -10,7 +10,7 @@ import { inCi, repoRoot, venvBin } from '../helpers/env.js';
  * suite), and the model classes the harness tests register. Rules: ruff.toml.
  */
 const ruff = path.join(venvBin, 'ruff');
-const FILES = ['templates/proxy-suite/aptpace_pace.py', 'templates/trackers/aptpace_track.py', 'test/report/read_trackers.py', 'dist-tasks/aptpace_fixtures/utils.py', 'test/models/ladder_model.py', 'test/emit/answer_model.py', 'test/emit/harness_probe.py'];
+const FILES = ['templates/proxy-suite/aptpace_pace.py', 'test/python-site/sitecustomize.py', 'test/python/index-cache.py', 'templates/trackers/aptpace_track.py', 'test/report/read_trackers.py', 'dist-tasks/aptpace_fixtures/utils.py', 'test/models/ladder_model.py', 'test/emit/answer_model.py', 'test/emit/harness_probe.py'];
 
 describe.skipIf(!existsSync(ruff) && !inCi)('Python files pass ruff and compile', () => {
   it('ruff check finds nothing', () => {
