@@ -6,7 +6,6 @@ import { contentId, sha256 } from '../kernel/stable-json.js';
 import type { Vfs } from '../kernel/vfs.js';
 import { type Trajectory, isProvenSuccess } from '../trajectories/types.js';
 import { lengthBucket } from './buckets.js';
-import { CorpusIndex } from './corpus.js';
 import { questionFindings } from './findings.js';
 import { addQuestionExtras, multiSelectQuestion } from './question-extras.js';
 import { DEFAULT_KINDS, QUESTION_KIND_INFO, taskFor } from './kinds.js';
@@ -19,6 +18,7 @@ import { answerStemFor, omittedMarkersFor, questionHeaderFor } from './stems-zh.
 import { type FilterDropReason, filterByTask } from './adversarial-filter.js';
 import { runOffThread } from './adversarial-thread.js';
 import { DraftSplit, OFF_THREAD_KINDS } from './generate-thread.js';
+import { corporaByLanguage, draftTrajectory } from './drafting.js';
 import { nearDuplicateKey, questionLanguage } from './build-keys.js';
 import { chooseShots } from './build-shots.js';
 import { balanceGoldPositions } from './gold-positions.js';
@@ -100,7 +100,7 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
   }
   const counter = await loadTokenCounter(options.tokenizer ?? BUILD_DEFAULTS.tokenizer);
 
-  const corpusByLanguage = new Map(languages.map((l) => [l, new CorpusIndex(usable.filter((t) => questionLanguage(t) === l))]));
+  const corpusByLanguage = corporaByLanguage(usable);
   const root = new Rng(seed);
   // The few-shot split is drawn per domain, so every domain's kinds have examples to show.
   const fewshotIds = new Set<string>();
@@ -156,8 +156,7 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
     const skips: string[] = [];
     const findings: Finding[] = [];
     const skip = (key: string) => skips.push(key);
-    const draftOne = (t: Trajectory) =>
-      module.generate(t, { rng: root.fork(`${kind}/${t.traj_id}`), corpus: corpusByLanguage.get(questionLanguage(t))!, ...settings });
+    const draftOne = (t: Trajectory) => draftTrajectory(kind, t, root, corpusByLanguage, settings);
     // The costliest kinds are drafted on two threads (generate-thread.ts): every other member
     // trajectory on the worker, the rest here meanwhile; the results are taken in trajectory order.
     const members = usable.flatMap((t, i) => (module.domains.includes(t.domain) ? [i] : []));

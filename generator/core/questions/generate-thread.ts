@@ -13,7 +13,8 @@
 import { jobThread } from '../kernel/job-thread.js';
 import type { Trajectory } from '../trajectories/types.js';
 import type { QuestionKind } from './types.js';
-import type { KindResult, PlanHistory } from './types/module.js';
+import type { KindResult } from './types/module.js';
+import type { DraftContext } from './drafting.js';
 import { historyBefore } from './views.js';
 
 /**
@@ -24,13 +25,7 @@ import { historyBefore } from './views.js';
  */
 export const OFF_THREAD_KINDS: ReadonlySet<QuestionKind> = new Set(['plan_mcq', 'next_action_mcq']);
 
-export interface DraftSettings {
-  seed: string | number;
-  choices: number;
-  maxPerTrajectory: number;
-  observationChars: number;
-  planHistory: PlanHistory;
-}
+export type DraftSettings = DraftContext & { seed: string | number };
 
 export type GenerateJob =
   | { op: 'corpus'; build: number; trajectories: readonly Trajectory[] }

@@ -6,10 +6,9 @@
 import { serveJobs } from '../kernel/job-thread.js';
 import { Rng } from '../kernel/rng.js';
 import type { Trajectory } from '../trajectories/types.js';
-import { questionLanguage } from './build-keys.js';
-import { CorpusIndex } from './corpus.js';
+import type { CorpusIndex } from './corpus.js';
+import { corporaByLanguage, draftTrajectory } from './drafting.js';
 import type { GenerateJob } from './generate-thread.js';
-import { QUESTION_TYPES } from './types/index.js';
 import type { KindResult } from './types/module.js';
 
 const builds = new Map<number, { usable: Trajectory[]; corpus: Map<string, CorpusIndex> }>();
@@ -17,8 +16,7 @@ const builds = new Map<number, { usable: Trajectory[]; corpus: Map<string, Corpu
 serveJobs<GenerateJob, KindResult[] | true>((job) => {
   if (job.op === 'corpus') {
     const usable = job.trajectories as Trajectory[];
-    const languages = [...new Set(usable.map(questionLanguage))].sort();
-    builds.set(job.build, { usable, corpus: new Map(languages.map((l) => [l, new CorpusIndex(usable.filter((t) => questionLanguage(t) === l))])) });
+    builds.set(job.build, { usable, corpus: corporaByLanguage(usable) });
     return true;
   }
   if (job.op === 'release') {
@@ -27,12 +25,10 @@ serveJobs<GenerateJob, KindResult[] | true>((job) => {
   }
   const build = builds.get(job.build);
   if (!build) throw new Error(`generate-worker: no corpus for build ${job.build}`);
-  const module = QUESTION_TYPES[job.kind];
   const root = new Rng(job.settings.seed);
-  const { choices, maxPerTrajectory, observationChars, planHistory } = job.settings;
+  const { seed: _, ...settings } = job.settings;
   return job.indices.map((i) => {
-    const t = build.usable[i]!;
-    const result = module.generate(t, { rng: root.fork(`${job.kind}/${t.traj_id}`), corpus: build.corpus.get(questionLanguage(t))!, choices, maxPerTrajectory, observationChars, planHistory });
+    const result = draftTrajectory(job.kind, build.usable[i]!, root, build.corpus, settings);
     // The build's thread rebuilds each history from its own trajectory (generate-thread.ts).
     for (const d of result.drafts) d.history = [];
     return result;

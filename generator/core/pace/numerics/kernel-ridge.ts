@@ -114,22 +114,3 @@ export function kernelRidge(gram: Float64Array, nAll: number, train: Int32Array,
   const fold = fitKernelRidge(gram, nAll, train, y, alpha);
   return { prediction: predictKernelRidge(fold, gram, nAll, test), alpha: fold.alpha };
 }
-
-/**
- * The fold's ridge fit, kept in the per-target cache while the training rows stay the same (a
- * K-fold split predicts many held-out models from one fit); only the latest fold is kept.
- */
-export function cachedRidgeFold(cache: Map<string, unknown>, name: string, gram: Float64Array, nAll: number, train: Int32Array, y: Float64Array): RidgeFold {
-  const key = `${name}/ridge-fold`;
-  const held = cache.get(key) as { gram: Float64Array; fold: RidgeFold; y: Float64Array } | undefined;
-  if (held && held.gram === gram && sameRows(held.fold.train, train) && sameRows(held.y, y)) return held.fold;
-  const fold = fitKernelRidge(gram, nAll, train, y);
-  cache.set(key, { gram, fold, y: Float64Array.from(y) });
-  return fold;
-}
-
-function sameRows(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}

@@ -6,8 +6,10 @@ import { viewCols, type MatrixView } from './kernels.js';
 
 export function averageRanks(values: ArrayLike<number>): Float64Array {
   const n = values.length;
-  if (n > INSERTION_UP_TO && !hasNaN(values)) return ranksBySortedCopy(values);
-  const order = n <= INSERTION_UP_TO && !hasNaN(values) ? insertionOrder(values) : Array.from({ length: n }, (_, i) => i).sort((a, b) => (values[a] as number) - (values[b] as number) || a - b);
+  // NaN has no place in a numeric order: such input keeps the comparator sort's order (ties by index).
+  const nan = hasNaN(values);
+  if (!nan && n > INSERTION_UP_TO) return ranksBySortedCopy(values);
+  const order = nan ? Array.from({ length: n }, (_, i) => i).sort((a, b) => (values[a] as number) - (values[b] as number) || a - b) : insertionOrder(values);
   const ranks = new Float64Array(n);
   let i = 0;
   while (i < n) {
@@ -23,9 +25,9 @@ export function averageRanks(values: ArrayLike<number>): Float64Array {
 
 /**
  * Up to this many values the order comes from an insertion sort on a typed array (above it, from
- * a sorted copy): evaluate ranks
- * a few dozen models per bootstrap resample and metric, hundreds of thousands of times, where
- * building an index array and sorting it with a comparator cost more than the ranking itself.
+ * a sorted copy): evaluate ranks a few dozen models per bootstrap resample and metric, hundreds
+ * of thousands of times, where building an index array and sorting it with a comparator cost
+ * more than the ranking itself.
  */
 const INSERTION_UP_TO = 48;
 

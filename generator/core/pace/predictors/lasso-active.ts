@@ -14,7 +14,7 @@
  * first) and the set is solved again. The result is the lasso optimum to rounding, not an iterate
  * stopped by a cap, and it does not depend on the start (`init`), only the time taken does.
  */
-import { centreColumns, codedProducts, lassoFitCoded, resolveAlpha, type CodedColumns, type LassoFit } from './lasso-fit.js';
+import { centredProblem, codedProducts, lassoFitCoded, type CodedColumns, type LassoFit } from './lasso-fit.js';
 
 /** Relative slack on the threshold for rounding in the products (a column this close to it is at it). */
 const slack = 1e-9;
@@ -23,12 +23,7 @@ const margin = 1e-6;
 
 export function lassoWorkingSet(x: CodedColumns, y: Float64Array, alpha: number | { ratio: number }, tol = 1e-12, maxIter = 100000, init: Float64Array | null = null): LassoFit {
   const { n, p, codes, start: colStart } = x;
-  const { xm, table, norms } = centreColumns(x);
-  let ym = 0;
-  for (const v of y) ym += v;
-  ym /= n;
-  const yc = Float64Array.from(y, (v) => v - ym);
-  const a = resolveAlpha(x, table, yc, alpha);
+  const { xm, table, norms, ym, yc, alpha: a } = centredProblem(x, y, alpha);
   const thresh = n * a;
   const w = new Float64Array(p);
   // The working set: columns (their centred values), their products with y − ȳ and their Gram matrix.
@@ -78,13 +73,17 @@ export function lassoWorkingSet(x: CodedColumns, y: Float64Array, alpha: number 
   let exact = false;
   let complete = false;
   const grad = new Float64Array(p);
+  const dots = new Float64Array(4);
   for (let round = 0; ; round++) {
     // Every column outside the set against the threshold, on the exact residual.
     const over: number[] = [];
     const batch: number[] = [];
     const flush = (): void => {
-      products(x, table, r, batch, grad);
-      for (const j of batch) if (Math.abs(grad[j] as number) > thresh * (1 + slack)) over.push(j);
+      codedProducts(x, table, r, batch, batch.length, dots);
+      batch.forEach((j, b) => {
+        grad[j] = dots[b] as number;
+        if (Math.abs(grad[j] as number) > thresh * (1 + slack)) over.push(j);
+      });
       batch.length = 0;
     };
     for (let j = 0; j < p; j++) {
@@ -116,16 +115,6 @@ export function lassoWorkingSet(x: CodedColumns, y: Float64Array, alpha: number 
     if (unique && (w[j] as number) === 0 && Math.abs(dot(dense[u] as Float64Array, r)) >= thresh * (1 - margin)) unique = false;
   });
   return { weights: w, intercept, alpha: a, iterations: sweeps, unique };
-}
-
-/** grad[j] = x_jᵀr for the columns in `batch` (up to four, in one pass over r; each summed in row order). */
-const batchDots = new Float64Array(4);
-function products(x: CodedColumns, table: Float64Array, r: Float64Array, batch: number[], grad: Float64Array): void {
-  for (let start = 0; start < batch.length; start += 4) {
-    const part = batch.length <= 4 ? batch : batch.slice(start, start + 4);
-    codedProducts(x, table, r, part, part.length, batchDots);
-    for (let b = 0; b < part.length; b++) grad[part[b]!] = batchDots[b]!;
-  }
 }
 
 /**

@@ -207,15 +207,21 @@ export function resolveAlpha(x: CodedColumns, table: Float64Array, centredY: Flo
   return alpha.ratio * maxCorr;
 }
 
+/** The centred columns, the centred target (a fresh array) and the resolved α, as both lasso solvers start. */
+export function centredProblem(x: CodedColumns, y: Float64Array, alpha: number | { ratio: number }): ReturnType<typeof centreColumns> & { ym: number; yc: Float64Array; alpha: number } {
+  const cols = centreColumns(x);
+  let ym = 0;
+  for (const v of y) ym += v;
+  ym /= x.n;
+  const yc = Float64Array.from(y, (v) => v - ym);
+  return { ...cols, ym, yc, alpha: resolveAlpha(x, cols.table, yc, alpha) };
+}
+
 /** `lassoFit` on coded columns (the same iterates, bit for bit). */
 export function lassoFitCoded(x: CodedColumns, y: Float64Array, alpha: number | { ratio: number }, tol = 1e-10, maxIter = 10000): LassoFit {
   const { n, p, codes, start: colStart } = x;
-  const { xm, table, norms } = centreColumns(x);
-  let ym = 0;
-  for (const v of y) ym += v;
-  ym /= n;
-  const r = Float64Array.from(y, (v) => v - ym);
-  const a = resolveAlpha(x, table, r, alpha);
+  // The residual starts as the centred target.
+  const { xm, table, norms, ym, yc: r, alpha: a } = centredProblem(x, y, alpha);
   const w = new Float64Array(p);
   const thresh = n * a;
   // Certified skips (exact: the iterates are the ones a full sweep gives). A coordinate at zero
