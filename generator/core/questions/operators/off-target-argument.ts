@@ -148,19 +148,24 @@ export function sameSlotSwaps({ rng, trajectory, position, gold, corpus }: StepO
     outside ??= outsideEntities(trajectory, corpus, seen);
     return outside;
   };
-  let best: { target: { text: string; type: EntityType }; fits: Array<{ text: string; type: EntityType }> } | null = null;
+  // The place whose swaps read most fluently in this context (a country where the context
+  // speaks of countries, not a title), then the one with most replacements, then the first.
+  let best: { target: { text: string; type: EntityType }; swaps: Array<{ e: { text: string }; c: StepCandidate }>; fluency: number; fits: number } | null = null;
   for (const target of targets) {
     const fits = replacementsFor(target, poolFor(target), gold, goldText);
-    if (fits.length >= count && (!best || fits.length > best.fits.length)) best = { target, fits };
+    if (fits.length < count) continue;
+    const scored = rng
+      .fork(target.text)
+      .shuffle(fits.slice(0, 40))
+      .map((e, order) => ({ e, order, c: replaceInCandidate(gold, target.text, e.text) }))
+      .map((x) => ({ ...x, fluency: pairFluency(candidateText(x.c), seen) }))
+      .sort((a, b) => b.fluency - a.fluency || a.order - b.order);
+    const fluency = scored.slice(0, count).reduce((s, x) => s + x.fluency, 0) / count;
+    if (!best || fluency > best.fluency + 1e-12 || (Math.abs(fluency - best.fluency) <= 1e-12 && fits.length > best.fits)) best = { target, swaps: scored.slice(0, count + spare), fluency, fits: fits.length };
   }
   if (!best) return [];
   const target = best.target;
-  const scored = rng
-    .shuffle(best.fits.slice(0, 40))
-    .map((e, order) => ({ e, order, c: replaceInCandidate(gold, target.text, e.text) }))
-    .map((x) => ({ ...x, fluency: pairFluency(candidateText(x.c), seen) }))
-    .sort((a, b) => b.fluency - a.fluency || a.order - b.order);
-  return scored.slice(0, count + spare).map((x) => ({ ...x.c, reason: `about ${x.e.text} instead of ${target.text}, which is what the next step needs` }));
+  return best.swaps.map((x) => ({ ...x.c, reason: `about ${x.e.text} instead of ${target.text}, which is what the next step needs` }));
 }
 
 const trajectoryEntities = new WeakMap<Trajectory, ReadonlyArray<{ text: string; type: EntityType }>>();
