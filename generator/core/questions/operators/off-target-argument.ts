@@ -168,6 +168,9 @@ export function sameSlotSwaps({ rng, trajectory, position, gold, corpus }: StepO
   return best.swaps.map((x) => ({ ...x.c, reason: `about ${x.e.text} instead of ${target.text}, which is what the next step needs` }));
 }
 
+/** Entities read from one similar task, in order of first appearance (its goal's first). */
+const OUTSIDE_PER_TRAJECTORY = 200;
+
 const trajectoryEntities = new WeakMap<Trajectory, ReadonlyArray<{ text: string; type: EntityType }>>();
 
 /** Entities of the most similar other tasks that this trajectory's context never shows, in similarity order. */
@@ -177,7 +180,14 @@ function outsideEntities(t: Trajectory, corpus: StepOperatorContext['corpus'], s
   for (const other of corpus.similar(t).slice(0, 8)) {
     if (other === t || other.task.goal === t.task.goal) continue;
     let entities = trajectoryEntities.get(other);
-    if (entities === undefined) trajectoryEntities.set(other, (entities = readPriorEntities(other, other.steps.length)));
+    if (entities === undefined) {
+      // Kept per trajectory for the run's other anchors: a bounded number, each text copied out
+      // of the joined trajectory text it was matched in (a substring would keep all of it alive).
+      entities = readPriorEntities(other, other.steps.length)
+        .slice(0, OUTSIDE_PER_TRAJECTORY)
+        .map((e) => ({ text: (' ' + e.text).slice(1), type: e.type }));
+      trajectoryEntities.set(other, entities);
+    }
     for (const e of entities) {
       if (taken.has(e.text) || words(e.text).some((w) => seen.words.has(w))) continue;
       taken.add(e.text);
