@@ -62,13 +62,15 @@ describe('borrowed steps search with words the context shows', () => {
 });
 
 describe('same-slot swaps (dr_plan_mcq): every distractor fills the same place of the gold', () => {
-  /** The part of `text` that differs from `gold`, after their common head and tail. */
-  const changed = (gold: string, text: string) => {
+  /** The words of `text` that differ from `gold`'s, after their common head and tail (word by word). */
+  const changed = (goldText: string, text: string) => {
+    const g = goldText.split(' ');
+    const t = text.split(' ');
     let head = 0;
-    while (head < gold.length && gold[head] === text[head]) head++;
+    while (head < g.length && g[head] === t[head]) head++;
     let tail = 0;
-    while (tail < gold.length - head && tail < text.length - head && gold[gold.length - 1 - tail] === text[text.length - 1 - tail]) tail++;
-    return { at: head, from: gold.slice(head, gold.length - tail), to: text.slice(head, text.length - tail) };
+    while (tail < g.length - head && tail < t.length - head && g[g.length - 1 - tail] === t[t.length - 1 - tail]) tail++;
+    return { at: head, from: g.slice(head, g.length - tail).join(' '), to: t.slice(head, t.length - tail).join(' ') };
   };
 
   const sahel = traj('dr-sahel', 'deep_research', 'Who was the President of Niger on March 27, 2025?', [
