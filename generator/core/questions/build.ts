@@ -148,6 +148,7 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
   };
   // A language model rewrites drafts as they are made: then every draft is made here.
   const split = options.llm ? null : new DraftSplit(usable);
+  // Generated first (see the loop at the end), so the last of them is the last generated there.
   const lastSplitKind = kinds.filter((k) => OFF_THREAD_KINDS.has(k)).at(-1);
   const generateKind = async (kind: QuestionKind): Promise<Generated> => {
     const module = QUESTION_TYPES[kind];
@@ -352,20 +353,33 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
     else for (const q of kindQuestions) questions.push(q);
   };
 
-  // Kinds are finished in order, each as soon as its filter is done; generating runs ahead of
-  // finishing by at most LOOKAHEAD kind, so the filter has work while the kinds before are rendered.
-  const waiting: Array<Generated & { done: boolean }> = [];
+  // Kinds are finished (rendered, handed over) in the order asked, each as soon as it is generated
+  // and its filter is done; generating runs ahead of finishing by at most LOOKAHEAD kind, so the
+  // filter has work while the kinds before it are rendered. The kinds drafted on two threads are
+  // generated first: the costliest filter (next_action_mcq's) then starts before the cheaper kinds
+  // listed ahead of it, which are generated and finished on this thread while it runs on the
+  // workers, instead of this thread waiting for it with nothing to do. Every draw is forked by
+  // kind and trajectory and every count is replayed in kind order, so the order is not in the output.
+  const positions = kinds.map((_, i) => i);
+  // Positions, not kinds: a kind asked twice is generated and finished twice, as asked.
+  const generationOrder = split ? [...positions.filter((i) => OFF_THREAD_KINDS.has(kinds[i]!)), ...positions.filter((i) => !OFF_THREAD_KINDS.has(kinds[i]!))] : positions;
+  const held = new Map<number, Generated & { done: boolean }>();
+  let finished = 0;
   const finishReady = async (all: boolean) => {
     // Lets the worker's answers in before the kinds at the head are looked at.
     await new Promise<void>((resolve) => setImmediate(resolve));
-    while (waiting.length > 0 && (all || waiting[0]!.done || waiting.length > LOOKAHEAD)) await finishKind(waiting.shift()!);
+    for (let next = held.get(finished); next && (all || next.done || held.size > LOOKAHEAD); next = held.get(finished)) {
+      held.delete(finished++);
+      await finishKind(next);
+    }
   };
-  for (const kind of kinds) {
+  for (const position of generationOrder) {
+    const kind = kinds[position]!;
     const generated = Object.assign(await generateKind(kind), { done: false });
     if (kind === lastSplitKind) split?.release(); // when nothing was drafted there (no-op otherwise)
     if (generated.filtered) generated.filtered.then(() => (generated.done = true), () => (generated.done = true));
     else generated.done = true;
-    waiting.push(generated);
+    held.set(position, generated);
     await finishReady(false);
   }
   await finishReady(true);
