@@ -16,7 +16,7 @@ import { validateQuestion } from './read-questions.js';
 import { type TemplateSet, loadTemplates, renderBare, renderWithinBudget } from './render.js';
 import { answerStemFor, omittedMarkersFor, questionHeaderFor } from './stems-zh.js';
 import { type FilterDropReason, filterByTask } from './adversarial-filter.js';
-import { runOffThread } from './adversarial-thread.js';
+import { featuresOffThread, runOffThread } from './adversarial-thread.js';
 import { DraftSplit, OFF_THREAD_KINDS } from './generate-thread.js';
 import { corporaByLanguage, draftTrajectory } from './drafting.js';
 import { nearDuplicateKey, questionLanguage } from './build-keys.js';
@@ -168,7 +168,9 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
     if (remote) {
       const drafted = await remote;
       // The worker's copy of the corpus goes as soon as its last kind is drafted, before this kind is filtered.
-      if (kind === lastSplitKind) split!.release();
+      // Waited for: this thread holds the kind's drafts from here and reads their features next, and
+      // the worker's heap would otherwise stay until this thread next lets a message in.
+      if (kind === lastSplitKind) await split!.release();
       away.forEach((i, j) => results.set(i, drafted ? drafted[j]! : draftOne(usable[i]!)));
     }
     let visited = 0;
@@ -218,9 +220,13 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
         const render = templatesByLanguage.get(questionLanguage(t))?.render.get(QUESTION_TYPES[kind].template);
         return render ? renderBare(render, draft) : null;
       };
-      filtered = filterByTask(list, { seed, taskOf: (t) => taskFor(kind, t.domain), languageOf: questionLanguage, renderDraft, runner: runOffThread });
+      const started = filterByTask(list, { seed, taskOf: (t) => taskFor(kind, t.domain), languageOf: questionLanguage, renderDraft, runner: runOffThread, features: featuresOffThread });
+      filtered = started.then((s) => s.dropped);
       // Awaited when the kind is finished; a failure is reported there, not as an unhandled rejection.
       filtered.catch(() => undefined);
+      // The drafts' features are read partly on the filter's worker: this thread waits for them,
+      // so the core is handed to that worker before this thread goes on to the next kind.
+      await started.catch(() => undefined);
     }
     return { kind, list, reasons, skips, findings, filtered };
   };
@@ -376,7 +382,7 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
   for (const position of generationOrder) {
     const kind = kinds[position]!;
     const generated = Object.assign(await generateKind(kind), { done: false });
-    if (kind === lastSplitKind) split?.release(); // when nothing was drafted there (no-op otherwise)
+    if (kind === lastSplitKind) await split?.release(); // when nothing was drafted there (no-op otherwise)
     if (generated.filtered) generated.filtered.then(() => (generated.done = true), () => (generated.done = true));
     else generated.done = true;
     held.set(position, generated);
