@@ -20,7 +20,7 @@ import { featuresOffThread, runOffThread } from './adversarial-thread.js';
 import { DraftSplit, OFF_THREAD_KINDS } from './generate-thread.js';
 import { corporaByLanguage, draftTrajectory } from './drafting.js';
 import { nearDuplicateKey, questionLanguage } from './build-keys.js';
-import { chooseShots } from './build-shots.js';
+import { chooseShots, shotPools } from './build-shots.js';
 import { balanceGoldPositions } from './gold-positions.js';
 import { type TokenizerName, loadTokenCounter } from './tokenizer.js';
 import { QUESTION_SCHEMA_VERSION, type Question, type QuestionKind } from './types.js';
@@ -275,6 +275,7 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
       .map((e) => ({ e, rank: shotRank(e.id) }))
       .sort((a, b) => (a.rank < b.rank ? -1 : 1))
       .map((x) => x.e);
+    const poolOf = shotPools(pool);
     for (const { draft, t, id } of list) {
       const language = questionLanguage(t);
       const templates = templatesByLanguage.get(language)!;
@@ -283,7 +284,7 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
       const templateLabel = templates.label.get(QUESTION_TYPES[kind].template) ?? QUESTION_TYPES[kind].template;
       // Examples come from the same language and the same domain: a CTF question never shows a
       // SWE fix as its example, nor a SWE question a CTF run.
-      const shots = shotsWanted > 0 ? chooseShots(pool.filter((e) => questionLanguage(e.t) === language && e.t.domain === t.domain), t, draft, shotsWanted) : [];
+      const shots = shotsWanted > 0 ? chooseShots(poolOf(language, t.domain), t, draft, shotsWanted) : [];
       let rendered;
       try {
         rendered = renderWithinBudget(render, draft, shots.map((s) => s.draft), counter, budget);
