@@ -20,8 +20,8 @@ interface Reply<Result> {
 export interface JobThread<Job, Result> {
   /** Sends `job` to the worker (`transfer`: buffers handed over, not copied); null when there is no worker. */
   post(job: Job, transfer?: readonly Transferable[]): Promise<Result> | null;
-  /** Ends the worker once no job is out, freeing its heap; a later `post` starts a new one. */
-  close(): void;
+  /** Ends the worker once no job is out, freeing its heap (resolves when it has ended); a later `post` starts a new one. */
+  close(): Promise<void>;
 }
 
 /**
@@ -87,9 +87,10 @@ export function jobThread<Job extends object, Result>(threadModule: string, work
       return sent;
     },
     close() {
-      if (!w || pending.size > 0) return;
-      void w.terminate();
+      if (!w || pending.size > 0) return Promise.resolve();
+      const ending = w.terminate().then(() => undefined);
       w = undefined;
+      return ending;
     },
   };
 }

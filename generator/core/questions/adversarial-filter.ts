@@ -15,14 +15,13 @@
  */
 import { Rng } from '../kernel/rng.js';
 import type { Trajectory } from '../trajectories/types.js';
-import { adversaryFeatures } from './audit/adversary-features.js';
 import { dealGroups } from './audit/adversary.js';
 import { jaccard } from './audit/features.js';
-import { optionTool, questionSegment } from './audit/segment.js';
+import { optionTool } from './audit/segment.js';
 import { words } from './audit/text.js';
 import { type CoreDraft, type CoreResult, type CoreTask, type FilterDropReason, MIN_ITEMS, runFilterCore } from './adversarial-choose.js';
+import { type FeatureInput, type RenderBare, featureInput, featuresOf } from './adversarial-inputs.js';
 import type { McqDraft, QuestionDraft } from './types/module.js';
-import type { McqQuestion } from './types.js';
 
 export { MAX_TRAINING, MIN_ITEMS, type FilterDropReason } from './adversarial-choose.js';
 
@@ -37,7 +36,7 @@ export interface FilterItem {
 
 export interface FilterOptions {
   /** The draft rendered as its prompt would show it (no shots); without it the goal and history are read as plain text. */
-  renderDraft?: (draft: QuestionDraft) => { prompt: string; questionStart: number | null } | null;
+  renderDraft?: RenderBare;
   rounds?: number;
   folds?: number;
   maxExcessPoints?: number;
@@ -47,7 +46,10 @@ export interface FilterOptions {
 interface Prepared {
   item: FilterItem;
   mcq: McqDraft;
+  /** Its `raw` features are read from `input` (`readFeatures`) before the core runs. */
   core: CoreDraft;
+  /** Let go once the features are read: it holds the draft's bare prompt. */
+  input: FeatureInput | null;
   texts: string[];
   sources: string[];
   reasons: string[];
@@ -55,6 +57,12 @@ interface Prepared {
 
 /** Runs the core of each task (in this thread, or on a worker: adversarial-thread.ts), in order. */
 export type CoreRunner = (tasks: CoreTask[]) => Promise<CoreResult[]>;
+
+/**
+ * Reads the features of some drafts on another thread: resolves to them in the order given, or
+ * is null when there is no thread free to (the caller reads them itself).
+ */
+export type FeatureRunner = (inputs: FeatureInput[]) => Promise<number[][][]> | null;
 
 /** The core in this thread. */
 export const runInThread: CoreRunner = async (tasks) => {
@@ -65,10 +73,11 @@ export const runInThread: CoreRunner = async (tasks) => {
 
 /**
  * Filters one kind's drafts task by task (tasks in name order, each seeded by its name); a
- * draft's source group is its research question / issue, else its trajectory. Resolves to the
- * drafts to drop. The drafts are prepared (rendered, their features read) before this returns its
- * promise; `runner` then runs the numeric core, on a worker thread when it is one, and the chosen
- * distractors are written into the drafts when it has finished.
+ * draft's source group is its research question / issue, else its trajectory. Resolves once the
+ * drafts are prepared (rendered, their features read: a share on `features`' thread when it has
+ * one free, the rest here meanwhile) and handed to `runner`, which runs the numeric core, on a
+ * worker thread when it is one; `dropped` then resolves to the drafts to drop, once the chosen
+ * distractors are written into the others.
  */
 export async function filterByTask(
   entries: ReadonlyArray<{ draft: QuestionDraft; t: Trajectory; id: string }>,
@@ -78,8 +87,9 @@ export async function filterByTask(
     languageOf?: (t: Trajectory) => string;
     renderDraft: (draft: QuestionDraft, t: Trajectory) => { prompt: string; questionStart: number | null } | null;
     runner?: CoreRunner;
+    features?: FeatureRunner;
   },
-): Promise<Map<QuestionDraft, FilterDropReason>> {
+): Promise<{ dropped: Promise<Map<QuestionDraft, FilterDropReason>> }> {
   const byTask = new Map<string, Array<{ draft: QuestionDraft; t: Trajectory; id: string }>>();
   for (const e of entries) {
     const task = options.taskOf(e.t);
@@ -100,16 +110,44 @@ export async function filterByTask(
     return planFilter(items, `${options.seed}/${task}`, { renderDraft });
   });
   trajectoryOf.clear();
-  const results = await (options.runner ?? runInThread)(plans.flatMap((p) => (p.task ? [p.task] : [])));
-  const dropped = new Map<QuestionDraft, FilterDropReason>();
-  let next = 0;
-  for (const plan of plans) for (const [d, reason] of applyFilter(plan, plan.task ? results[next++]! : null)) dropped.set(d, reason);
-  return dropped;
+  await readFeatures(plans.flatMap((p) => p.prepared), options.features);
+  const results = (options.runner ?? runInThread)(plans.flatMap((p) => (p.task ? [p.task] : [])));
+  const dropped = results.then((all) => {
+    const out = new Map<QuestionDraft, FilterDropReason>();
+    let next = 0;
+    for (const plan of plans) for (const [d, reason] of applyFilter(plan, plan.task ? all[next++]! : null)) out.set(d, reason);
+    return out;
+  });
+  return { dropped };
+}
+
+/** Below this many drafts the features are all read here: a worker's round trip would cost more than it saves. */
+const SHARED_FEATURES_FROM = 200;
+
+/**
+ * Fills every prepared draft's `raw` features: every other one on `features`' thread when it has
+ * one free, the rest (or all, when it has none or fails) here meanwhile.
+ */
+async function readFeatures(prepared: readonly Prepared[], features: FeatureRunner | undefined): Promise<void> {
+  const away = prepared.length >= SHARED_FEATURES_FROM && features ? prepared.filter((_, i) => i % 2 === 1) : [];
+  const remote = away.length > 0 ? features!(away.map((p) => p.input!)) : null;
+  for (const [i, p] of prepared.entries()) {
+    if (remote && i % 2 === 1) continue;
+    p.core.raw = featuresOf(p.input!);
+    p.input = null;
+  }
+  if (!remote) return;
+  const read = await remote.catch(() => null);
+  for (const [j, p] of away.entries()) {
+    p.core.raw = read?.[j] ?? featuresOf(p.input!);
+    p.input = null;
+  }
 }
 
 /** Returns the drafts to drop, with why; the others' `mcq` are rewritten in place with the chosen distractors. */
 export async function adversarialFilter(items: readonly FilterItem[], seed: string, options: FilterOptions = {}): Promise<Map<QuestionDraft, FilterDropReason>> {
   const plan = planFilter(items, seed, options);
+  await readFeatures(plan.prepared, undefined);
   return applyFilter(plan, plan.task ? await runFilterCore(plan.task) : null);
 }
 
@@ -170,7 +208,9 @@ function prepare(item: FilterItem, seed: string, fold: number, renderDraft: Filt
   const need = mcq.choices.length - 1 - pinned;
   if (need <= 0) return null;
   const shown = [...Array.from({ length: pinned }, (_, i) => i + 1), ...mcq.choices.flatMap((c, i) => (i !== mcq.gold && alternativeTexts.has(c) ? [texts.indexOf(c, pinned + 1)] : []))];
-  const raw = adversaryFeatures(pseudoQuestion(item, texts, renderDraft));
+  // Read by `readFeatures`, on this thread or another.
+  const raw: number[][] = [];
+  const input = featureInput(item, texts, renderDraft);
   const sets = texts.map((t) => new Set(words(t)));
   const similarity = sets.map((a) => sets.map((b) => jaccard(a, b)));
   const rng = new Rng(`${seed}/af-rank/${item.id}`);
@@ -180,45 +220,7 @@ function prepare(item: FilterItem, seed: string, fold: number, renderDraft: Filt
   const fluentTarget = 0; // dealt across the task by planFluency
   const lengths = texts.map((t) => [...t.replace(/\s+/g, ' ').trim()].length);
   const core: CoreDraft = { id: item.id, language: item.language ?? 'en', group: item.group, options: mcq.choices.length, raw, similarity, tools: texts.map(optionTool), pinned, shown, lengths, targetRank, goldMostSimilar, longerTarget, fluentTarget, fold };
-  return { item, mcq, core, texts, sources, reasons };
-}
-
-/**
- * The draft as the adversary reads it: the question segment of its rendered prompt (the audit's
- * history: choice and tool lists cut out), or its goal and history as plain text, then every candidate.
- */
-function pseudoQuestion(item: FilterItem, texts: string[], renderDraft: FilterOptions['renderDraft']): McqQuestion {
-  const d = item.draft;
-  const rendered = renderDraft?.(d);
-  let history: string;
-  if (rendered && d.mcq) {
-    history = questionSegment(bare(item, rendered.prompt, rendered.questionStart ?? 0, d.mcq.choices)).trajectory;
-  } else {
-    const goal = typeof d.fields.goal === 'string' ? d.fields.goal : '';
-    history = `${goal}\n${d.history.map((h) => `${h.plan}\n${h.action}\n${h.observation ?? ''}`).join('\n')}`;
-  }
-  return bare(item, `${history}\n${texts.map((t, i) => `(${i}) ${t}`).join('\n')}\n`, 0, texts);
-}
-
-function bare(item: FilterItem, prompt: string, questionStart: number, choices: string[]): McqQuestion {
-  const d = item.draft;
-  return {
-    schema_version: 'question/1',
-    id: item.id,
-    kind: d.kind,
-    task: d.kind,
-    format: 'mcq',
-    prompt,
-    prompt_tokens: 0,
-    length_bucket: '<=4K',
-    truncated: false,
-    question_start: questionStart,
-    provenance: { traj_id: item.group, source_path: '', step: d.step, framework: '' },
-    build: { seed: '', template: '', offered_tools: d.offeredTools },
-    choices,
-    gold: 0,
-    answer_stem: '',
-  };
+  return { item, mcq, core, input, texts, sources, reasons };
 }
 
 /** Writes the chosen distractors into the draft, the gold keeping its position, the others in a seeded order. */

@@ -6,19 +6,29 @@
  * this code (TypeScript sources without tsx, as under a test runner), or with
  * APTPACE_FILTER_THREAD=0, the core runs in-thread, and so does every later run once the worker
  * fails. One worker per process, started on first use; it does not keep the process alive while idle.
+ * While no core is out, the worker also reads a share of a kind's draft features for the build's
+ * thread (`featuresOffThread`), which reads the rest meanwhile.
  */
 import { jobThread } from '../kernel/job-thread.js';
 import type { CoreResult, CoreTask } from './adversarial-choose.js';
-import { type CoreRunner, runInThread } from './adversarial-filter.js';
+import { type CoreRunner, type FeatureRunner, runInThread } from './adversarial-filter.js';
+import type { FeatureInput } from './adversarial-inputs.js';
 
-export interface FilterJob {
-  tasks: CoreTask[];
-}
+export type FilterJob = { tasks: CoreTask[] } | { features: FeatureInput[] };
 
-const thread = jobThread<FilterJob, CoreResult[]>(import.meta.url, 'adversarial-worker', () => process.env.APTPACE_FILTER_THREAD === '0');
+const thread = jobThread<FilterJob, CoreResult[] | number[][][]>(import.meta.url, 'adversarial-worker', () => process.env.APTPACE_FILTER_THREAD === '0');
+/** Cores sent and not yet answered: features go to the worker only when there are none, or they would wait behind a core. */
+let coresOut = 0;
 
 /** Runs the tasks' cores on the worker when there is one (in the order sent), in-thread otherwise or if the worker fails. */
 export const runOffThread: CoreRunner = (tasks) => {
-  const sent = tasks.length === 0 ? null : thread.post({ tasks });
-  return sent ? sent.catch(() => runInThread(tasks)) : runInThread(tasks);
+  const sent = tasks.length === 0 ? null : (thread.post({ tasks }) as Promise<CoreResult[]> | null);
+  if (!sent) return runInThread(tasks);
+  coresOut++;
+  const answered = () => void coresOut--;
+  sent.then(answered, answered);
+  return sent.catch(() => runInThread(tasks));
 };
+
+/** Reads the inputs' features on the worker when it is there and has no core to run; null otherwise. */
+export const featuresOffThread: FeatureRunner = (inputs) => (coresOut > 0 ? null : ((thread.post({ features: inputs }) as Promise<number[][][]> | null) ?? null));

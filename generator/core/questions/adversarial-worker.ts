@@ -1,14 +1,17 @@
 /**
  * Worker-thread entry for the adversarial filter's core (adversarial-thread.ts): runs
- * `runFilterCore` on each task it is sent and posts the results back. The same function as in
- * the main thread, so the same choices bit for bit.
+ * `runFilterCore` on each task it is sent, or reads the features of the drafts it is sent
+ * (`featuresOf`), and posts the results back. The same functions as in the main thread, so the
+ * same numbers bit for bit.
  */
 import { serveJobs } from '../kernel/job-thread.js';
 import { type CoreResult, runFilterCore } from './adversarial-choose.js';
+import { featuresOf } from './adversarial-inputs.js';
 import type { FilterJob } from './adversarial-thread.js';
 
 // One job at a time, in the order sent: a job's fits wait for the tree worker, and the next job starts when it is done.
-serveJobs<FilterJob, CoreResult[]>(async (job) => {
+serveJobs<FilterJob, CoreResult[] | number[][][]>(async (job) => {
+  if ('features' in job) return job.features.map(featuresOf);
   const results: CoreResult[] = [];
   for (const task of job.tasks) results.push(await runFilterCore(task));
   return results;

@@ -1,6 +1,7 @@
 /** The build's few-shot stage: which solved examples a question shows (never its own task, never one showing its options). */
 import type { Trajectory } from '../trajectories/types.js';
 import { MIN_COPY_CHARS } from './audit/features.js';
+import { questionLanguage } from './build-keys.js';
 import { sameTask } from './corpus.js';
 import { normaliseChoice } from './normalise.js';
 import { shotContext } from './render.js';
@@ -24,11 +25,14 @@ export function chooseShots<E extends { t: Trajectory; draft: QuestionDraft }>(p
     const { text, lines } = shotShown(d);
     return options.some((o) => (o.length >= MIN_COPY_CHARS ? text.includes(o) : lines.has(o)));
   };
-  const others = pool.filter((e) => !sameTask(e.t, own) && !shows(e.draft));
   const first: E[] = [];
   const rest: E[] = [];
   const used = new Set<string>();
-  for (const e of others) {
+  for (const e of pool) {
+    // Once `count` trajectories have given one each, nothing later is taken: the rest of the pool
+    // is not checked (most of this function's time was checking what could never be shown).
+    if (first.length >= count) break;
+    if (sameTask(e.t, own) || shows(e.draft)) continue;
     if (used.has(e.t.traj_id)) rest.push(e);
     else {
       used.add(e.t.traj_id);
@@ -36,6 +40,20 @@ export function chooseShots<E extends { t: Trajectory; draft: QuestionDraft }>(p
     }
   }
   return [...first, ...rest].slice(0, count);
+}
+
+/**
+ * The part of a kind's ranked pool a question draws its shots from (same language, same domain),
+ * in pool order: each part listed once per kind, on first use, rather than once per question.
+ */
+export function shotPools<E extends { t: Trajectory }>(pool: readonly E[]): (language: string, domain: string) => E[] {
+  const parts = new Map<string, E[]>();
+  return (language, domain) => {
+    const key = `${language}\u0000${domain}`;
+    let part = parts.get(key);
+    if (!part) parts.set(key, (part = pool.filter((e) => questionLanguage(e.t) === language && e.t.domain === domain)));
+    return part;
+  };
 }
 
 const shownTexts = new WeakMap<QuestionDraft, { text: string; lines: Set<string> }>();

@@ -16,11 +16,11 @@ import { validateQuestion } from './read-questions.js';
 import { type TemplateSet, loadTemplates, renderBare, renderWithinBudget } from './render.js';
 import { answerStemFor, omittedMarkersFor, questionHeaderFor } from './stems-zh.js';
 import { type FilterDropReason, filterByTask } from './adversarial-filter.js';
-import { runOffThread } from './adversarial-thread.js';
+import { featuresOffThread, runOffThread } from './adversarial-thread.js';
 import { DraftSplit, OFF_THREAD_KINDS } from './generate-thread.js';
 import { corporaByLanguage, draftTrajectory } from './drafting.js';
 import { nearDuplicateKey, questionLanguage } from './build-keys.js';
-import { chooseShots } from './build-shots.js';
+import { chooseShots, shotPools } from './build-shots.js';
 import { balanceGoldPositions } from './gold-positions.js';
 import { type TokenizerName, loadTokenCounter } from './tokenizer.js';
 import { QUESTION_SCHEMA_VERSION, type Question, type QuestionKind } from './types.js';
@@ -148,6 +148,7 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
   };
   // A language model rewrites drafts as they are made: then every draft is made here.
   const split = options.llm ? null : new DraftSplit(usable);
+  // Generated first (see the loop at the end), so the last of them is the last generated there.
   const lastSplitKind = kinds.filter((k) => OFF_THREAD_KINDS.has(k)).at(-1);
   const generateKind = async (kind: QuestionKind): Promise<Generated> => {
     const module = QUESTION_TYPES[kind];
@@ -167,7 +168,9 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
     if (remote) {
       const drafted = await remote;
       // The worker's copy of the corpus goes as soon as its last kind is drafted, before this kind is filtered.
-      if (kind === lastSplitKind) split!.release();
+      // Waited for: this thread holds the kind's drafts from here and reads their features next, and
+      // the worker's heap would otherwise stay until this thread next lets a message in.
+      if (kind === lastSplitKind) await split!.release();
       away.forEach((i, j) => results.set(i, drafted ? drafted[j]! : draftOne(usable[i]!)));
     }
     let visited = 0;
@@ -217,9 +220,13 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
         const render = templatesByLanguage.get(questionLanguage(t))?.render.get(QUESTION_TYPES[kind].template);
         return render ? renderBare(render, draft) : null;
       };
-      filtered = filterByTask(list, { seed, taskOf: (t) => taskFor(kind, t.domain), languageOf: questionLanguage, renderDraft, runner: runOffThread });
+      const started = filterByTask(list, { seed, taskOf: (t) => taskFor(kind, t.domain), languageOf: questionLanguage, renderDraft, runner: runOffThread, features: featuresOffThread });
+      filtered = started.then((s) => s.dropped);
       // Awaited when the kind is finished; a failure is reported there, not as an unhandled rejection.
       filtered.catch(() => undefined);
+      // The drafts' features are read partly on the filter's worker: this thread waits for them,
+      // so the core is handed to that worker before this thread goes on to the next kind.
+      await started.catch(() => undefined);
     }
     return { kind, list, reasons, skips, findings, filtered };
   };
@@ -268,6 +275,7 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
       .map((e) => ({ e, rank: shotRank(e.id) }))
       .sort((a, b) => (a.rank < b.rank ? -1 : 1))
       .map((x) => x.e);
+    const poolOf = shotPools(pool);
     for (const { draft, t, id } of list) {
       const language = questionLanguage(t);
       const templates = templatesByLanguage.get(language)!;
@@ -276,7 +284,7 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
       const templateLabel = templates.label.get(QUESTION_TYPES[kind].template) ?? QUESTION_TYPES[kind].template;
       // Examples come from the same language and the same domain: a CTF question never shows a
       // SWE fix as its example, nor a SWE question a CTF run.
-      const shots = shotsWanted > 0 ? chooseShots(pool.filter((e) => questionLanguage(e.t) === language && e.t.domain === t.domain), t, draft, shotsWanted) : [];
+      const shots = shotsWanted > 0 ? chooseShots(poolOf(language, t.domain), t, draft, shotsWanted) : [];
       let rendered;
       try {
         rendered = renderWithinBudget(render, draft, shots.map((s) => s.draft), counter, budget);
@@ -352,20 +360,33 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
     else for (const q of kindQuestions) questions.push(q);
   };
 
-  // Kinds are finished in order, each as soon as its filter is done; generating runs ahead of
-  // finishing by at most LOOKAHEAD kind, so the filter has work while the kinds before are rendered.
-  const waiting: Array<Generated & { done: boolean }> = [];
+  // Kinds are finished (rendered, handed over) in the order asked, each as soon as it is generated
+  // and its filter is done; generating runs ahead of finishing by at most LOOKAHEAD kind, so the
+  // filter has work while the kinds before it are rendered. The kinds drafted on two threads are
+  // generated first: the costliest filter (next_action_mcq's) then starts before the cheaper kinds
+  // listed ahead of it, which are generated and finished on this thread while it runs on the
+  // workers, instead of this thread waiting for it with nothing to do. Every draw is forked by
+  // kind and trajectory and every count is replayed in kind order, so the order is not in the output.
+  const positions = kinds.map((_, i) => i);
+  // Positions, not kinds: a kind asked twice is generated and finished twice, as asked.
+  const generationOrder = split ? [...positions.filter((i) => OFF_THREAD_KINDS.has(kinds[i]!)), ...positions.filter((i) => !OFF_THREAD_KINDS.has(kinds[i]!))] : positions;
+  const held = new Map<number, Generated & { done: boolean }>();
+  let finished = 0;
   const finishReady = async (all: boolean) => {
     // Lets the worker's answers in before the kinds at the head are looked at.
     await new Promise<void>((resolve) => setImmediate(resolve));
-    while (waiting.length > 0 && (all || waiting[0]!.done || waiting.length > LOOKAHEAD)) await finishKind(waiting.shift()!);
+    for (let next = held.get(finished); next && (all || next.done || held.size > LOOKAHEAD); next = held.get(finished)) {
+      held.delete(finished++);
+      await finishKind(next);
+    }
   };
-  for (const kind of kinds) {
+  for (const position of generationOrder) {
+    const kind = kinds[position]!;
     const generated = Object.assign(await generateKind(kind), { done: false });
-    if (kind === lastSplitKind) split?.release(); // when nothing was drafted there (no-op otherwise)
+    if (kind === lastSplitKind) await split?.release(); // when nothing was drafted there (no-op otherwise)
     if (generated.filtered) generated.filtered.then(() => (generated.done = true), () => (generated.done = true));
     else generated.done = true;
-    waiting.push(generated);
+    held.set(position, generated);
     await finishReady(false);
   }
   await finishReady(true);

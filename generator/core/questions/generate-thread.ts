@@ -64,16 +64,16 @@ export class DraftSplit {
     );
   }
 
-  /** Lets the worker drop this build's corpus; the worker itself ends when no build uses it. */
-  release(): void {
-    if (!this.sent) return;
+  /**
+   * Lets the worker drop this build's corpus; the worker itself ends when no build uses it.
+   * Resolves when that is done, so that a caller about to hold much can wait for the memory first.
+   */
+  release(): Promise<void> {
+    if (!this.sent) return Promise.resolve();
     this.sent = null;
     const done = thread.post({ op: 'release', build: this.build });
-    const last = () => {
-      if (--open === 0) thread.close();
-    };
-    if (done) done.then(last, last);
-    else last();
+    const last = () => (--open === 0 ? thread.close() : undefined);
+    return done ? done.then(last, last) : Promise.resolve(last());
   }
 }
 

@@ -293,9 +293,18 @@ function grow(t: Grower, rows: Int32Array, hist: Histogram, depth: number, score
 
 /** Every distinct value but the largest when there are at most `bins` of them, else up to `bins − 1` cut values at the training values' quantiles. */
 function cutPoints(values: Float64Array, bins: number): number[] {
-  const sorted = Float64Array.from(values).sort();
-  const distinct = sorted.filter((v, i) => i === 0 || v !== sorted[i - 1]);
-  if (distinct.length <= bins) return [...distinct.slice(0, -1)];
+  const sorted = values.slice().sort();
+  // Distinct values are counted only as far as `bins` + 1 (most columns have far more), and
+  // listed only when there are that few: a typed array's filter calls back per element and was
+  // most of this function's time, on every column of every fit.
+  let distinct = sorted.length > 0 ? 1 : 0;
+  for (let i = 1; i < sorted.length && distinct <= bins; i++) if (sorted[i] !== sorted[i - 1]) distinct++;
+  if (distinct <= bins) {
+    const below: number[] = [];
+    for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) below.push(sorted[i]!);
+    below.pop();
+    return below;
+  }
   const out: number[] = [];
   for (let b = 1; b < bins; b++) {
     const v = sorted[Math.min(sorted.length - 1, Math.floor((b * sorted.length) / bins))]!;
