@@ -6,7 +6,7 @@
  */
 import { Rng } from '../kernel/rng.js';
 import type { MatrixView } from './numerics/kernels.js';
-import { columnSpearman } from './numerics/rank.js';
+import { columnSpearman } from './numerics/column-spearman.js';
 import { rankLocal } from './selection/select-local.js';
 import { rankGlobal } from './selection/select-global.js';
 import { mergeStrictBudget, type Selection } from './selection/merge.js';
