@@ -10,3 +10,14 @@ export function sharedFloat64(length: number): Float64Array {
 export function isShared(a: ArrayBufferView): boolean {
   return typeof SharedArrayBuffer !== 'undefined' && a.buffer instanceof SharedArrayBuffer;
 }
+
+/**
+ * Cells from which a matrix is worth sharing: below this a kernel thread's round trip costs more
+ * than the second thread gains, so pace/numerics/kernel-thread.ts splits only larger kernels.
+ */
+export const sharedMinCells = 1 << 22;
+
+/** Storage for a score matrix of `length` cells: shared from `sharedMinCells` on, ordinary below. */
+export function matrixStorage(length: number): Float64Array {
+  return length >= sharedMinCells ? sharedFloat64(length) : new Float64Array(length);
+}

@@ -11,7 +11,7 @@
  * none, and the caller runs them all, so nothing waits on a worker that never comes.
  */
 import { jobThread } from '../../kernel/job-thread.js';
-import { isShared } from '../../kernel/shared-memory.js';
+import { isShared, sharedMinCells } from '../../kernel/shared-memory.js';
 
 /** Kernel names the worker knows (kernel-worker.ts maps each to the same chunk function). */
 export type KernelKind = 'mulRight' | 'mulLeftT' | 'binarySums' | 'rankedColumns';
@@ -27,7 +27,7 @@ export interface KernelJob {
 const thread = jobThread<KernelJob, true>(import.meta.url, 'kernel-worker', () => process.env.APTPACE_KERNEL_THREAD === '0');
 
 /** Below this many matrix cells a job's round trip costs more than the second thread gains. */
-export const parallelMinCells = 1 << 22;
+export const parallelMinCells = sharedMinCells;
 
 /** Whether a kernel over `data` with this many cells should be split across threads. */
 export function worthSharing(data: Float64Array, cells: number): boolean {

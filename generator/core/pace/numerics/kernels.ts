@@ -181,31 +181,72 @@ function mulRightRowGroup(v: MatrixView, b: Float64Array, k: number, out: Float6
   }
 }
 
+/** Columns whose non-zero entries `mulLeftT` gathers at once (column by column, in row order). */
+const mulLeftTColumns = 64;
+
 /**
- * Chunk `chunk` of Z = Xᵀ·Q: a block of columns whose slice of the output stays in cache while
- * every row adds to it; each entry accumulates over the rows in order (one pass per row gives
- * the same sums).
+ * Chunk `chunk` of Z = Xᵀ·Q: a block of columns. The non-zero entries of a few columns at a
+ * time are gathered row by row (one read of each matrix row's slice), then each output entry
+ * is summed in registers, four at a time, over its column's entries in row order from zero:
+ * the sum of one pass per row, bit for bit.
  */
 export function mulLeftTChunk(args: ProductArgs): (chunk: number) => void {
-  return (chunk) => mulLeftTBlock(args.view, args.b, args.k, args.out, chunk);
+  const n = args.view.rows.length;
+  const count = new Int32Array(mulLeftTColumns);
+  const at = new Int32Array(mulLeftTColumns * n);
+  const xs = new Float64Array(mulLeftTColumns * n);
+  return (chunk) => mulLeftTBlock(args.view, args.b, args.k, args.out, chunk, count, at, xs);
 }
 
 // A plain function of its arguments: V8 keeps them in registers, where a closure's captured
 // variables are reloaded from its context on every use in the inner loop.
-function mulLeftTBlock(v: MatrixView, q: Float64Array, k: number, out: Float64Array, chunk: number): void {
+function mulLeftTBlock(v: MatrixView, q: Float64Array, k: number, out: Float64Array, chunk: number, count: Int32Array, at: Int32Array, xs: Float64Array): void {
+  const n = v.rows.length;
   const nc = viewCols(v);
   const block = productBlock(k);
-  const c0 = chunk * block;
-  const c1 = Math.min(nc, c0 + block);
-  out.fill(0, c0 * k, c1 * k);
-  for (let r = 0; r < v.rows.length; r++) {
-    const base = (v.rows[r] as number) * v.stride;
-    const qo = r * k;
-    for (let c = c0; c < c1; c++) {
-      const x = v.data[base + (v.cols ? (v.cols[c] as number) : c)] as number;
-      if (x === 0) continue;
-      const o = c * k;
-      for (let j = 0; j < k; j++) out[o + j] = (out[o + j] as number) + x * (q[qo + j] as number);
+  const end = Math.min(nc, (chunk + 1) * block);
+  for (let c0 = chunk * block; c0 < end; c0 += mulLeftTColumns) {
+    const w = Math.min(mulLeftTColumns, end - c0);
+    count.fill(0);
+    for (let r = 0; r < n; r++) {
+      const base = (v.rows[r] as number) * v.stride;
+      for (let i = 0; i < w; i++) {
+        const x = v.data[base + (v.cols ? (v.cols[c0 + i] as number) : c0 + i)] as number;
+        if (x === 0) continue;
+        const slot = i * n + (count[i] as number);
+        count[i] = (count[i] as number) + 1;
+        at[slot] = r * k;
+        xs[slot] = x;
+      }
+    }
+    for (let i = 0; i < w; i++) {
+      const first = i * n;
+      const last = first + (count[i] as number);
+      const o = (c0 + i) * k;
+      let j = 0;
+      for (; j + 4 <= k; j += 4) {
+        let s0 = 0;
+        let s1 = 0;
+        let s2 = 0;
+        let s3 = 0;
+        for (let t = first; t < last; t++) {
+          const x = xs[t] as number;
+          const qo = (at[t] as number) + j;
+          s0 += x * (q[qo] as number);
+          s1 += x * (q[qo + 1] as number);
+          s2 += x * (q[qo + 2] as number);
+          s3 += x * (q[qo + 3] as number);
+        }
+        out[o + j] = s0;
+        out[o + j + 1] = s1;
+        out[o + j + 2] = s2;
+        out[o + j + 3] = s3;
+      }
+      for (; j < k; j++) {
+        let s = 0;
+        for (let t = first; t < last; t++) s += (xs[t] as number) * (q[(at[t] as number) + j] as number);
+        out[o + j] = s;
+      }
     }
   }
 }
