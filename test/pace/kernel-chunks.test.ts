@@ -10,6 +10,7 @@ import { Rng } from '../../generator/core/kernel/rng.js';
 import { sharedFloat64 } from '../../generator/core/kernel/shared-memory.js';
 import { mulLeftT, mulRight, orthonormalizeColumns, range, viewCols, type MatrixView } from '../../generator/core/pace/numerics/kernels.js';
 import { columnSpearman } from '../../generator/core/pace/numerics/column-spearman.js';
+import { columnSpearmanFolds } from '../../generator/core/pace/numerics/column-spearman-folds.js';
 import { averageRanks, pearson } from '../../generator/core/pace/numerics/rank.js';
 import { parallelMinCells } from '../../generator/core/pace/numerics/kernel-thread.js';
 
@@ -103,6 +104,28 @@ describe('chunked kernels equal the plain loops bit for bit', () => {
       plainOrthonormalize(want, 3_000, 12);
       same(a, want);
     });
+});
+
+describe('columnSpearmanFolds', () => {
+  it("gives each fold's columnSpearman bit for bit", () => {
+    const n = 150;
+    const cols = 600;
+    const data = matrix(n, cols, false, 'folds');
+    const rng = new Rng('folds/y');
+    // Columns with many distinct values (the sorting path) and a constant one over a fold's rows.
+    for (let r = 0; r < n; r++) {
+      data[r * cols + 11] = rng.next();
+      data[r * cols + 12] = r % 3 === 0 ? 0.5 : 0.25;
+    }
+    const view: MatrixView = { data, stride: cols, rows: Int32Array.from(range(n)).reverse(), cols: null };
+    const y = Float64Array.from({ length: n }, () => Math.round(rng.next() * 30) / 30);
+    const folds = [0, 1, 2].map((f) => {
+      const rows = Int32Array.from(range(n).filter((i) => i % 3 !== f));
+      return { rows, y: Float64Array.from(rows, (i) => y[i] as number) };
+    });
+    const got = columnSpearmanFolds(view, folds);
+    folds.forEach((f, k) => same(got[k]!, columnSpearman({ ...view, rows: Int32Array.from(f.rows, (i) => view.rows[i] as number) }, f.y)));
+  });
 });
 
 describe('Rng.fillUint32', () => {

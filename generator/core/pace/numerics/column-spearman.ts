@@ -14,8 +14,19 @@ import { averageRanks } from './rank.js';
  * reused buffer: this is the hot loop of selection (one call per fold over ~10⁵ columns).
  */
 export function columnSpearman(v: MatrixView, y: ArrayLike<number>): Float64Array {
-  const n = v.rows.length;
   const nc = viewCols(v);
+  const { cy, syy, my } = centredRanks(y);
+  const out = new Float64Array(nc);
+  const rest = binaryColumnSpearman(v, cy, syy, my, out);
+  if (rest.length === 0) return out;
+  const sub = rankedColumns({ ...v, cols: Int32Array.from(rest, (c) => (v.cols ? (v.cols[c] as number) : c)) }, cy, syy, my);
+  rest.forEach((c, i) => (out[c] = sub[i] as number));
+  return out;
+}
+
+/** The target's average ranks centred on their mean (n + 1)/2, and their sum of squares. */
+export function centredRanks(y: ArrayLike<number>): { cy: Float64Array; syy: number; my: number } {
+  const n = y.length;
   const ry = averageRanks(y);
   const my = (n + 1) / 2;
   let syy = 0;
@@ -24,12 +35,7 @@ export function columnSpearman(v: MatrixView, y: ArrayLike<number>): Float64Arra
     cy[i] = (ry[i] as number) - my;
     syy += (cy[i] as number) ** 2;
   }
-  const out = new Float64Array(nc);
-  const rest = binaryColumnSpearman(v, cy, syy, my, out);
-  if (rest.length === 0) return out;
-  const sub = rankedColumns({ ...v, cols: Int32Array.from(rest, (c) => (v.cols ? (v.cols[c] as number) : c)) }, cy, syy, my);
-  rest.forEach((c, i) => (out[c] = sub[i] as number));
-  return out;
+  return { cy, syy, my };
 }
 
 export interface BinarySumsArgs {
@@ -98,25 +104,26 @@ function binaryColumnSpearman(v: MatrixView, cy: Float64Array, syy: number, my: 
       rest.push(c);
       continue;
     }
-    const c1 = ones[c] as number;
-    const c0 = n - c1;
-    if (c1 === 0 || c0 === 0) {
-      out[c] = NaN;
-      continue;
-    }
-    const r0 = (c0 + 1) / 2 - my;
-    const r1 = c0 + (c1 + 1) / 2 - my;
-    const sxx = c0 * r0 * r0 + c1 * r1 * r1;
-    const sxy = (r1 - r0) * (s1[c] as number);
-    out[c] = sxx > 1e-12 && syy > 0 ? Math.max(-1, Math.min(1, sxy / Math.sqrt(sxx * syy))) : NaN;
+    out[c] = binaryRho(ones[c] as number, n, s1[c] as number, syy, my);
   }
   return rest;
+}
+
+/** ρ of a 0/1 column with `c1` ones among `n` rows, from S₁ = Σ over its ones of the centred target ranks. */
+export function binaryRho(c1: number, n: number, s1: number, syy: number, my: number): number {
+  const c0 = n - c1;
+  if (c1 === 0 || c0 === 0) return NaN;
+  const r0 = (c0 + 1) / 2 - my;
+  const r1 = c0 + (c1 + 1) / 2 - my;
+  const sxx = c0 * r0 * r0 + c1 * r1 * r1;
+  const sxy = (r1 - r0) * s1;
+  return sxx > 1e-12 && syy > 0 ? Math.max(-1, Math.min(1, sxy / Math.sqrt(sxx * syy))) : NaN;
 }
 
 /** Per full-matrix column: 1 when every stored value is 0 or 1 (computed once per matrix). */
 const binaryCache = new WeakMap<Float64Array, Uint8Array>();
 
-function binaryColumns(data: Float64Array, stride: number): Uint8Array {
+export function binaryColumns(data: Float64Array, stride: number): Uint8Array {
   let binary = binaryCache.get(data);
   if (binary && binary.length === stride) return binary;
   binary = new Uint8Array(stride).fill(1);
@@ -213,7 +220,7 @@ function rankedColumns(v: MatrixView, cy: Float64Array, syy: number, my: number)
  * its average rank; per-instance scores have few distinct values (0/1, graded steps), so the
  * lookup is a short scan, with binary search when there are many.
  */
-function sortedRankCorrelation(col: Float64Array, sorted: Float64Array, cy: Float64Array, syy: number, my: number): number {
+export function sortedRankCorrelation(col: Float64Array, sorted: Float64Array, cy: Float64Array, syy: number, my: number): number {
   const n = col.length;
   const few = fewValuesCorrelation(col, cy, syy, my);
   if (few !== undefined) return few;
@@ -257,7 +264,7 @@ function sortedRankCorrelation(col: Float64Array, sorted: Float64Array, cy: Floa
   return sxx > 1e-12 && syy > 0 ? Math.max(-1, Math.min(1, sxy / Math.sqrt(sxx * syy))) : NaN;
 }
 
-const maxDistinct = 32;
+export const maxDistinct = 32;
 const distinctValues = new Float64Array(maxDistinct);
 const distinctCounts = new Int32Array(maxDistinct);
 const distinctCy = new Float64Array(maxDistinct);
@@ -288,15 +295,24 @@ function fewValuesCorrelation(col: Float64Array, cy: Float64Array, syy: number, 
     distinctCounts[k] = (distinctCounts[k] as number) + 1;
     distinctCy[k] = (distinctCy[k] as number) + (cy[t] as number);
   }
+  return countsRho(distinctValues, distinctCounts, distinctCy, d, syy, my);
+}
+
+/**
+ * ρ of a column with `d` distinct values (`values[k]` seen `counts[k]` times, `sums[k]` the sum
+ * of the centred target ranks over its rows). Exact (see fewValuesCorrelation), so it does not
+ * depend on the order of the values.
+ */
+export function countsRho(values: ArrayLike<number>, counts: ArrayLike<number>, sums: ArrayLike<number>, d: number, syy: number, my: number): number {
   if (d === 1) return NaN;
   let sxx = 0;
   let sxy = 0;
   for (let k = 0; k < d; k++) {
     let below = 0;
-    for (let j = 0; j < d; j++) if ((distinctValues[j] as number) < (distinctValues[k] as number)) below += distinctCounts[j] as number;
-    const r = below + ((distinctCounts[k] as number) + 1) / 2 - my;
-    sxx += (distinctCounts[k] as number) * r * r;
-    sxy += r * (distinctCy[k] as number);
+    for (let j = 0; j < d; j++) if ((values[j] as number) < (values[k] as number)) below += counts[j] as number;
+    const r = below + ((counts[k] as number) + 1) / 2 - my;
+    sxx += (counts[k] as number) * r * r;
+    sxy += r * (sums[k] as number);
   }
   return sxx > 1e-12 && syy > 0 ? Math.max(-1, Math.min(1, sxy / Math.sqrt(sxx * syy))) : NaN;
 }
