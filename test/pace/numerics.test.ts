@@ -4,7 +4,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Rng } from '../../generator/core/kernel/rng.js';
-import { averageRanks, columnSpearman, pearson, spearman } from '../../generator/core/pace/numerics/rank.js';
+import { averageRanks, pearson, spearman } from '../../generator/core/pace/numerics/rank.js';
+import { columnSpearman } from '../../generator/core/pace/numerics/column-spearman.js';
 import { leastSquares, symmetricEigen } from '../../generator/core/pace/numerics/linalg.js';
 import { topSvd } from '../../generator/core/pace/numerics/svd.js';
 import { range } from '../../generator/core/pace/numerics/kernels.js';

@@ -55,6 +55,31 @@ export class Rng {
     return t;
   }
 
+  /**
+   * The next `out.length` values of `nextUint32`, in order, with the state in locals: a hot loop
+   * drawing millions (the sign-flip test's fixed stream) runs several times faster than calls.
+   */
+  fillUint32(out: Uint32Array): Uint32Array {
+    let a = this.a;
+    let b = this.b;
+    let c = this.c;
+    let d = this.d;
+    for (let i = 0; i < out.length; i++) {
+      const t = (((a + b) >>> 0) + d) >>> 0;
+      d = (d + 1) >>> 0;
+      a = b ^ (b >>> 9);
+      b = (c + (c << 3)) >>> 0;
+      c = ((c << 21) | (c >>> 11)) >>> 0;
+      c = (c + t) >>> 0;
+      out[i] = t;
+    }
+    this.a = a;
+    this.b = b;
+    this.c = c;
+    this.d = d;
+    return out;
+  }
+
   /** Uniform in [0, 1). */
   next(): number {
     return this.nextUint32() / 4294967296;

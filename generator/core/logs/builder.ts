@@ -1,5 +1,6 @@
 import type { InstanceRef, ModelRef, ScoreMatrix } from './matrix.js';
 import type { FindingSink } from './sink.js';
+import { matrixStorage } from '../kernel/shared-memory.js';
 
 /** One (model, task) run's scores: positions into the task's instance list and their values. */
 interface Block {
@@ -120,7 +121,8 @@ export class MatrixBuilder {
     }
 
     const width = instances.length;
-    const values = new Float64Array(modelNames.length * width);
+    // Shared memory when large: PACE's kernel thread reads the matrix in place (pace/numerics/kernel-thread.ts).
+    const values = matrixStorage(modelNames.length * width);
     const observed = new Uint8Array(modelNames.length * width);
     // Which block wrote a cell, so a conflict can name both sources.
     const writer = new Int32Array(modelNames.length * width).fill(-1);

@@ -5,6 +5,7 @@ import { sha256, stableStringify } from '../kernel/stable-json.js';
 import type { Vfs } from '../kernel/vfs.js';
 import { logsFinding } from './findings.js';
 import type { InstanceRef, ModelRef, ScoreMatrix, TargetTable } from './matrix.js';
+import { matrixStorage, sharedMinCells } from '../kernel/shared-memory.js';
 
 /**
  * The matrix store: a folder with
@@ -60,7 +61,14 @@ function float64ToLeBytes(values: Float64Array): Uint8Array {
 
 function leBytesToFloat64(bytes: Uint8Array): Float64Array {
   if (LITTLE_ENDIAN) {
-    // A view when aligned (no copy); otherwise one copy into fresh, aligned memory.
+    // A large matrix is copied once into shared memory, which PACE's kernel thread reads in
+    // place (pace/numerics/kernel-thread.ts); a small one is a view when aligned (no copy),
+    // otherwise one copy into fresh, aligned memory.
+    if (bytes.byteLength / 8 >= sharedMinCells) {
+      const out = matrixStorage(bytes.byteLength / 8);
+      new Uint8Array(out.buffer).set(bytes);
+      return out;
+    }
     if (bytes.byteOffset % 8 === 0) return new Float64Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 8);
     return new Float64Array(bytes.slice().buffer);
   }

@@ -6,7 +6,7 @@
  */
 import { Rng } from '../kernel/rng.js';
 import type { MatrixView } from './numerics/kernels.js';
-import { columnSpearman } from './numerics/rank.js';
+import { columnSpearman } from './numerics/column-spearman.js';
 import { rankLocal } from './selection/select-local.js';
 import { rankGlobal } from './selection/select-global.js';
 import { mergeStrictBudget, type Selection } from './selection/merge.js';
@@ -83,6 +83,8 @@ export function prepareFold(
   options: PaceOptions,
   sharedGlobal: GlobalBasis | null,
   withPairs = false,
+  /** The training rows' column Spearman when the caller computed it with other folds' (column-spearman-folds.ts). */
+  relevance?: Float64Array,
 ): FoldBasis {
   const trainRows = Int32Array.from(trainIdx, (i) => target.rows[i] as number);
   const yTrain = Float64Array.from(trainIdx, (i) => target.y[i] as number);
@@ -93,7 +95,7 @@ export function prepareFold(
     trainIdx.forEach((i, t) => yBoot!.set(target.yBoot!.subarray(i * B, (i + 1) * B), t * B));
   }
   const stats = poolStats(yTrain, yBoot, B);
-  const rho = columnSpearman(subView(data.view, trainRows), yTrain);
+  const rho = relevance ?? columnSpearman(subView(data.view, trainRows), yTrain);
   const global =
     sharedGlobal ??
     computeGlobalBasis(data, trainRows, `${options.seed}/svd/${target.name}`, Uint8Array.from(rho, (r) => (Number.isFinite(r) ? 1 : 0)));

@@ -23,6 +23,6 @@ export class BasisCache {
 }
 
 /** `prepareFold` through `cache` when there is one. */
-export function innerBasis(cache: BasisCache | undefined, data: PaceData, target: PreparedTarget, trainIdx: Int32Array, options: PaceOptions, shared: GlobalBasis | null): FoldBasis {
-  return cache ? cache.prepare(data, target, trainIdx, options, shared) : prepareFold(data, target, trainIdx, options, shared);
+export function innerBasis(cache: BasisCache | undefined, data: PaceData, target: PreparedTarget, trainIdx: Int32Array, options: PaceOptions, shared: GlobalBasis | null, relevance?: Float64Array): FoldBasis {
+  return cache ? cache.prepare(data, target, trainIdx, options, shared) : prepareFold(data, target, trainIdx, options, shared, false, relevance);
 }

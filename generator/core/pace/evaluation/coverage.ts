@@ -4,7 +4,8 @@
  * `evaluate` recomputes them inside every outer fold (training models only) to measure how often
  * the interval it would have issued covers the held-out model.
  */
-import { fitTarget, predictPoolRow, type GlobalBasis } from '../pipeline.js';
+import { fitTarget, predictPoolRow, subView, type GlobalBasis } from '../pipeline.js';
+import { columnSpearmanFolds } from '../numerics/column-spearman-folds.js';
 import { shippedForms, shippedKinds, shippedPoolPredictions, type ShippedKind } from '../predictors/shipped-family.js';
 import { chooseShippedKind, type ShippedChoice } from './shipped-selection.js';
 import { foldView } from './fold-view.js';
@@ -54,14 +55,22 @@ export async function crossValidatedPredictions(
   const plan = planFolds(Array.from(idx, (i) => data.models[target.rows[i] as number] as string), 'inner', protocol);
   const folds = plan.folds;
   const inFold = new Uint8Array(idx.length);
-  for (const held of foldMembers(plan)) {
+  const members = foldMembers(plan);
+  const trainSets = members.map((held) => {
     inFold.fill(0);
     for (const t of held) inFold[t] = 1;
-    const train = Array.from({ length: idx.length }, (_, t) => t).filter((t) => !inFold[t]);
-    const trainIdx = Int32Array.from(train, (t) => idx[t] as number);
-    // The fold's universe is fixed by its training models; the held-out rows' gaps are their own.
-    const fold = foldView(data, [...held.map((t) => target.rows[idx[t] as number] as number), ...outside]);
-    const basis = innerBasis(bases, fold, target, trainIdx, options, fold === data ? shared : null);
+    return Int32Array.from(
+      Array.from({ length: idx.length }, (_, t) => t).filter((t) => !inFold[t]),
+      (t) => idx[t] as number,
+    );
+  });
+  // The fold's universe is fixed by its training models; the held-out rows' gaps are their own.
+  const views = members.map((held) => foldView(data, [...held.map((t) => target.rows[idx[t] as number] as number), ...outside]));
+  const relevance = bases ? null : sharedRelevance(data, target, trainSets, views);
+  for (const [f, held] of members.entries()) {
+    const trainIdx = trainSets[f]!;
+    const fold = views[f]!;
+    const basis = innerBasis(bases, fold, target, trainIdx, options, fold === data ? shared : null, relevance?.get(f));
     // Baselines (and PACE's own frozen fit) read the held-out row whole: they stay on the
     // universe every pool model has, as in evaluate's outer folds. Under K-fold that basis is the
     // nested search's for the same inner fold (shared through `bases`).
@@ -86,6 +95,22 @@ export async function crossValidatedPredictions(
   const predictions = byKind[choice.kind];
   const residuals = Float64Array.from(predictions, (p, t) => (target.y[idx[t] as number] as number) - p);
   return { predictions, residuals, folds, baselines: others, kind: choice.kind, choice, byKind, frozen };
+}
+
+/**
+ * Column Spearman of every fold on the pool's own columns, from one pass over the matrix
+ * (column-spearman-folds.ts; bit for bit each fold's own), by fold. Folds whose view adds
+ * columns (gaps of held-out models) compute theirs in `prepareFold`. `evaluate`'s inner folds,
+ * which share bases with its nested search (`bases`), keep theirs there.
+ */
+function sharedRelevance(data: PaceData, target: PreparedTarget, trainSets: Int32Array[], views: PaceData[]): Map<number, Float64Array> | null {
+  const own = trainSets.map((_, f) => f).filter((f) => views[f] === data);
+  if (own.length < 2) return null;
+  const rho = columnSpearmanFolds(
+    subView(data.view, target.rows),
+    own.map((f) => ({ rows: trainSets[f]!, y: Float64Array.from(trainSets[f]!, (i) => target.y[i] as number) })),
+  );
+  return new Map(own.map((f, i) => [f, rho[i]!]));
 }
 
 /** The label-noise interval of a prediction at `level`, from its bootstrap replicates. */

@@ -5,6 +5,7 @@
  */
 import type { ScoreMatrix } from '../../logs/matrix.js';
 import { didYouMean } from '../../kernel/suggest.js';
+import { matrixStorage } from '../../kernel/shared-memory.js';
 
 export function benchmarkMatches(task: string, name: string): boolean {
   return task === name || task.startsWith(`${name}/`);
@@ -21,7 +22,8 @@ export function excludeBenchmarks(matrix: ScoreMatrix, names: string[]): { matri
   if (keep.length === matrix.instances.length) return { matrix, unknown, removed: 0 };
   const n = matrix.instances.length;
   const m = keep.length;
-  const values = new Float64Array(matrix.models.length * m);
+  // Shared memory when large, as the matrix it replaces (kernel/shared-memory.ts).
+  const values = matrixStorage(matrix.models.length * m);
   const observed = new Uint8Array(matrix.models.length * m);
   for (let r = 0; r < matrix.models.length; r++)
     keep.forEach((c, j) => {

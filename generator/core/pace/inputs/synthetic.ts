@@ -6,6 +6,7 @@
  */
 import { Rng } from '../../kernel/rng.js';
 import type { ScoreMatrix, TargetTable } from '../../logs/matrix.js';
+import { matrixStorage } from '../../kernel/shared-memory.js';
 
 export interface SyntheticSpec {
   models: number;
@@ -69,7 +70,8 @@ export function syntheticPace(spec: SyntheticSpec): SyntheticData {
     const centres = Float64Array.from({ length: families * d }, () => spread * familyRng.normal());
     for (let m = 0; m < n; m++) for (let j = 0; j < d; j++) theta[m * d + j] = (theta[m * d + j] as number) + (centres[familyOf(m) * d + j] as number);
   }
-  const values = new Float64Array(n * S);
+  // Shared memory when large: the kernel thread reads the matrix in place (pace/numerics/kernel-thread.ts).
+  const values = matrixStorage(n * S);
   const itemRng = rng.fork('items');
   const drawRng = rng.fork('draws');
   const a = new Float64Array(d);
