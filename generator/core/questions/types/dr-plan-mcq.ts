@@ -42,7 +42,6 @@ export const drPlanMcq: QuestionTypeModule = {
       operators: OPERATORS,
       render: drStepJson,
       weights: WEIGHTS,
-      sameSlot: true,
       fields: { goal: t.task.goal },
       answerStem: 'The correct next step should be (',
     });
