@@ -7,12 +7,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../generator/core/kernel/rng.js';
-import { sharedFloat64 } from '../../generator/core/kernel/shared-memory.js';
+import { sharedFloat64, sharedMinCells } from '../../generator/core/kernel/shared-memory.js';
 import { mulLeftT, mulRight, orthonormalizeColumns, range, viewCols, type MatrixView } from '../../generator/core/pace/numerics/kernels.js';
 import { columnSpearman } from '../../generator/core/pace/numerics/column-spearman.js';
 import { columnSpearmanFolds } from '../../generator/core/pace/numerics/column-spearman-folds.js';
 import { averageRanks, pearson } from '../../generator/core/pace/numerics/rank.js';
-import { parallelMinCells } from '../../generator/core/pace/numerics/kernel-thread.js';
 
 function matrix(n: number, cols: number, shared: boolean, seed: string): Float64Array {
   const rng = new Rng(seed);
@@ -67,7 +66,7 @@ const same = (a: Float64Array, b: Float64Array) => expect(Array.from(a, (x) => O
 describe('chunked kernels equal the plain loops bit for bit', () => {
   // Above the split threshold on shared memory (the path that may use the kernel thread), and a small case.
   const cases = [
-    { n: 70, cols: Math.ceil(parallelMinCells / 60), shared: true },
+    { n: 70, cols: Math.ceil(sharedMinCells / 60), shared: true },
     { n: 33, cols: 2_500, shared: false },
   ];
   for (const { n, cols, shared } of cases)

@@ -5,7 +5,7 @@ import { sha256, stableStringify } from '../kernel/stable-json.js';
 import type { Vfs } from '../kernel/vfs.js';
 import { logsFinding } from './findings.js';
 import type { InstanceRef, ModelRef, ScoreMatrix, TargetTable } from './matrix.js';
-import { matrixStorage, sharedMinCells } from '../kernel/shared-memory.js';
+import { sharedFloat64, sharedMinCells } from '../kernel/shared-memory.js';
 
 /**
  * The matrix store: a folder with
@@ -65,7 +65,7 @@ function leBytesToFloat64(bytes: Uint8Array): Float64Array {
     // place (pace/numerics/kernel-thread.ts); a small one is a view when aligned (no copy),
     // otherwise one copy into fresh, aligned memory.
     if (bytes.byteLength / 8 >= sharedMinCells) {
-      const out = matrixStorage(bytes.byteLength / 8);
+      const out = sharedFloat64(bytes.byteLength / 8);
       new Uint8Array(out.buffer).set(bytes);
       return out;
     }

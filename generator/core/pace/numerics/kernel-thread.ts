@@ -26,12 +26,9 @@ export interface KernelJob {
 
 const thread = jobThread<KernelJob, true>(import.meta.url, 'kernel-worker', () => process.env.APTPACE_KERNEL_THREAD === '0');
 
-/** Below this many matrix cells a job's round trip costs more than the second thread gains. */
-export const parallelMinCells = sharedMinCells;
-
-/** Whether a kernel over `data` with this many cells should be split across threads. */
+/** Whether a kernel over `data` with this many cells should be split across threads (below `sharedMinCells` a job's round trip costs more than the second thread gains). */
 export function worthSharing(data: Float64Array, cells: number): boolean {
-  return cells >= parallelMinCells && isShared(data);
+  return cells >= sharedMinCells && isShared(data);
 }
 
 /** Takes chunks from the shared counter until none is left; run by the caller and the worker alike. */
