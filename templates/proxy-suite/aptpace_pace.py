@@ -312,7 +312,11 @@ def _predict(t, scores):
         concerns.append("no demonstrated skill over the mean predictor in cross-validation (verdict: %s)" % t["cv"]["verdict"])
     seen = [scores[k] for k in keys if k in scores]
     proxy_mean = [sum(seen) / len(seen)] if seen else None
-    below, outside = _excursions(t["range"], {"local": u["local"], "global": u["global"], "proxyMean": proxy_mean})
+    # range-noise.ts: how far each coordinate moves by the checkpoint's item draws alone.
+    var = max(0.0, proxy_mean[0] * (1 - proxy_mean[0])) if seen else 0.0
+    noise = {side: (_coordinate_se(t[side], scores, var) if u[side] is not None else None) for side in ("local", "global")}
+    noise["proxyMean"] = [math.sqrt(var / len(seen))] if seen else None
+    below, outside = _excursions(t["range"], {"local": u["local"], "global": u["global"], "proxyMean": proxy_mean}, noise)
     if below:
         concerns.append("the checkpoint scores below every training model on the proxy set (" + "; ".join(below) + ")")
     if outside:
@@ -357,7 +361,20 @@ def _mahalanobis(lev, u):
     return math.sqrt(max(0.0, float(d @ x)))
 
 
-def _excursions(box, u):
+def _coordinate_se(part, scores, var):
+    # range-noise.ts coordinateStandardErrors: sqrt(var * sum_s P_sj^2), P the map embed() applies.
+    k = part["k"]
+    x = np.array([scores.get(key, math.nan) for key in part["instances"]], dtype=float)
+    observed = ~np.isnan(x)
+    if observed.all():
+        proj = np.array(part["proj"], dtype=float).reshape(len(x), k)
+    else:
+        a = np.array(part["basis"], dtype=float).reshape(len(x), k)[observed]
+        proj = a @ np.linalg.pinv(a.T @ a, rcond=1e-12, hermitian=True)
+    return np.sqrt(var * (proj**2).sum(axis=0))
+
+
+def _excursions(box, u, noise):
     # skill.ts rangeExcursions: (below the weakest training model, every other excursion).
     below, found = [], []
     for side in ("local", "global", "proxyMean"):
@@ -372,8 +389,9 @@ def _excursions(box, u):
                 below.append("proxy accuracy %.3g vs %.3g for the weakest training model" % (v, lo))
                 continue
             width = (hi - lo) or 1
-            excess = ((lo - v) if v < lo else (v - hi) if v > hi else 0) / width
-            if excess > MODEL["rangeTolerance"]:
+            beyond = (lo - v) if v < lo else (v - hi) if v > hi else 0
+            se = float(noise[side][j]) if noise.get(side) is not None else 0.0
+            if beyond / width > MODEL["rangeTolerance"] and beyond > MODEL.get("rangeNoiseZ", 0) * se:
                 found.append("%s %d: %.3g vs [%.3g, %.3g]" % (side, j + 1, v, lo, hi))
     for side in ("local", "global"):
         lev = (box.get("leverage") or {}).get(side)

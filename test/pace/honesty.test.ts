@@ -11,6 +11,7 @@ import { syntheticPace } from '../../generator/core/pace/inputs/synthetic.js';
 import { closestName } from '../../generator/core/kernel/suggest.js';
 import { fitPace } from '../../generator/core/pace/fit.js';
 import { runLoocv } from '../../generator/core/pace/evaluation/loocv.js';
+import { runReference, skipPython } from './reference.js';
 
 const dir = tempDir('aptpace-pace-honesty-');
 const store = path.join(dir, 'store');
@@ -159,6 +160,58 @@ describe('training range', () => {
     // Every proxy item wrong is below the range even when a training model also scored 0.
     const floor = { ...range, proxyMean: { min: [0], max: [0.7] } };
     expect(rangeExcursions(floor, { local: [0.5, 0], global: null, proxyMean: [0] }).map((e) => e.kind)).toEqual(['below']);
+  });
+
+  it('does not count an excursion within two sampling standard errors of the box, and never excuses a proxy accuracy below it', async () => {
+    const { rangeExcursions } = await import('../../generator/core/pace/evaluation/skill.js');
+    const range = { local: { min: [0, -1], max: [1, 1] }, global: null, proxyMean: { min: [0.3], max: [0.7] }, leverage: { local: null, global: null } };
+    const u = { local: [1.2, -1.1], global: null, proxyMean: [0.27] };
+    // 0.2 beyond coordinate 1 with a standard error of 0.11: within 2 SE, not counted; with 0.09 it is.
+    const excused = rangeExcursions(range, u, { local: [0.11, 0], global: null, proxyMean: [0.5] });
+    expect(excused.map((e) => [e.kind, e.side, e.coordinate])).toEqual([['below', 'proxyMean', 0]]);
+    const counted = rangeExcursions(range, u, { local: [0.09, 0.09], global: null, proxyMean: [0] });
+    expect(counted.map((e) => [e.kind, e.side, e.coordinate, e.standardError])).toEqual([
+      ['box', 'local', 0, 0.09],
+      ['below', 'proxyMean', 0, undefined],
+    ]);
+    // Above the best training model's proxy accuracy: noise decides; below the weakest: never.
+    expect(rangeExcursions(range, { local: null, global: null, proxyMean: [0.75] }, { local: null, global: null, proxyMean: [0.03] })).toEqual([]);
+    expect(rangeExcursions(range, { local: null, global: null, proxyMean: [0.75] }, { local: null, global: null, proxyMean: [0.02] }).map((e) => e.kind)).toEqual(['box']);
+  });
+
+  it.skipIf(skipPython)('takes a coordinate\'s standard error from the map the checkpoint is placed with, full or partial (numpy reference)', async () => {
+    const { loadDense } = await import('../../generator/core/pace/numerics/dense.js');
+    await loadDense();
+    const { coordinateStandardErrors, itemVariance } = await import('../../generator/core/pace/evaluation/range-noise.js');
+    const { embedPartial } = await import('../../generator/core/pace/embedding/embed.js');
+    // 5 items × 2 dimensions, unequal rows so a transposed or shifted index shows.
+    const basis = Float64Array.from([1, 0.2, 0.5, -0.3, 0.1, 0.9, 0.7, 0.4, -0.2, 0.6]);
+    const e = { cols: Int32Array.from([0, 1, 2, 3, 4]), k: 2, basis, proj: Float64Array.from([0.3, 0.1, 0.2, -0.4, 0.05, 0.5, 0.25, 0.2, -0.1, 0.3]) };
+    expect(itemVariance(0.25)).toBeCloseTo(0.1875, 15);
+    expect(itemVariance(1)).toBe(0);
+    // Fully observed: √(v·Σ_s proj_sj²).
+    const full = coordinateStandardErrors(Float64Array.from([1, 0, 1, 1, 0]), e, 0.24)!;
+    expect(full[0]).toBeCloseTo(Math.sqrt(0.24 * (0.09 + 0.04 + 0.0025 + 0.0625 + 0.01)), 12);
+    expect(full[1]).toBeCloseTo(Math.sqrt(0.24 * (0.01 + 0.16 + 0.25 + 0.04 + 0.09)), 12);
+    // Item 2 unobserved: the least-squares map A(AᵀA)⁻¹ of the observed rows (numpy, same inputs).
+    const x = Float64Array.from([1, 0, NaN, 1, 0]);
+    const partial = coordinateStandardErrors(x, e, 0.24)!;
+    const numpy = runReference(
+      `import json, sys
+import numpy as np
+a = np.array(json.load(sys.stdin)).reshape(5, 2)[[0, 1, 3, 4]]
+p = a @ np.linalg.inv(a.T @ a)
+print(json.dumps({"se": list(np.sqrt(0.24 * (p ** 2).sum(axis=0))), "row": list(p[1])}))`,
+      Array.from(basis),
+    );
+    expect(partial[0]).toBeCloseTo(numpy.se[0], 12);
+    expect(partial[1]).toBeCloseTo(numpy.se[1], 12);
+    // And it is the map embedPartial places with: a unit change of one observed item moves u by P's row.
+    const u0 = embedPartial(x, e)!;
+    const u1 = embedPartial(Float64Array.from([1, 1, NaN, 1, 0]), e)!;
+    expect(u1[0]! - u0[0]!).toBeCloseTo(numpy.row[0], 12);
+    expect(u1[1]! - u0[1]!).toBeCloseTo(numpy.row[1], 12);
+    expect(coordinateStandardErrors(Float64Array.from([1, NaN, NaN, NaN, NaN]), e, 0.24)).toBeNull();
   });
 
   it('flags coordinates that are ordinary one by one but jointly unlike every training model (leverage)', async () => {

@@ -15,6 +15,7 @@ import { betterBaseline, rangeExcursions, type BaselineSkill, type RangeExcursio
 import { formatPValue, skillVerdictWords } from './evaluation/uncertainty.js';
 import type { Verdict } from './evaluation/uncertainty.js';
 import { loadDense } from './numerics/dense.js';
+import { coordinateStandardErrors, itemVariance } from './evaluation/range-noise.js';
 import { clipToBounds, monotoneValue } from './predictors/monotone.js';
 
 const make = findingFactory(paceFindings);
@@ -112,13 +113,11 @@ export async function predictPace(model: PaceModelFile, modelName: string, score
     const keys = new Set([...(t.local?.instances ?? []), ...(t.global?.instances ?? [])]);
     let missing = 0;
     for (const k of keys) if (!scores.has(k)) missing++;
-    const place = (p: SerializedPart | null, part: PartFit | null) => {
-      if (!p || !part) return null;
-      const x = Float64Array.from(p.instances, (k) => scores.get(k) ?? NaN);
-      return embedPartial(x, part.embedding);
-    };
-    const uLocal = place(t.local, fit.local);
-    const uGlobal = place(t.global, fit.global);
+    const sideScores = (p: SerializedPart | null) => (p ? Float64Array.from(p.instances, (k) => scores.get(k) ?? NaN) : null);
+    const xLocal = sideScores(t.local);
+    const xGlobal = sideScores(t.global);
+    const uLocal = xLocal && fit.local ? embedPartial(xLocal, fit.local.embedding) : null;
+    const uGlobal = xGlobal && fit.global ? embedPartial(xGlobal, fit.global.embedding) : null;
     if ((t.local && !uLocal && t.global && !uGlobal) || (!uLocal && !uGlobal)) {
       findings.push(make('pace-proxy-too-few-instances', {}, { model: modelName, target: t.target, observed: keys.size - missing, total: keys.size, needed: Math.min(t.local?.k ?? Infinity, t.global?.k ?? Infinity) }));
       continue;
@@ -157,7 +156,14 @@ export async function predictPace(model: PaceModelFile, modelName: string, score
         sum += scores.get(k) as number;
         seen++;
       }
-    const outOfRange = rangeExcursions(t.range, { local: uLocal, global: uGlobal, proxyMean: seen ? [sum / seen] : null });
+    // How far the coordinates move by the checkpoint's item draws alone (range-noise.ts).
+    const variance = itemVariance(seen ? sum / seen : NaN);
+    const noise = {
+      local: xLocal && fit.local ? coordinateStandardErrors(xLocal, fit.local.embedding, variance) : null,
+      global: xGlobal && fit.global ? coordinateStandardErrors(xGlobal, fit.global.embedding, variance) : null,
+      proxyMean: seen ? [Math.sqrt(variance / seen)] : null,
+    };
+    const outOfRange = rangeExcursions(t.range, { local: uLocal, global: uGlobal, proxyMean: seen ? [sum / seen] : null }, noise);
     const skill = skillOf(t);
     const concerns: TargetForecast['concerns'] = [];
     if (skill.verdict !== 'better') {
@@ -179,7 +185,7 @@ export async function predictPace(model: PaceModelFile, modelName: string, score
         .map((e) =>
           e.kind === 'leverage'
             ? `${e.side} embedding: Mahalanobis distance ${e.value.toPrecision(3)} vs ${e.max.toPrecision(3)} for the most unusual training model`
-            : `${e.side === 'proxyMean' ? 'mean proxy score' : `${e.side} ${e.coordinate + 1}`}: ${e.value.toPrecision(3)} vs [${e.min.toPrecision(3)}, ${e.max.toPrecision(3)}]`,
+            : `${e.side === 'proxyMean' ? 'mean proxy score' : `${e.side} ${e.coordinate + 1}`}: ${e.value.toPrecision(3)} vs [${e.min.toPrecision(3)}, ${e.max.toPrecision(3)}]${e.standardError ? ` (sampling standard error ${e.standardError.toPrecision(2)})` : ''}`,
         )
         .join('; ');
       findings.push(make('pace-prediction-out-of-range', {}, { model: modelName, target: t.target, count: beyond.length, detail }));

@@ -12,6 +12,7 @@ import { parseDocument, isSeq } from 'yaml';
 import { stableStringify } from '../kernel/stable-json.js';
 import type { PaceModelFile, SerializedPart } from '../pace/model-file/model-file.js';
 import { rangeTolerance } from '../pace/evaluation/skill.js';
+import { rangeNoiseZ } from '../pace/evaluation/range-noise.js';
 import { leverageTolerance } from '../pace/evaluation/leverage.js';
 
 export const PACE_MODULE_FILE = 'aptpace_pace.py';
@@ -75,6 +76,7 @@ export function paceSuiteModel(model: PaceModelFile, reporter: string | null = n
     reporter,
     fittedOn: { matrixSha256: model.data.matrixSha256, targetsSha256: model.data.targetsSha256 },
     rangeTolerance,
+    rangeNoiseZ,
     leverageTolerance,
     instances: model.proxy.map((p) => ({ key: p.key, task: p.task, metric: splitLabel(p.metric).metric })),
     targets: model.targets.map((t) => ({

@@ -15,6 +15,7 @@ import type { ShippedKind } from '../predictors/shipped-family.js';
 import type { ShippedChoice } from './shipped-selection.js';
 import type { PaceConfig, PaceData, PaceOptions, PreparedTarget } from '../types.js';
 import { leverageDistance, leverageModel, leverageTolerance, type LeverageModel } from './leverage.js';
+import { rangeNoiseZ } from './range-noise.js';
 
 export const skillBootstrap = 2000;
 
@@ -149,6 +150,13 @@ export function proxyMeans(data: PaceData, poolRows: Int32Array, cols: Int32Arra
   });
 }
 
+/** Per side: the checkpoint's coordinates (or, as `noise`, their standard errors); null = no such side. */
+export interface RangeInput {
+  local: ArrayLike<number> | null;
+  global: ArrayLike<number> | null;
+  proxyMean: ArrayLike<number> | null;
+}
+
 export interface RangeExcursion {
   /**
    * `box`: one embedding coordinate outside the training models' range; `leverage`: the
@@ -163,6 +171,8 @@ export interface RangeExcursion {
   max: number;
   /** Distance outside the range in units of the range's width (box), of the threshold (leverage), or the shortfall (below). */
   excess: number;
+  /** Box: the coordinate's sampling standard error from the checkpoint's item draws (range-noise.ts). */
+  standardError?: number;
 }
 
 /**
@@ -174,12 +184,14 @@ export const rangeTolerance = 0.1;
 
 /**
  * Where a checkpoint lies outside what the training models span, so that a prediction for it
- * would be an extrapolation: coordinates outside the box (widened by `rangeTolerance`), a
+ * would be an extrapolation: coordinates outside the box (widened by `rangeTolerance`, and by
+ * `rangeNoiseZ` of the coordinate's own sampling standard error from `noise`: range-noise.ts), a
  * Mahalanobis distance beyond the pool's leave-one-out yardstick, or a proxy accuracy below the
  * weakest training model's. The last is what a pretraining checkpoint far below a pool of
- * post-trained models shows, and it is never tolerated: the regression has no model there.
+ * post-trained models shows, and it is never tolerated, whatever the noise: the regression has
+ * no model there.
  */
-export function rangeExcursions(range: EmbeddingRange, u: { local: ArrayLike<number> | null; global: ArrayLike<number> | null; proxyMean: ArrayLike<number> | null }): RangeExcursion[] {
+export function rangeExcursions(range: EmbeddingRange, u: RangeInput, noise: RangeInput = { local: null, global: null, proxyMean: null }): RangeExcursion[] {
   const out: RangeExcursion[] = [];
   for (const side of ['local', 'global', 'proxyMean'] as const) {
     const r = range[side];
@@ -193,8 +205,9 @@ export function rangeExcursions(range: EmbeddingRange, u: { local: ArrayLike<num
         return;
       }
       const width = hi - lo || 1;
-      const excess = (v < lo ? lo - v : v > hi ? v - hi : 0) / width;
-      if (excess > rangeTolerance) out.push({ kind: 'box', side, coordinate: j, value: v, min: lo, max: hi, excess });
+      const beyond = v < lo ? lo - v : v > hi ? v - hi : 0;
+      const standardError = (noise[side]?.[j] as number | undefined) ?? 0;
+      if (beyond / width > rangeTolerance && beyond > rangeNoiseZ * standardError) out.push({ kind: 'box', side, coordinate: j, value: v, min: lo, max: hi, excess: beyond / width, standardError });
     });
   }
   for (const side of ['local', 'global'] as const) {
