@@ -6,7 +6,9 @@ the builder's filter): length, character 3/4/5-gram overlap with the question's 
 word overlap with the goal and the last observation, JSON structure, share of the option's
 argument words the context shows, agreement of a step's plan with its arguments, bigram
 fluency under a word model of the context, repeated or unseen capitalised words, tool use, a
-finish marker and similarity to the other options. Each feature is also given as its rank and
+finish marker, similarity to the other options (mean, nearest, near copies), the words no other
+option has (how many, and whether the goal and the context show them), whether a URL the option
+opens is in the last observation or only earlier, and the fluency of a step's plan alone. Each feature is also given as its rank and
 z-score within the question. A gradient-boosted classifier (scikit-learn's
 HistGradientBoostingClassifier) is cross-fitted over folds grouped by research question /
 issue (``provenance.instance_id``, else the trajectory), so no question is scored by a model
@@ -34,6 +36,7 @@ from sklearn.model_selection import GroupKFold
 
 WORD = re.compile(r"[\u3400-\u9fff]|[A-Za-z0-9_]+")
 CAPITALISED = re.compile(r"\b[A-Z][a-z]+\b")
+URL = re.compile(r"https?://[^\s\"'<>)\]\\]+")
 FINISH = re.compile(r"task_complete|\bsubmit\b|\bfinish\b|final_answer|提交|完成")
 MIN_CELL = 30
 
@@ -61,6 +64,13 @@ FEATURES = [
     "max_similarity",
     "digit_share",
     "punctuation_share",
+    "unique_words",
+    "unique_in_goal",
+    "unique_in_context",
+    "url_in_last_observation",
+    "url_seen_earlier",
+    "plan_fluency",
+    "near_copies",
 ]
 
 
@@ -152,6 +162,9 @@ def option_rows(q: dict) -> np.ndarray:
         counts = Counter(capitalised)
         others = [len(own & word_sets[j]) / max(1, len(own | word_sets[j])) for j in range(len(q["choices"])) if j != i]
         tool = tool_of(parsed, choice)
+        # Words no other option has: what a swap or a borrowed step brings in, and where the context shows them.
+        unique = own - set().union(*(word_sets[j] for j in range(len(word_sets)) if j != i))
+        urls = [u.rstrip(".,;") for u in URL.findall(choice)]
         rows.append(
             [
                 math.log1p(len(choice)),
@@ -177,6 +190,13 @@ def option_rows(q: dict) -> np.ndarray:
                 float(max(others)) if others else 0.0,
                 sum(ch.isdigit() for ch in choice) / max(1, len(choice)),
                 sum(not ch.isalnum() and not ch.isspace() for ch in choice) / max(1, len(choice)),
+                math.log1p(len(unique)),
+                share(unique, goal_words),
+                share(unique, context_words),
+                1.0 if any(u in tail for u in urls) else 0.0,
+                1.0 if any(u in context[: -len(tail)] for u in urls) else 0.0,
+                model.scores(words(plan))[0] if parsed is not None else fluency,
+                float(sum(1 for o in others if o > 0.7)),
             ]
         )
     raw = np.asarray(rows, dtype=float)

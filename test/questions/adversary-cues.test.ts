@@ -72,7 +72,8 @@ describe.skipIf(!hasSharedData)('premature finish on the real deep-research runs
   it('the shots a prompt shows answer with different letters (97 of 101 English prompts once showed B, B, B)', () => {
     const byId = new Map((result.questions as McqQuestion[]).map((q) => [q.id, q]));
     const prompts = (result.questions as McqQuestion[]).filter((q) => q.split !== 'fewshot' && (q.build.fewshot_ids?.length ?? 0) >= 2);
-    expect(prompts.length).toBeGreaterThan(100);
+    // dr_plan_mcq keeps about 80 of its anchors here: the rest are dropped where the gold stays the most fluent option or the filter still finds it.
+    expect(prompts.length).toBeGreaterThan(60);
     // Shots are drawn in one seeded order and the few-shot split is letter-balanced in that order.
     const distinct = prompts.filter((q) => new Set(q.build.fewshot_ids!.map((id) => byId.get(id)!.gold)).size === q.build.fewshot_ids!.length).length;
     expect(distinct / prompts.length).toBeGreaterThan(0.9);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Rng } from '../../generator/core/kernel/rng.js';
 import { CorpusIndex } from '../../generator/core/questions/corpus.js';
 import { STEP_OPERATORS } from '../../generator/core/questions/operators/index.js';
+import { sameSlotSwaps } from '../../generator/core/questions/operators/off-target-argument.js';
 import { argumentGrounding, pairFluency, priorText } from '../../generator/core/questions/operators/grounding.js';
 import { candidateOf } from '../../generator/core/questions/plans.js';
 import { traj } from './validity-fixtures.js';
@@ -57,5 +58,59 @@ describe('borrowed steps search with words the context shows', () => {
     const seen = priorText(niger, 1);
     expect(pairFluency('President of Chad', seen)).toBe(1);
     expect(pairFluency('President of Benin', seen)).toBe(0.5);
+  });
+});
+
+describe('same-slot swaps (dr_plan_mcq): every distractor fills the same place of the gold', () => {
+  /** The words of `text` that differ from `gold`'s, after their common head and tail (word by word). */
+  const changed = (goldText: string, text: string) => {
+    const g = goldText.split(' ');
+    const t = text.split(' ');
+    let head = 0;
+    while (head < g.length && g[head] === t[head]) head++;
+    let tail = 0;
+    while (tail < g.length - head && tail < t.length - head && g[g.length - 1 - tail] === t[t.length - 1 - tail]) tail++;
+    return { at: head, from: g.slice(head, g.length - tail).join(' '), to: t.slice(head, t.length - tail).join(' ') };
+  };
+
+  const sahel = traj('dr-sahel', 'deep_research', 'Who was the President of Niger on March 27, 2025?', [
+    search('Search for the head of state of Niger.', 'Niger head of state 2025', 'title: Politics of the Sahel\nbody: The President of Chad met the presidents of Mali and Benin in Niamey. Abdourahamane Tchiani leads Niger.\nurl: https://example.org/sahel'),
+    search('Find the President of Niger on March 27, 2025.', 'President of Niger March 27 2025', 'title: Niger\nbody: Tchiani.\nurl: https://example.org/niger'),
+  ]);
+
+  it('swaps one entity the context shows for others the context shows, the same entity in every option', () => {
+    const gold = candidateOf(sahel.steps[1]!);
+    const swaps = sameSlotSwaps({ rng: new Rng('slot'), trajectory: sahel, position: 1, gold, corpus: new CorpusIndex([sahel]) }, 2, 0);
+    expect(swaps).toHaveLength(2);
+    const goldArgs = String(gold.action.args.text);
+    const diffs = swaps.map((s) => changed(goldArgs, String(s.action.args.text)));
+    // One place, the same in both: the options differ from each other as they differ from the gold.
+    expect(new Set(diffs.map((d) => `${d.at}:${d.from}`)).size).toBe(1);
+    // The country is swapped (for the ones the context speaks of as "President of …"), not the title.
+    expect(diffs[0]!.from).toBe('Niger');
+    const seen = priorText(sahel, 1);
+    for (const d of diffs) for (const w of d.to.toLowerCase().split(/\s+/)) expect(seen.words.has(w)).toBe(true);
+  });
+
+  it('replaces an entity the context never showed by entities it never showed either, from similar tasks', () => {
+    const here = traj('dr-taufik', 'deep_research', 'Which Olympic medals did the Indonesian badminton player who won in Athens win, and when?', [
+      search('Search for Indonesian badminton Olympic champions.', 'Indonesian badminton Olympic champion Athens', 'title: Indonesia at the Olympics\nbody: Indonesia has won gold medals in badminton.\nurl: https://example.org/indonesia'),
+      search('Search for the medals of Taufik Hidayat.', 'Taufik Hidayat Olympic medals', 'title: Taufik\nbody: gold in 2004.\nurl: https://example.org/taufik'),
+    ]);
+    const other = traj('dr-lin', 'deep_research', 'Which Olympic medals did the Chinese badminton player Lin Dan win?', [
+      search('Search for Lin Dan medals.', 'Lin Dan Olympic medals', 'title: Lin Dan\nbody: Lin Dan beat Peter Gade and Lee Hyun; Chen Long and Viktor Axelsen came later.\nurl: https://example.org/lin'),
+      search('Search for Chen Long medals.', 'Chen Long Olympic medals', 'title: Chen Long\nbody: gold in 2016.\nurl: https://example.org/chen'),
+    ]);
+    const gold = candidateOf(here.steps[1]!);
+    const swaps = sameSlotSwaps({ rng: new Rng('slot'), trajectory: here, position: 1, gold, corpus: new CorpusIndex([here, other]) }, 3, 0);
+    expect(swaps).toHaveLength(3);
+    const seen = priorText(here, 1);
+    for (const s of swaps) {
+      const d = changed(String(gold.action.args.text), String(s.action.args.text));
+      expect(d.from).toBe('Taufik Hidayat');
+      // A new name is met by new names: "the option whose name the context never showed" is no cue.
+      for (const w of d.to.toLowerCase().split(/\s+/)) expect(seen.words.has(w)).toBe(false);
+      expect(s.plan).toContain(d.to);
+    }
   });
 });

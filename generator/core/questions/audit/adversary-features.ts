@@ -38,6 +38,11 @@ export const ADVERSARY_FEATURES = [
   'weakest_bigram',
   'plan_arguments_agreement',
   'unseen_capitalised',
+  'url_in_last_observation',
+  'url_seen_earlier',
+  'plan_fluency',
+  'arguments_in_question',
+  'novel_argument_words',
 ] as const;
 
 export type AdversaryFeature = (typeof ADVERSARY_FEATURES)[number];
@@ -53,6 +58,9 @@ const FINISH = /\b(?:task_complete|submit|finish|final[_ ]answer|done)\b|提交|
 
 /** A capitalised word: names, titles, places — what an entity swap brings in. */
 const CAPITALISED = /\b[A-Z][a-z]+\b/g;
+
+/** A URL as a step's arguments or an observation write it (quotes, brackets and spaces end it). */
+const URL = /https?:\/\/[^\s"'<>)\]\\]+/g;
 
 const cache = new WeakMap<object, number[][]>();
 
@@ -82,6 +90,10 @@ function compute(q: McqQuestion): number[][] {
   for (const t of tools) if (t !== null) toolCounts.set(t, (toolCounts.get(t) ?? 0) + 1);
   const historyCapitalised = new Set(history.match(CAPITALISED) ?? []);
   const wordSets = q.choices.map((c) => new Set(words(collapseWhitespace(c))));
+  // A real next step opens a link the last observation lists; a borrowed or repeated one opens
+  // a link met earlier or none the context shows.
+  const lastText = segment.trajectory.slice(-LAST_OBSERVATION_CHARS);
+  const earlierText = segment.trajectory.slice(0, -LAST_OBSERVATION_CHARS);
   return q.choices.map((choice, i) => {
     const text = collapseWhitespace(choice);
     const optionWords = words(text);
@@ -97,6 +109,9 @@ function compute(q: McqQuestion): number[][] {
     let unseen = 0;
     for (const w of capitalised) if (!historyCapitalised.has(w)) unseen++;
     const plan = parsed ? planText(parsed) : '';
+    const urls = (text.match(URL) ?? []).map((u) => u.replace(/[.,;]+$/, ''));
+    let novelArguments = 0;
+    for (const w of argumentWords) if (!historyWords.has(w)) novelArguments++;
     return [
       Math.log1p([...text].length),
       Math.log1p(optionWords.length),
@@ -120,6 +135,11 @@ function compute(q: McqQuestion): number[][] {
       fluency.weakest,
       argumentWords.size === 0 || !plan ? 0 : relevanceShare(argumentWords, new Set(words(plan))),
       capitalised.size ? unseen / capitalised.size : 0,
+      urls.some((u) => lastText.includes(u)) ? 1 : 0,
+      urls.some((u) => earlierText.includes(u)) ? 1 : 0,
+      plan ? bigram(words(plan)).mean : fluency.mean,
+      argumentWords.size === 0 ? 0 : relevanceShare(argumentWords, questionWords),
+      Math.log1p(novelArguments),
     ];
   });
 }

@@ -1,7 +1,8 @@
 import type { Trajectory } from '../../trajectories/types.js';
 import { joins, pathsIn, replaceInCandidate, replaceWhole, substitutionRepeats } from './edit.js';
 import { candidateText, pairFluency, priorText } from './grounding.js';
-import type { StepCandidate, StepOperator } from './types.js';
+import { words } from '../audit/text.js';
+import type { StepCandidate, StepOperator, StepOperatorContext } from './types.js';
 
 export type EntityType = 'url' | 'path' | 'name' | 'number' | 'code';
 
@@ -95,18 +96,7 @@ export const offTargetArgument: StepOperator = {
       for (const target of shuffled) {
         if (out.length >= 5) break;
         let fits = fitting.get(target);
-        if (fits === undefined) {
-          fits = prior.filter(
-            (e) =>
-              e.type === target.type &&
-              sameShape(e.text, target.text) &&
-              !e.text.includes(target.text) &&
-              !target.text.includes(e.text) &&
-              (target.type !== 'number' || numberFits(e.text, target.text, goldText)) &&
-              !substitutionRepeats(gold, target.text, e.text),
-          );
-          fitting.set(target, fits);
-        }
+        if (fits === undefined) fitting.set(target, (fits = replacementsFor(target, prior, gold, goldText)));
         const sameType = fits.filter((e) => !usedTo.has(e.text));
         // Names lean short, as borrowed steps do (the gold must be the longest option 1/K of the
         // time); paths, code and URLs keep about their length.
@@ -122,6 +112,90 @@ export const offTargetArgument: StepOperator = {
     return out;
   },
 };
+
+/** Entities of the context that can stand where `target` stands in the gold: same type and shape, not a part of it, no repeated word. */
+function replacementsFor(target: { text: string; type: EntityType }, prior: ReadonlyArray<{ text: string; type: EntityType }>, gold: StepCandidate, goldText: string): Array<{ text: string; type: EntityType }> {
+  return prior.filter(
+    (e) =>
+      e.type === target.type &&
+      sameShape(e.text, target.text) &&
+      !e.text.includes(target.text) &&
+      !target.text.includes(e.text) &&
+      (target.type !== 'number' || numberFits(e.text, target.text, goldText)) &&
+      !substitutionRepeats(gold, target.text, e.text),
+  );
+}
+
+/**
+ * `count` versions of the gold that each put another context entity in the same one place (the
+ * target with the most replacements, then the first in the gold): the options then differ from
+ * each other exactly as they differ from the gold, so no option is the one the others vary.
+ * The most fluent replacements under the context, of a seeded sample. Empty when no target has `count`.
+ */
+export function sameSlotSwaps({ rng, trajectory, position, gold, corpus }: StepOperatorContext, count: number, spare = 3): StepCandidate[] {
+  const goldText = `${gold.plan}\n${gold.action.text}`;
+  const targets = entitiesIn(goldText).filter((e) => gold.action.text.includes(e.text) || JSON.stringify(gold.action.args).includes(e.text));
+  const allPrior = priorEntities(trajectory, position);
+  const priorTexts = new Set(allPrior.map((e) => e.text));
+  const prior = allPrior.filter((e) => !goldText.includes(e.text));
+  const seen = priorText(trajectory, position);
+  // A target the context never showed (a new name the step brings in) is replaced by names the
+  // context never showed either, taken from similar tasks: otherwise "the option with the new
+  // name" is the gold. A target the context shows is replaced by others it shows.
+  let outside: Array<{ text: string; type: EntityType }> | null = null;
+  const poolFor = (target: { text: string; type: EntityType }) => {
+    if (priorTexts.has(target.text)) return prior;
+    outside ??= outsideEntities(trajectory, corpus, seen);
+    return outside;
+  };
+  // The place whose swaps read most fluently in this context (a country where the context
+  // speaks of countries, not a title), then the one with most replacements, then the first.
+  let best: { target: { text: string; type: EntityType }; swaps: Array<{ e: { text: string }; c: StepCandidate }>; fluency: number; fits: number } | null = null;
+  for (const target of targets) {
+    const fits = replacementsFor(target, poolFor(target), gold, goldText);
+    if (fits.length < count) continue;
+    const scored = rng
+      .fork(target.text)
+      .shuffle(fits.slice(0, 40))
+      .map((e, order) => ({ e, order, c: replaceInCandidate(gold, target.text, e.text) }))
+      .map((x) => ({ ...x, fluency: pairFluency(candidateText(x.c), seen) }))
+      .sort((a, b) => b.fluency - a.fluency || a.order - b.order);
+    const fluency = scored.slice(0, count).reduce((s, x) => s + x.fluency, 0) / count;
+    if (!best || fluency > best.fluency + 1e-12 || (Math.abs(fluency - best.fluency) <= 1e-12 && fits.length > best.fits)) best = { target, swaps: scored.slice(0, count + spare), fluency, fits: fits.length };
+  }
+  if (!best) return [];
+  const target = best.target;
+  return best.swaps.map((x) => ({ ...x.c, reason: `about ${x.e.text} instead of ${target.text}, which is what the next step needs` }));
+}
+
+/** Entities read from one similar task, in order of first appearance (its goal's first). */
+const OUTSIDE_PER_TRAJECTORY = 200;
+
+const trajectoryEntities = new WeakMap<Trajectory, ReadonlyArray<{ text: string; type: EntityType }>>();
+
+/** Entities of the most similar other tasks that this trajectory's context never shows, in similarity order. */
+function outsideEntities(t: Trajectory, corpus: StepOperatorContext['corpus'], seen: ReturnType<typeof priorText>): Array<{ text: string; type: EntityType }> {
+  const out: Array<{ text: string; type: EntityType }> = [];
+  const taken = new Set<string>();
+  for (const other of corpus.similar(t).slice(0, 8)) {
+    if (other === t || other.task.goal === t.task.goal) continue;
+    let entities = trajectoryEntities.get(other);
+    if (entities === undefined) {
+      // Kept per trajectory for the run's other anchors: a bounded number, each text copied out
+      // of the joined trajectory text it was matched in (a substring would keep all of it alive).
+      entities = readPriorEntities(other, other.steps.length)
+        .slice(0, OUTSIDE_PER_TRAJECTORY)
+        .map((e) => ({ text: (' ' + e.text).slice(1), type: e.type }));
+      trajectoryEntities.set(other, entities);
+    }
+    for (const e of entities) {
+      if (taken.has(e.text) || words(e.text).some((w) => seen.words.has(w))) continue;
+      taken.add(e.text);
+      out.push(e);
+    }
+  }
+  return out;
+}
 
 /**
  * A name replaces a name of as many words (a person's full name another full name, a one-word

@@ -42,6 +42,7 @@ export const drPlanMcq: QuestionTypeModule = {
       operators: OPERATORS,
       render: drStepJson,
       weights: WEIGHTS,
+      sameSlot: true,
       fields: { goal: t.task.goal },
       answerStem: 'The correct next step should be (',
     });

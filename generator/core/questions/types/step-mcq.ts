@@ -5,6 +5,7 @@ import { normaliseChoice } from '../normalise.js';
 import type { StepOperatorName } from '../operators/index.js';
 import type { StepCandidate } from '../operators/types.js';
 import { candidateOf } from '../plans.js';
+import { sameSlotSwaps } from '../operators/off-target-argument.js';
 import { offeredTools, toolOf } from '../tools.js';
 import type { QuestionKind } from '../types.js';
 import { historyBefore, toolListText } from '../views.js';
@@ -19,6 +20,13 @@ export interface StepChoiceSpec {
   weights?: Readonly<Record<string, number>>;
   /** Plan kinds: the gold must be an intent the agent wrote (else the anchor is skipped). */
   needsIntent?: boolean;
+  /**
+   * When the gold has a place that context entities can fill, every distractor is the gold with
+   * another entity in that same place: the options differ from each other exactly as they
+   * differ from the gold, so no option is the one the others vary, and borrowed steps (which
+   * read as another task's) are offered only where no such place exists.
+   */
+  sameSlot?: boolean;
 }
 
 /** A classic SWE-agent `edit N:M` shows no body once put on one line: golds and distractors differ only by line numbers. */
@@ -109,6 +117,18 @@ export function nextStepChoices(t: Trajectory, position: number, ctx: KindContex
     excluded.add(normaliseChoice(finishOption.value.text));
   }
   const need = ctx.choices - 1 - (finishOption ? 1 : 0);
+  if (spec.sameSlot) {
+    const slot = sameSlotDistractors(t, position, ctx, spec, need, { rng, names, context, goldText, excluded, usable });
+    if (slot) {
+      const picked = finishOption ? [...slot, finishOption] : slot;
+      const draft = arrangeWithReasons(rng.fork('arrange'), goldText, picked);
+      // The most fluent swaps are shown, and offered to the filter as its only choice: it may drop
+      // the question, but not trade a fluent swap for a clumsy one to meet its own fluency target
+      // (on the shared corpus that choosing made the gold easier to find for an outside adversary).
+      draft.alternatives = slot.map((p) => ({ text: p.value.text, source: p.operator, reason: p.value.reason }));
+      return draft;
+    }
+  }
   // A pool larger than the options leaves the cue balancing room to choose.
   const pool = pickDistinct(rng.fork('pick'), filtered, (o) => normaliseChoice(o.text), normaliseChoice(goldText), excluded, need * 5, spec.weights);
   if (pool.length < need) return 'too-few-distractors';
@@ -119,6 +139,36 @@ export function nextStepChoices(t: Trajectory, position: number, ctx: KindContex
   const draft = arrangeWithReasons(rng.fork('arrange'), goldText, finishOption ? [...picked, finishOption] : picked);
   draft.alternatives = pool.map((p) => ({ text: p.value.text, source: p.operator, reason: p.value.reason }));
   return draft;
+}
+
+/**
+ * Distractors that each put another entity in the one place of the gold its entity swaps can
+ * fill (`sameSlotSwaps`), or null when fewer than `need` of them pass the defect checks.
+ */
+function sameSlotDistractors(t: Trajectory, position: number, ctx: KindContext, spec: StepChoiceSpec, need: number, s: SlotSetting): Array<{ value: Option; operator: string }> | null {
+  const swaps = sameSlotSwaps({ rng: s.rng.fork('slot'), trajectory: t, position, gold: candidateOf(t.steps[position]!), corpus: ctx.corpus, offered: s.names }, need, SLOT_SPARE);
+  const taken = new Set([normaliseChoice(s.goldText), ...s.excluded]);
+  const picked: Array<{ value: Option; operator: string }> = [];
+  for (const c of swaps) {
+    if (picked.length >= need) break;
+    const text = spec.render(c);
+    if (!s.usable(c) || taken.has(normaliseChoice(text)) || distractorProblem(c, text, s.names, s.context, s.goldText) !== null) continue;
+    taken.add(normaliseChoice(text));
+    picked.push({ value: { text, reason: c.reason ?? 'an off-target distractor' }, operator: 'off_target_argument' });
+  }
+  return picked.length === need ? picked : null;
+}
+
+/** Entity swaps asked for beyond those needed, in case some fail the defect checks. */
+const SLOT_SPARE = 3;
+
+interface SlotSetting {
+  rng: KindContext['rng'];
+  names: ReadonlySet<string>;
+  context: AnchorContext;
+  goldText: string;
+  excluded: ReadonlySet<string>;
+  usable: (c: StepCandidate) => boolean;
 }
 
 /** Places the gold at a seeded position among the distractors, keeping sources and reasons aligned. */
