@@ -20,6 +20,7 @@ const dir = tempDir('aptpace-check-');
 const trainStore = path.join(dir, 'train-store');
 const heldOutStore = path.join(dir, 'held-out-store');
 const gappyStore = path.join(dir, 'gappy-store');
+const unusualStore = path.join(dir, 'unusual-store');
 const fitDir = path.join(dir, 'fit');
 const modelFile = path.join(fitDir, 'model.json');
 const TRAIN = 12;
@@ -28,15 +29,8 @@ let removedKeys: string[] = [];
 let model: any;
 
 const read = (...p: string[]) => readFileSync(path.join(...p), 'utf8');
-/** Codes of the run, leaving out the flags raised for model-0012's extrapolation (tested on their own below). */
-const concernCodes = ['pace-prediction-out-of-range', 'pace-prediction-unproven', 'check-cannot-judge-allowed'];
-const codes = (res: { json: any }) => res.json.findings.map((f: any) => f.code).filter((c: string) => !concernCodes.includes(c));
-/**
- * model-0012 lies outside the training models' range on one global coordinate (40% of its width
- * below every training model), so `check` does not judge it by default; these tests are about
- * thresholds, history and files, and accept such predictions explicitly.
- */
-const base = (store = heldOutStore, name = 'model-0012') => ['check', '--model-file', modelFile, '--model', name, '--store', store, '--allow-unproven'];
+const codes = (res: { json: any }) => res.json.findings.map((f: any) => f.code);
+const base = (store = heldOutStore, name = 'model-0012') => ['check', '--model-file', modelFile, '--model', name, '--store', store];
 /** Every proxy key of one target, from the model file (local and global parts). */
 const proxyKeys = (t: any): string[] => [...new Set<string>([...(t.local?.instances ?? []), ...(t.global?.instances ?? [])])].sort();
 
@@ -54,6 +48,16 @@ beforeAll(async () => {
     if (removedKeys.includes(inst.key)) observed[c] = 0;
   });
   await saveStore(nodeVfs, gappyStore, { matrix: { ...gappy, observed }, targets: [] });
+  // A checkpoint unlike every training model: right exactly where most of them are wrong.
+  const S = syn.matrix.instances.length;
+  const contrary = new Float64Array(S);
+  for (let c = 0; c < S; c++) {
+    let sum = 0;
+    for (let r = 0; r < TRAIN; r++) sum += syn.matrix.values[r * S + c] as number;
+    contrary[c] = sum / TRAIN < 0.5 ? 1 : 0;
+  }
+  const row = modelRows(syn.matrix, TRAIN, TRAIN + 1);
+  await saveStore(nodeVfs, unusualStore, { matrix: { ...row, models: [{ ...row.models[0]!, name: 'contrarian' }], values: contrary, observed: new Uint8Array(S).fill(1) }, targets: [] });
 }, 120_000);
 
 describe('aptpace check: verdicts and exit codes', () => {
@@ -193,7 +197,7 @@ describe('aptpace check: missing proxy instances', () => {
 describe('aptpace check: predictions it cannot vouch for', () => {
   it('does not pass a checkpoint outside the training range unless --allow-unproven, and says why in every output', async () => {
     const out = path.join(dir, 'unproven');
-    const res = await cli('check', '--model-file', modelFile, '--model', 'model-0012', '--store', heldOutStore, '--out', out, '--json');
+    const res = await cli(...base(unusualStore, 'contrarian'), '--out', out, '--json');
     expect(res.code).toBe(1);
     const result = JSON.parse(read(out, 'result.json'));
     expect(result.passed).toBe(false);
@@ -216,7 +220,10 @@ describe('aptpace check: predictions it cannot vouch for', () => {
       expect(t.intervals[1].lower).toBe(0);
       expect(t.intervals[1].upper).toBe(100);
     }
-    const allowed = await cli('check', '--model-file', modelFile, '--model', 'model-0012', '--store', heldOutStore, '--out', path.join(dir, 'allowed'), '--allow-unproven', '--json');
+    // Each excursion is beyond twice its coordinate's sampling standard error, named in the finding.
+    for (const f of result.targets) expect(f.outOfRange.some((e: any) => e.kind === 'box' && e.standardError > 0 && Math.min(Math.abs(e.value - e.min), Math.abs(e.value - e.max)) > 2 * e.standardError)).toBe(true);
+    expect(res.json.findings.find((f: any) => f.code === 'pace-prediction-out-of-range').args.detail).toContain('sampling standard error');
+    const allowed = await cli(...base(unusualStore, 'contrarian'), '--out', path.join(dir, 'allowed'), '--allow-unproven', '--json');
     expect(allowed.code, allowed.stderr).toBe(0);
     expect(allowed.json.findings.filter((f: any) => f.code === 'check-cannot-judge-allowed')).toHaveLength(2);
   });
