@@ -30,6 +30,12 @@ const RUNGS = [
   { name: 'oracle', args: 'mode=oracle', ability: Infinity },
 ];
 
+/**
+ * A second series of checkpoints with other item draws: the verdicts must not hinge on which
+ * proxy items a checkpoint happened to get right (the range guard's noise margin, range-noise.ts).
+ */
+const OTHER_SERIES = [-2.5, -1.5, 1, 1.75].map((a) => ({ name: `other-${a}`, args: `ability=${a},seed=ckpt-other`, ability: a }));
+
 type Forecast = { target: string; predicted: number | null; intervals: Array<{ level: number; lower: number; upper: number }>; concerns: string[] };
 type Checked = { name: string; ability: number; code: number; status: string; predicted: number | null; interval: [number, number] | null; interval80: [number, number] | null; concerns: string[] };
 
@@ -39,6 +45,7 @@ describe.skipIf(!runnable)('a checkpoint ladder through the real harness: plan â
   const env = { ...harnessEnv, PATH: `${at('bin')}:${venvBin}:${process.env.PATH}` };
   let ingest: any;
   const checked: Checked[] = [];
+  const otherSeries: Checked[] = [];
   let poolCopies: number[] = [];
   let model: any;
   const seeds: Array<Record<string, string>> = [];
@@ -83,7 +90,7 @@ describe.skipIf(!runnable)('a checkpoint ladder through the real harness: plan â
       poolCopies.push(c.json.data.targets[0].predicted);
     }
 
-    const runs = RUNGS.map((rung) => ({ rung, out: at('runs-ckpt', rung.name) }));
+    const runs = [...RUNGS, ...OTHER_SERIES].map((rung) => ({ rung, out: at('runs-ckpt', rung.name) }));
     // Two proxy-only runs at a time, through the same `lm_eval` a team's CI step calls.
     const queue = [...runs];
     const worker = async () => {
@@ -99,7 +106,7 @@ describe.skipIf(!runnable)('a checkpoint ladder through the real harness: plan â
       const t = c.json.data.targets[0] as Forecast & { status: string; interval: [number, number] | null };
       expect(t, `${rung.name}: ${c.stderr.slice(-500)}`).toBeDefined();
       const i80 = t.intervals.find((iv) => iv.level === 0.8);
-      checked.push({ name: rung.name, ability: rung.ability, code: c.code, status: t.status, predicted: t.predicted, interval: t.interval, interval80: i80 ? [i80.lower, i80.upper] : null, concerns: t.concerns });
+      (RUNGS.includes(rung) ? checked : otherSeries).push({ name: rung.name, ability: rung.ability, code: c.code, status: t.status, predicted: t.predicted, interval: t.interval, interval80: i80 ? [i80.lower, i80.upper] : null, concerns: t.concerns });
     }
     // The same verdicts under five fit seeds: a pool-model copy, the lowest rung and the anti-oracle.
     for (const seed of ['1', '2', '3', '4', '5']) {
@@ -118,8 +125,8 @@ describe.skipIf(!runnable)('a checkpoint ladder through the real harness: plan â
       }
       seeds.push(row);
     }
-    writeFileSync(at('ladder.json'), JSON.stringify({ checked, poolCopies, seeds }, null, 1));
-    for (const c of checked) table.push(`| ${c.name} (truth ${Number.isFinite(c.ability) ? truthOf(c.ability).toFixed(3) : 'â€“'}) | 0 | ${c.predicted?.toFixed(3)} | [${c.interval80?.map((x) => x.toFixed(3)).join(', ')}] | ${c.status}${c.concerns.length ? ` (${c.concerns.join(', ')})` : ''} |`);
+    writeFileSync(at('ladder.json'), JSON.stringify({ checked, otherSeries, poolCopies, seeds }, null, 1));
+    for (const c of [...checked, ...otherSeries]) table.push(`| ${c.name} (truth ${Number.isFinite(c.ability) ? truthOf(c.ability).toFixed(3) : 'â€“'}) | 0 | ${c.predicted?.toFixed(3)} | [${c.interval80?.map((x) => x.toFixed(3)).join(', ')}] | ${c.status}${c.concerns.length ? ` (${c.concerns.join(', ')})` : ''} |`);
     console.log(`checkpoint Ã— seed (threshold ${TARGET} â‰¥ ${THRESHOLD}; truth = Ïƒ(1.6(a âˆ’ 0.6))):\n| checkpoint | seed | predicted | 80% interval | verdict |\n|---|---|---|---|---|\n${table.join('\n')}`);
   }, 3_600_000);
 
@@ -185,5 +192,17 @@ describe.skipIf(!runnable)('a checkpoint ladder through the real harness: plan â
       expect(c.interval80![0], c.name).toBeLessThan(THRESHOLD);
       expect(readFileSync(at('reports', c.name, 'summary.md'), 'utf8'), c.name).toContain('the pass is not certain');
     }
+  });
+
+  it('a second series with other item draws gets the same verdicts: below the population never passes, clearly above the threshold passes', () => {
+    const lowest = Math.min(...REFERENCES.map((r) => r.ability));
+    expect(otherSeries.map((c) => c.name)).toEqual(OTHER_SERIES.map((r) => r.name));
+    for (const c of otherSeries.filter((x) => x.ability < lowest - 0.25)) {
+      expect(c.status, c.name).not.toBe('pass');
+      expect(c.code, c.name).not.toBe(0);
+    }
+    for (const c of otherSeries.filter((x) => x.ability > lowest + 0.25 && truthOf(x.ability) > THRESHOLD + 0.25)) expect(c.status, `${c.name}: ${c.concerns.join(', ')}`).toBe('pass');
+    const predicted = otherSeries.map((c) => c.predicted!);
+    for (let i = 1; i < predicted.length; i++) expect(predicted[i]!).toBeGreaterThanOrEqual(predicted[i - 1]! - 1e-12);
   });
 });
