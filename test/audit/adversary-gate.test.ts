@@ -10,6 +10,8 @@ import { cli } from '../helpers/cli.js';
 import { hasSharedData, shared } from '../helpers/env.js';
 import { tempDir } from '../helpers/tmp.js';
 import { plantedSet } from './planted.js';
+import { auditQuestions } from '../../generator/core/questions/audit/index.js';
+import { verdictLines } from '../../generator/cli/commands/build.js';
 
 describe.skipIf(!hasSharedData)('build on the real deep-research runs', () => {
   it('without adversarial filtering the learned adversary fails dr_plan_mcq: the set is written as *.audit-failed.jsonl, and emit refuses it', async () => {
@@ -49,5 +51,17 @@ describe('emit', () => {
     writeFileSync(file, plantedSet('none', { n: 2, recorded: true }).map((q) => `${stableStringify(q)}\n`).join(''));
     const r = await cli('emit', file, '--out', path.join(dir, 'suite'), '--json');
     expect(r.json.findings.filter((f: any) => f.code === 'emit-small-task').map((f: any) => [f.args.task, f.args.docs])).toEqual([['aptpace_dr_plan_mcq', 2]]);
+  });
+});
+
+describe('build verdict lines', () => {
+  it('name a language too small for the adversary to gate, beside the ones it gates', () => {
+    const en = plantedSet('none', { n: 40, recorded: true }).map((q, i) => ({ ...q, provenance: { ...q.provenance, traj_id: `en-${i}` } }));
+    const zh = plantedSet('none', { n: 12, recorded: true, seed: 'zh' }).map((q, i) => ({ ...q, id: `zh-${i}`, language: 'zh' as const, provenance: { ...q.provenance, traj_id: `zh-${i}` } }));
+    const lines = verdictLines(auditQuestions([...en, ...zh]).report);
+    const line = lines.find((l) => l.startsWith('verdict aptpace_dr_plan_mcq:'))!;
+    expect(line).toMatch(/en [\d.]+% of 40 vs chance 25\.0%;/);
+    expect(line).not.toMatch(/of 40 vs chance 25\.0%, too few/);
+    expect(line).toMatch(/zh [\d.]+% of 12 vs chance 25\.0%, too few to gate \(under 30\)\)$/);
   });
 });

@@ -66,11 +66,23 @@ describe('learned adversary', () => {
     expect(out.map((f) => [f.code, f.args.language])).toEqual([['audit-adversary-above-chance', 'zh']]);
   });
 
-  it('does not gate a language with fewer than 30 questions', () => {
+  it('never fails a language with fewer than 30 questions, but warns when the adversary finds its gold', () => {
+    // Fixed source ids: the folds are dealt by a hash of them, so the set is the same whatever ran before.
+    const stable = (qs: McqQuestion[]) => qs.map((q, i) => ({ ...q, provenance: { ...q.provenance, traj_id: `small-${i}` } }));
     const out: Finding[] = [];
-    const result = runAdversary('t', finishCue(25), 10, out);
-    expect(result!.cells.every((c) => c.verdict === 'not gated')).toBe(true);
-    expect(out).toEqual([]);
+    const result = runAdversary('t', stable(plantedSet('length', { n: 25, recorded: true })), 10, out);
+    const en = result!.cells.find((c) => c.language === 'en')!;
+    expect(en.n).toBe(25);
+    expect(en.excessPoints).toBeGreaterThan(10);
+    expect(en.pValue).toBeLessThan(0.05);
+    expect(en.verdict).toBe('warn');
+    expect(result!.cells.find((c) => c.language === 'all')!.verdict).toBe('not gated');
+    expect(out.map((f) => [f.code, f.severity, f.args.language, f.args.n])).toEqual([['audit-adversary-small', 'warning', 'en', 25]]);
+    // Without a cue the small language is neither gated nor flagged.
+    const quiet: Finding[] = [];
+    const plain = runAdversary('t', stable(plantedSet('none', { n: 25, recorded: true })), 10, quiet);
+    expect(plain!.cells.every((c) => c.verdict === 'not gated')).toBe(true);
+    expect(quiet).toEqual([]);
   });
 
   it('keeps every run of one research question in one fold, and every fold holds questions', () => {

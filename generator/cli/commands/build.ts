@@ -16,6 +16,7 @@ import { TOKENIZERS, isTokenizerName } from '../../core/questions/tokenizer.js';
 import type { Question } from '../../core/questions/types.js';
 import type { AuditReport } from '../../core/questions/audit/index.js';
 import { auditFailedName } from '../../core/questions/audit/verdict.js';
+import { ADVERSARY_MIN_QUESTIONS } from '../../core/questions/audit/adversary.js';
 import { formatNames, readTrajectories } from '../../core/trajectories/read.js';
 import { DOMAINS } from '../../core/trajectories/types.js';
 import { domainLanguageFrom, LANGUAGES } from './inspect.js';
@@ -222,7 +223,9 @@ const build: CommandSpec = {
 export function verdictLines(audit: AuditReport): string[] {
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
   const lines = audit.tasks.map((t) => {
-    const cells = (t.adversary?.cells ?? []).filter((c) => c.language !== 'all').map((c) => `${c.language} ${pct(c.accuracy)} of ${c.n} vs chance ${pct(c.chance)}`);
+    const cells = (t.adversary?.cells ?? [])
+      .filter((c) => c.language !== 'all')
+      .map((c) => `${c.language} ${pct(c.accuracy)} of ${c.n} vs chance ${pct(c.chance)}${c.n < ADVERSARY_MIN_QUESTIONS ? `, too few to gate (under ${ADVERSARY_MIN_QUESTIONS})` : ''}`);
     return `verdict ${t.task}: ${t.verdict.toUpperCase()}${cells.length ? ` (learned adversary ${cells.join('; ')})` : ''}`;
   });
   lines.push(`verdict overall: ${audit.verdict.toUpperCase()}`);

@@ -31,6 +31,8 @@ export const ADVERSARY_FOLDS = 5;
  * gate's margin, and the verdict must not hinge on that.
  */
 export const ADVERSARY_REPEATS = 3;
+/** A smaller cell warns when the adversary beats chance at this level (p over the learners tried). */
+const SMALL_CELL_ALPHA = 0.05;
 /** A task-language cell is gated only from this many scored questions: below it the interval is too wide to say anything. */
 export const ADVERSARY_MIN_QUESTIONS = 30;
 
@@ -51,7 +53,11 @@ export interface AdversaryCell {
   interval: [number, number];
   /** One-sided p-value of reaching `correct` under the guessing null (Poisson-binomial), times the learners tried (capped at 1). */
   pValue: number;
-  /** Gated cells only (languages with ≥ ADVERSARY_MIN_QUESTIONS questions); `all` is reported, not gated. */
+  /**
+   * Gated cells (languages with ≥ ADVERSARY_MIN_QUESTIONS questions) pass, warn or fail; a smaller
+   * language warns when the adversary is beyond the limit (audit-adversary-small) and is otherwise
+   * not gated; `all` is reported, not gated.
+   */
   verdict: Verdict | 'not gated';
 }
 
@@ -145,7 +151,13 @@ export function runAdversary(task: string, questions: readonly McqQuestion[], ma
     const interval = wilsonInterval(correct, n, 1 - 0.05 / tried);
     const pValue = Math.min(1, tried * upperTail(probabilities, Math.floor(correct + 1e-9)));
     let verdict: AdversaryCell['verdict'] = 'not gated';
-    if (language !== 'all' && n >= ADVERSARY_MIN_QUESTIONS) {
+    if (language !== 'all' && n < ADVERSARY_MIN_QUESTIONS && excessPoints > maxGain && pValue < SMALL_CELL_ALPHA) {
+      // Too few to gate, yet the adversary beats chance beyond doubt: a reader of the task's
+      // verdict must not take these questions for vouched. (Without significance the strongest
+      // of several learners is above the limit on many small cue-free sets by chance alone.)
+      verdict = 'warn';
+      out.push(make('audit-adversary-small', {}, { task, language, learner: strongest.name, n, accuracy, chance, excessPoints, maxGain, pValue, minQuestions: ADVERSARY_MIN_QUESTIONS }));
+    } else if (language !== 'all' && n >= ADVERSARY_MIN_QUESTIONS) {
       verdict = 'pass';
       if (excessPoints > maxGain) {
         verdict = interval[0] > chance + maxGain / 100 ? 'fail' : 'warn';

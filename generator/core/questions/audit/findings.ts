@@ -46,6 +46,12 @@ export const auditFindings = {
     message: (a) =>
       `task ${a.task}${a.language ? ` (${a.language})` : ''}: the model-free rule "${a.rule}" matches the gold set exactly in ${pct(a.setMatch)} of ${a.n} questions (chance ${pct(a.chance)}), above the ${pct(a.limit)} limit`,
   },
+  'audit-adversary-small': {
+    severity: 'warning',
+    title: 'Learned adversary above the limit on too few questions to gate',
+    message: (a) =>
+      `task ${a.task} (${a.language}): the learned adversary (${a.learner}) picks the gold in ${pct(a.accuracy)} of ${a.n} held-out questions vs chance ${pct(a.chance)}: ${pts(a.excessPoints)} points, beyond the ${a.maxGain}-point limit and above chance at p = ${a.pValue.toPrecision(2)}; under ${a.minQuestions} scored questions in this language the gate cannot decide, and the audit does not vouch for them; add questions to decide`,
+  },
   'audit-multi-select-rule-small': {
     severity: 'warning',
     title: 'A string rule solves a small multi-select task',
