@@ -21,6 +21,8 @@ const trainStore = path.join(dir, 'train-store');
 const heldOutStore = path.join(dir, 'held-out-store');
 const gappyStore = path.join(dir, 'gappy-store');
 const unusualStore = path.join(dir, 'unusual-store');
+const memorizedStore = path.join(dir, 'memorized-store');
+const proxyOnlyStore = path.join(dir, 'proxy-only-store');
 const fitDir = path.join(dir, 'fit');
 const modelFile = path.join(fitDir, 'model.json');
 const TRAIN = 12;
@@ -58,6 +60,12 @@ beforeAll(async () => {
   }
   const row = modelRows(syn.matrix, TRAIN, TRAIN + 1);
   await saveStore(nodeVfs, unusualStore, { matrix: { ...row, models: [{ ...row.models[0]!, name: 'contrarian' }], values: contrary, observed: new Uint8Array(S).fill(1) }, targets: [] });
+  // An all-wrong checkpoint that has memorised the proxy items up to model-0012's answers on them.
+  const proxy = new Set(model.targets.flatMap((t: any) => proxyKeys(t)));
+  const memorized = Float64Array.from(row.instances, (inst, c) => (proxy.has(inst.key) ? (row.values[c] as number) : 0));
+  await saveStore(nodeVfs, memorizedStore, { matrix: { ...row, models: [{ ...row.models[0]!, name: 'memorized' }], values: memorized, observed: new Uint8Array(S).fill(1) }, targets: [] });
+  // model-0012 as a proxy-suite run logs it: the proxy items only.
+  await saveStore(nodeVfs, proxyOnlyStore, { matrix: { ...row, observed: Uint8Array.from(row.instances, (inst, c) => (proxy.has(inst.key) ? row.observed[c]! : 0)) }, targets: [] });
 }, 120_000);
 
 describe('aptpace check: verdicts and exit codes', () => {
@@ -226,6 +234,42 @@ describe('aptpace check: predictions it cannot vouch for', () => {
     const allowed = await cli(...base(unusualStore, 'contrarian'), '--out', path.join(dir, 'allowed'), '--allow-unproven', '--json');
     expect(allowed.code, allowed.stderr).toBe(0);
     expect(allowed.json.findings.filter((f: any) => f.code === 'check-cannot-judge-allowed')).toHaveLength(2);
+  });
+});
+
+describe('aptpace check: a proxy score its other items do not explain', () => {
+  it('does not pass an all-wrong checkpoint that answers the proxy items as a passing one does', async () => {
+    const passing = await cli(...base(), '--out', path.join(dir, 'consistent'), '--json');
+    expect(passing.code, passing.stderr).toBe(0);
+    for (const t of passing.json.data.targets) {
+      expect(t.concerns).toEqual([]);
+      expect(t.consistency.checked).toBe(true);
+      expect(t.consistency.inconsistent).toBe(false);
+      expect(t.consistency.observed).toBe(t.consistency.total);
+    }
+    const out = path.join(dir, 'memorized');
+    const res = await cli(...base(memorizedStore, 'memorized'), '--out', out, '--json');
+    expect(res.code).toBe(1);
+    // The same proxy answers give the same prediction: only the consistency check tells them apart.
+    expect(res.json.data.targets.map((t: any) => t.predicted)).toEqual(passing.json.data.targets.map((t: any) => t.predicted));
+    expect(res.json.data.targets.map((t: any) => [t.status, t.concerns])).toEqual([
+      ['cannot-judge', ['proxy-inconsistent']],
+      ['cannot-judge', ['proxy-inconsistent']],
+    ]);
+    for (const t of res.json.data.targets) expect(t.consistency.proxyMean - t.consistency.expected).toBeGreaterThan(2 * t.consistency.standardError);
+    expect(codes(res).filter((c: string) => c === 'pace-prediction-proxy-inconsistent')).toHaveLength(2);
+    expect(read(out, 'summary.md')).toContain('proxy score out of line');
+    const allowed = await cli(...base(memorizedStore, 'memorized'), '--out', path.join(dir, 'memorized-allowed'), '--allow-unproven', '--json');
+    expect(allowed.code, allowed.stderr).toBe(0);
+  });
+
+  it('says the check was not made when the logs hold the proxy items only', async () => {
+    const res = await cli(...base(proxyOnlyStore), '--out', path.join(dir, 'proxy-only'), '--json');
+    expect(res.code, res.stderr).toBe(0);
+    for (const t of res.json.data.targets) {
+      expect(t.consistency).toMatchObject({ checked: false, observed: 0, inconsistent: false });
+      expect(t.consistency.total).toBe(model.targets[0].consistency.instances.length);
+    }
   });
 });
 

@@ -25,6 +25,7 @@ const forecast = (target: string, predicted: number, probabilities: number[]): T
   intervals: [{ level: 0.95, lower: predicted - 1, upper: predicted + 1, unbounded: false }],
   skill: { verdict: 'better', pValue: 0.001, mae: 1, meanMae: 2, maeDifference: -1, interval: [-1.5, -0.5], folds: 13, models: 13, baselines: [] },
   outOfRange: [],
+  consistency: null,
   concerns: [],
   local: predicted,
   global: null,

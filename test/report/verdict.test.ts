@@ -11,7 +11,7 @@ const skill = { verdict: 'no-demonstrated-difference' as const, pValue: 0.4, mae
 
 function target(over: Partial<CheckTargetResult>): CheckTargetResult {
   return {
-    target: 'swe-bench', scale: 'fraction', predicted: 0.4, interval: [0.3, 0.5], intervals: [], skill, concerns: [], outOfRange: [], guarded: false,
+    target: 'swe-bench', scale: 'fraction', predicted: 0.4, interval: [0.3, 0.5], intervals: [], skill, concerns: [], outOfRange: [], consistency: null, guarded: false,
     minScore: null, proxyInstances: 10, missingInstances: 0, missingFraction: 0, missing: [], checks: { minScore: null, maxMissing: null }, status: 'unchecked',
     expectedRank: 1.5, winProbabilities: wins(0.9), ...over,
   };

@@ -171,6 +171,12 @@ export const paceFindings = {
     message: (a) =>
       `target ${a.target}: ${a.model} lies outside the range the training models span on ${a.count} embedding coordinate(s) (${a.detail}); the prediction is an extrapolation`,
   },
+  'pace-prediction-proxy-inconsistent': {
+    severity: 'warning',
+    title: 'Proxy score out of line with the rest',
+    message: (a) =>
+      `target ${a.target}: ${a.model} gets ${(100 * a.proxyMean).toFixed(1)}% of the proxy items right, where its ${a.observed} other source items put a training model at ${(100 * a.expected).toFixed(1)}% (standard error ${(100 * a.standardError).toFixed(1)} points), above the line further than any training model lies; the proxy items may have been seen in training, and the prediction follows them`,
+  },
   'pace-prediction-not-finite': {
     severity: 'error',
     title: 'Prediction is not a finite number',

@@ -16,6 +16,7 @@ import { fallbackConfig, type PaceConfig, type PaceData, type PaceOptions, type 
 import { MODEL_FORMAT, MODEL_VERSION, type PaceModelFile, type SerializedPart, type SerializedTarget } from './model-file/model-file.js';
 import { skillMap } from './selection/skill-map.js';
 import { betterBaseline, crossValidatedSkill, embeddingRange, proxyMeans, type CrossValidatedSkill } from './evaluation/skill.js';
+import { proxyConsistency } from './evaluation/proxy-consistency.js';
 import { formatPValue, skillVerdictWords } from './evaluation/uncertainty.js';
 import { loadDense } from './numerics/dense.js';
 import { columnLinearForm } from './predictors/monotone.js';
@@ -92,6 +93,7 @@ function shippedForm(data: PaceData, target: PreparedTarget, fit: TargetFit, kin
 
 function serializeTarget(data: PaceData, target: PreparedTarget, fit: TargetFit, trainU: { local: Float64Array | null; global: Float64Array | null }, cv: CrossValidatedSkill): SerializedTarget {
   const linear = linearForm(data, fit);
+  const means = proxyMeans(data, target.rows, fit.selection.union);
   return {
     target: target.name,
     scale: target.scale,
@@ -112,7 +114,9 @@ function serializeTarget(data: PaceData, target: PreparedTarget, fit: TargetFit,
     shipped: shippedForm(data, target, fit, cv.shippedKind),
     skillMap: skillMap(linear.weights),
     cv,
-    range: embeddingRange(fit, proxyMeans(data, target.rows, fit.selection.union)),
+    range: embeddingRange(fit, means),
+    // Set once every target's proxy items are known (fitPace): the yardstick holds none of them.
+    consistency: null,
   };
 }
 
@@ -130,6 +134,7 @@ export async function fitPace(matrix: ScoreMatrix, targets: TargetTable[], optio
   const shared = options.svdScope === 'all' ? computeGlobalBasis(data, Int32Array.from(data.models.keys()), `${options.seed}/svd/all`) : null;
   const serialized: SerializedTarget[] = [];
   const proxyCols = new Set<number>();
+  const unions: Int32Array[] = [];
   for (const [done, target] of data.targets.entries()) {
     onProgress?.(done, data.targets.length, `targets fitted (${target.name})`);
     const trainIdx = Int32Array.from(target.rows.keys());
@@ -139,6 +144,7 @@ export async function fitPace(matrix: ScoreMatrix, targets: TargetTable[], optio
     if (fit.selection.union.length < config.budget)
       findings.push(make('pace-budget-short', {}, { target: target.name, selected: fit.selection.union.length, budget: config.budget, eligible: basis.localOrder.length }));
     for (const c of fit.selection.union) proxyCols.add(c);
+    unions.push(fit.selection.union);
     const cv = await crossValidatedSkill(data, target, config, options, shared);
     const f = target.displayFactor;
     if (cv.verdict !== 'better') findings.push(make('pace-target-no-skill', {}, { target: target.name, mae: cv.mae * f, meanMae: cv.meanMae * f, pValue: cv.pValue, verdict: cv.verdict, words: skillVerdictWords(cv) }));
@@ -147,6 +153,12 @@ export async function fitPace(matrix: ScoreMatrix, targets: TargetTable[], optio
     serialized.push(serializeTarget(data, target, fit, { local: fit.local?.trainU ?? null, global: fit.global?.trainU ?? null }, cv));
   }
   onProgress?.(data.targets.length, data.targets.length, 'targets fitted');
+  // Every target's yardstick leaves out every proxy item: a proxy-suite run never holds one, and
+  // a checkpoint that has seen the suite has not seen its yardstick there.
+  const allProxy = Int32Array.from([...proxyCols].sort((a, b) => a - b));
+  data.targets.forEach((target, i) => {
+    serialized[i]!.consistency = proxyConsistency(data, target.rows, allProxy, unions[i]!, proxyMeans(data, target.rows, unions[i]!));
+  });
   const proxy = [...proxyCols].map((c) => data.instances[c]!).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const instancesByTask: Record<string, number> = {};
   for (const i of data.instances) instancesByTask[i.task] = (instancesByTask[i.task] ?? 0) + 1;

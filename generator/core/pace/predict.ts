@@ -17,6 +17,7 @@ import type { Verdict } from './evaluation/uncertainty.js';
 import { loadDense } from './numerics/dense.js';
 import { coordinateStandardErrors, itemVariance } from './evaluation/range-noise.js';
 import { clipToBounds, monotoneValue } from './predictors/monotone.js';
+import { readConsistency, type ConsistencyReading } from './evaluation/proxy-consistency.js';
 
 const make = findingFactory(paceFindings);
 
@@ -55,7 +56,9 @@ export interface TargetForecast {
   /** Embedding coordinates outside the training models' range: the prediction extrapolates. */
   outOfRange: RangeExcursion[];
   /** Why this prediction cannot be vouched for (empty = it can). */
-  concerns: Array<'no-demonstrated-skill' | 'outside-training-range' | 'below-training-range'>;
+  concerns: Array<'no-demonstrated-skill' | 'outside-training-range' | 'below-training-range' | 'proxy-inconsistent'>;
+  /** The proxy score against the checkpoint's other source items (proxy-consistency.ts); null when the model file has no yardstick. */
+  consistency: ConsistencyReading | null;
   local: number | null;
   global: number | null;
   guarded: boolean;
@@ -190,6 +193,11 @@ export async function predictPace(model: PaceModelFile, modelName: string, score
         .join('; ');
       findings.push(make('pace-prediction-out-of-range', {}, { model: modelName, target: t.target, count: beyond.length, detail }));
     }
+    const consistency = t.consistency && seen ? readConsistency(t.consistency, scores, sum / seen, seen) : null;
+    if (consistency?.inconsistent) {
+      concerns.push('proxy-inconsistent');
+      findings.push(make('pace-prediction-proxy-inconsistent', {}, { model: modelName, target: t.target, proxyMean: consistency.proxyMean!, expected: consistency.expected!, standardError: consistency.standardError!, observed: consistency.observed }));
+    }
     forecasts.push({
       target: t.target,
       scale: t.scale,
@@ -199,6 +207,7 @@ export async function predictPace(model: PaceModelFile, modelName: string, score
       skill,
       outOfRange,
       concerns,
+      consistency,
       local: pred.local === null ? null : pred.local * f,
       global: pred.global === null ? null : pred.global * f,
       guarded: pred.guarded,

@@ -34,6 +34,8 @@ export interface CheckTargetResult {
   /** Why the prediction cannot be vouched for; non-empty makes the status cannot-judge unless --allow-unproven. */
   concerns: TargetForecast['concerns'];
   outOfRange: TargetForecast['outOfRange'];
+  /** The proxy score against the checkpoint's other source items; null when not read (predict.ts). */
+  consistency: TargetForecast['consistency'];
   /** The prediction fell back to the training mean (PACE's range guard). */
   guarded: boolean;
   minScore: number | null;
@@ -145,6 +147,7 @@ export function evaluateCheck(
       skill: forecast ? forecast.skill : t.cv ? skillOf(t) : null,
       concerns,
       outOfRange: forecast ? forecast.outOfRange : [],
+      consistency: forecast ? forecast.consistency : null,
       guarded: forecast ? forecast.guarded : false,
       minScore,
       proxyInstances: keys.length,
@@ -161,7 +164,7 @@ export function evaluateCheck(
 }
 
 /** One reason a prediction cannot be vouched for, in words (shared by the finding and the report). */
-export function concernWords(c: TargetForecast['concerns'][number], f: Pick<TargetForecast, 'skill' | 'outOfRange'>): string {
+export function concernWords(c: TargetForecast['concerns'][number], f: Pick<TargetForecast, 'skill' | 'outOfRange'> & { consistency?: TargetForecast['consistency'] }): string {
   if (c === 'no-demonstrated-skill') {
     const s = f.skill;
     return `no demonstrated skill: in ${cvWords(s)} the fitted model's MAE was ${s.mae.toFixed(2)} vs ${s.meanMae.toFixed(2)} for the mean predictor; it ${skillVerdictWords(s)}`;
@@ -169,6 +172,10 @@ export function concernWords(c: TargetForecast['concerns'][number], f: Pick<Targ
   if (c === 'below-training-range') {
     const e = f.outOfRange.find((x) => x.kind === 'below');
     return `below the training range: proxy accuracy ${e ? (100 * e.value).toFixed(1) : '?'}% is under the weakest training model's ${e ? (100 * e.min).toFixed(1) : '?'}%, so the prediction extrapolates below every training model`;
+  }
+  if (c === 'proxy-inconsistent') {
+    const r = f.consistency;
+    return `proxy score out of line: ${r?.proxyMean !== undefined ? (100 * r.proxyMean).toFixed(1) : '?'}% of the proxy items right where the checkpoint's other source items put a training model at ${r?.expected !== undefined ? (100 * r.expected).toFixed(1) : '?'}%, so the prediction may follow items it has seen`;
   }
   const n = f.outOfRange.filter((x) => x.kind !== 'below').length;
   return `outside the training range (${n} excursion(s) in the embedding the predictor uses): the prediction extrapolates beyond every training model`;

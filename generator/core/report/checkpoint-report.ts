@@ -86,7 +86,7 @@ function predictionSection(result: CheckResult): ReportSection {
     t.minScore === null ? null : formatScore(t.minScore, t.scale),
     `${t.missingInstances}/${t.proxyInstances}`,
     t.expectedRank === null ? null : `${t.expectedRank.toFixed(1)} of ${t.winProbabilities.length + 1}`,
-    t.status + (t.guarded ? ' (range guard: training mean)' : '') + (t.concerns.length ? ` — ${t.concerns.map((c) => concernWords(c, { skill: t.skill!, outOfRange: t.outOfRange })).join('; ')}` : ''),
+    t.status + (t.guarded ? ' (range guard: training mean)' : '') + (t.concerns.length ? ` — ${t.concerns.map((c) => concernWords(c, { skill: t.skill!, outOfRange: t.outOfRange, consistency: t.consistency })).join('; ')}` : ''),
   ]);
   const emphasise = result.targets.flatMap((t, i) => (t.status === 'fail' || t.status === 'no-prediction' || t.status === 'cannot-judge' ? [i] : []));
   const charts = result.targets.flatMap((t, i) => {

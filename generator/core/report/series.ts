@@ -68,6 +68,7 @@ function forecastFlags(f: TargetForecast): string[] {
   const flags: string[] = [];
   if (f.concerns.includes('no-demonstrated-skill')) flags.push('no demonstrated skill (cross-validated MAE not better than the mean predictor)');
   if (f.concerns.includes('below-training-range')) flags.push('below every training model on the proxy set: extrapolated');
+  if (f.concerns.includes('proxy-inconsistent')) flags.push('proxy score above what its other items explain: the proxy items may have been seen');
   if (f.concerns.includes('outside-training-range')) flags.push(`outside the training range (${f.outOfRange.length} embedding coordinate(s)): extrapolated`);
   if (f.guarded) flags.push('range guard: training mean');
   if (f.missingInstances) flags.push(`${f.missingInstances} of ${f.proxyInstances} proxy instances missing`);

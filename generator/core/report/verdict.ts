@@ -37,6 +37,7 @@ const KIND_WORDS: Record<VerdictKind, string> = {
 export function shortConcern(c: CheckTargetResult['concerns'][number]): string {
   if (c === 'no-demonstrated-skill') return 'the fit shows no skill over the mean predictor in cross-validation';
   if (c === 'below-training-range') return 'the checkpoint scores below every training model on the proxy set';
+  if (c === 'proxy-inconsistent') return 'the checkpoint does better on the proxy items than its other items explain';
   return 'the checkpoint lies outside the training models’ range';
 }
 
@@ -125,6 +126,8 @@ export function whatNext(result: CheckResult): string[] {
       out.push(`${t.target}: the fitted model does not beat the mean of the training models in cross-validation (${t.skill ? cvWords(t.skill) : 'leave-one-out'}). Add reference models with known ${t.target} scores (docs/workflow.md, reference population), ingest their runs and refit: aptpace fit --store STORE --out ${path.dirname(modelFile)}. To judge anyway, add --allow-unproven (the report then says so).`);
     if (t.concerns.includes('below-training-range'))
       out.push(`${t.target}: ${result.model} gets fewer proxy items right than the weakest training model, so any prediction for it extrapolates below the reference population. Add weaker reference models (earlier checkpoints of this series with known ${t.target} scores) and refit; until then the gate cannot vouch for it.`);
+    if (t.concerns.includes('proxy-inconsistent'))
+      out.push(`${t.target}: ${result.model} answers the proxy items better than its other source items explain, further above the training models' line than any of them. If its training data may hold the proxy items (they are public in the proxy suite), refit with another proxy set (aptpace fit --seed) or run the full agentic benchmark; --allow-unproven accepts the prediction.`);
     if (t.concerns.includes('outside-training-range'))
       out.push(`${t.target}: ${result.model} lies outside every training model on ${t.outOfRange.length} embedding coordinate(s), so the prediction extrapolates. Add reference models that bracket it (weaker and stronger) and refit, or add --allow-unproven to accept the extrapolation.`);
   }

@@ -9,6 +9,7 @@ import type { GoalAFit } from '../predictors/goal-a.js';
 import type { PaceConfig, PaceOptions } from '../types.js';
 import type { SkillShare } from '../selection/skill-map.js';
 import type { CrossValidatedSkill, EmbeddingRange } from '../evaluation/skill.js';
+import type { ProxyConsistency } from '../evaluation/proxy-consistency.js';
 import { shippedKinds, type ShippedKind } from '../predictors/shipped-family.js';
 
 export const MODEL_FORMAT = 'aptpace-pace-model';
@@ -57,6 +58,11 @@ export interface SerializedTarget {
   cv: CrossValidatedSkill;
   /** Box the training models span in each embedding; a checkpoint outside it is an extrapolation. */
   range: EmbeddingRange;
+  /**
+   * How the training models' proxy mean follows their mean on other source items
+   * (proxy-consistency.ts); null with too few models. Absent in model files written before it.
+   */
+  consistency?: ProxyConsistency | null;
 }
 
 export interface PaceModelFile {
@@ -101,7 +107,7 @@ export function parseModelFile(text: string): { model: PaceModelFile | null; rea
     }
     if (!t.local && !t.global) return { model: null, reason: `targets[${i}] has no embedding` };
     if (!Array.isArray(t.trainingModels)) return { model: null, reason: `targets[${i}].trainingModels missing` };
-    const bad = firstNonFinite({ local: t.local, global: t.global, trainingModels: t.trainingModels, cv: t.cv, range: t.range, shipped: t.shipped }, `targets[${i}]`);
+    const bad = firstNonFinite({ local: t.local, global: t.global, trainingModels: t.trainingModels, cv: t.cv, range: t.range, shipped: t.shipped, consistency: t.consistency ?? null }, `targets[${i}]`);
     if (bad) return { model: null, reason: `${bad} is not a finite number` };
     if (!t.cv || !Array.isArray(t.cv.absResiduals) || !Array.isArray(t.cv.interval) || !t.range) return { model: null, reason: `targets[${i}].cv or .range missing` };
     const shape = targetShapeProblem(t);
@@ -113,7 +119,7 @@ export function parseModelFile(text: string): { model: PaceModelFile | null; rea
 }
 
 /** Keys whose null is meaningful (a side without an embedding, an absent Goal B, a missing range). */
-const NULLABLE = new Set(['local', 'global', 'goalB', 'proxyMean']);
+const NULLABLE = new Set(['local', 'global', 'goalB', 'proxyMean', 'consistency']);
 // (range.leverage.local / .global are null with too few models: covered by 'local' / 'global'.)
 
 /**
@@ -170,6 +176,8 @@ function targetShapeProblem(t: SerializedTarget): string | null {
   }
   if (t.shipped.weights.some((w) => w.weight < 0) || !(shippedKinds as string[]).includes(t.shipped.kind)) return 'shipped';
   if (!Array.isArray(t.skillMap)) return 'skillMap';
+  const c = t.consistency;
+  if (c !== undefined && c !== null && (!isObject(c) || !Array.isArray(c.instances) || !c.instances.every(isStr) || !isNum(c.intercept) || !isNum(c.slope) || !isNum(c.threshold) || c.threshold < 0)) return 'consistency';
   for (const side of ['local', 'global'] as const) {
     const p = t[side];
     if (p === null) continue;
