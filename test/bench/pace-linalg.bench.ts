@@ -8,7 +8,8 @@
  *  - Gram matrix X·Xᵀ and the product X·Ω over the instance axis (SVD routes).
  */
 import { symmetricEigen, pinvSymApply } from '../../generator/core/pace/numerics/linalg.js';
-import { gramRows, mulRight, range } from '../../generator/core/pace/numerics/kernels.js';
+import { gramRows, range } from '../../generator/core/pace/numerics/kernels.js';
+import { mulRight } from '../../generator/core/pace/numerics/products.js';
 import { Rng } from '../../generator/core/kernel/rng.js';
 import { report } from './measure.js';
 

@@ -8,7 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../generator/core/kernel/rng.js';
 import { sharedFloat64, sharedMinCells } from '../../generator/core/kernel/shared-memory.js';
-import { mulLeftT, mulRight, orthonormalizeColumns, range, viewCols, type MatrixView } from '../../generator/core/pace/numerics/kernels.js';
+import { orthonormalizeColumns, range, viewCols, type MatrixView } from '../../generator/core/pace/numerics/kernels.js';
+import { mulLeftT, mulRight } from '../../generator/core/pace/numerics/products.js';
 import { columnSpearman } from '../../generator/core/pace/numerics/column-spearman.js';
 import { columnSpearmanFolds } from '../../generator/core/pace/numerics/column-spearman-folds.js';
 import { averageRanks, pearson } from '../../generator/core/pace/numerics/rank.js';

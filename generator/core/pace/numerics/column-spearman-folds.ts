@@ -6,7 +6,8 @@
  * the order the rows are added in, and each ρ comes from the same expression (`binaryRho`,
  * `countsRho`, `sortedRankCorrelation` for a column with too many distinct values).
  */
-import { mulLeftT, viewCols, type MatrixView } from './kernels.js';
+import { viewCols, type MatrixView } from './kernels.js';
+import { mulLeftT } from './products.js';
 import { binaryColumns, binaryRho, centredRanks, columnSpearman, countsRho, maxDistinct, sortedRankCorrelation } from './column-spearman.js';
 
 export interface FoldRows {

@@ -6,7 +6,7 @@
  *
  * Where a same-run benchmark (`npm run bench -- pace-linalg`, docs/dependencies.md) shows
  * mathjs to be the bottleneck, typed-array kernels do the work instead: products and Gram
- * matrices over the instance axis and the randomized SVD (kernels.ts, svd.ts), and the
+ * matrices over the instance axis and the randomized SVD (kernels.ts, products.ts, svd.ts), and the
  * thousands of k × k and pool-size eigenproblems of the folds and the nested search (linalg.ts).
  */
 

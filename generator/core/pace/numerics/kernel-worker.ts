@@ -4,7 +4,7 @@
  * same shared arrays.
  */
 import { serveJobs } from '../../kernel/job-thread.js';
-import { mulLeftTChunk, mulRightChunk, type ProductArgs } from './kernels.js';
+import { mulLeftTChunk, mulRightChunk, type ProductArgs } from './products.js';
 import { binarySumsChunk, rankedColumnsChunk, type BinarySumsArgs, type RankedColumnsArgs } from './column-spearman.js';
 import { takeChunks, type KernelJob, type KernelKind } from './kernel-thread.js';
 

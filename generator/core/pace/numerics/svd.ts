@@ -5,7 +5,8 @@
  *  - many rows: a randomized range finder with power iterations (Halko, Martinsson & Tropp
  *    2011), which touches X only through X·Ω and Xᵀ·Q products.
  */
-import { gatherRow, gramRows, mulLeftT, mulRight, orthonormalizeColumns, viewCols, type MatrixView } from './kernels.js';
+import { gatherRow, gramRows, orthonormalizeColumns, viewCols, type MatrixView } from './kernels.js';
+import { mulLeftT, mulRight } from './products.js';
 import { symmetricEigen, type SymmetricEigen } from './linalg.js';
 import type { Rng } from '../../kernel/rng.js';
 
