@@ -10,6 +10,7 @@ import { Rng } from '../../generator/core/kernel/rng.js';
 import { sharedFloat64, sharedMinCells } from '../../generator/core/kernel/shared-memory.js';
 import { orthonormalizeColumns, range, viewCols, type MatrixView } from '../../generator/core/pace/numerics/kernels.js';
 import { mulLeftT, mulRight } from '../../generator/core/pace/numerics/products.js';
+import { plainMulLeftT, plainMulRight } from './plain-products.js';
 import { columnSpearman } from '../../generator/core/pace/numerics/column-spearman.js';
 import { columnSpearmanFolds } from '../../generator/core/pace/numerics/column-spearman-folds.js';
 import { averageRanks, pearson } from '../../generator/core/pace/numerics/rank.js';
@@ -23,28 +24,6 @@ function matrix(n: number, cols: number, shared: boolean, seed: string): Float64
     for (let r = 0; r < n; r++) data[r * cols + c] = c === 7 ? 1 : graded ? Math.round(rng.next() * 20) / 20 : rng.next() < 0.4 ? 1 : 0;
   }
   return data;
-}
-
-function plainMulRight(v: MatrixView, b: Float64Array, k: number): Float64Array {
-  const out = new Float64Array(v.rows.length * k);
-  for (let r = 0; r < v.rows.length; r++)
-    for (let c = 0; c < viewCols(v); c++) {
-      const x = v.data[(v.rows[r] as number) * v.stride + (v.cols ? (v.cols[c] as number) : c)] as number;
-      if (x === 0) continue;
-      for (let j = 0; j < k; j++) out[r * k + j] = (out[r * k + j] as number) + x * (b[c * k + j] as number);
-    }
-  return out;
-}
-
-function plainMulLeftT(v: MatrixView, q: Float64Array, k: number): Float64Array {
-  const out = new Float64Array(viewCols(v) * k);
-  for (let r = 0; r < v.rows.length; r++)
-    for (let c = 0; c < viewCols(v); c++) {
-      const x = v.data[(v.rows[r] as number) * v.stride + (v.cols ? (v.cols[c] as number) : c)] as number;
-      if (x === 0) continue;
-      for (let j = 0; j < k; j++) out[c * k + j] = (out[c * k + j] as number) + x * (q[r * k + j] as number);
-    }
-  return out;
 }
 
 function plainOrthonormalize(a: Float64Array, m: number, k: number): void {

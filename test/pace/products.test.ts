@@ -10,32 +10,7 @@ import { Rng } from '../../generator/core/kernel/rng.js';
 import { sharedFloat64, sharedMinCells } from '../../generator/core/kernel/shared-memory.js';
 import { viewCols, type MatrixView } from '../../generator/core/pace/numerics/kernels.js';
 import { mulLeftT, mulRight } from '../../generator/core/pace/numerics/products.js';
-
-function cell(v: MatrixView, r: number, c: number): number {
-  return v.data[(v.rows[r] as number) * v.stride + (v.cols ? (v.cols[c] as number) : c)] as number;
-}
-
-function plainMulRight(v: MatrixView, b: Float64Array, k: number): Float64Array {
-  const out = new Float64Array(v.rows.length * k);
-  for (let r = 0; r < v.rows.length; r++)
-    for (let c = 0; c < viewCols(v); c++) {
-      const x = cell(v, r, c);
-      if (x === 0) continue;
-      for (let j = 0; j < k; j++) out[r * k + j] = (out[r * k + j] as number) + x * (b[c * k + j] as number);
-    }
-  return out;
-}
-
-function plainMulLeftT(v: MatrixView, q: Float64Array, k: number): Float64Array {
-  const out = new Float64Array(viewCols(v) * k);
-  for (let r = 0; r < v.rows.length; r++)
-    for (let c = 0; c < viewCols(v); c++) {
-      const x = cell(v, r, c);
-      if (x === 0) continue;
-      for (let j = 0; j < k; j++) out[c * k + j] = (out[c * k + j] as number) + x * (q[r * k + j] as number);
-    }
-  return out;
-}
+import { plainMulLeftT, plainMulRight } from './plain-products.js';
 
 /** Rows of every kind: 0/1 at different densities, graded (steps of 0.05), signed, all zero, all one, −0 among 0/1. */
 function mixed(n: number, cols: number, shared: boolean, seed: string): Float64Array {

@@ -29,7 +29,7 @@ print(json.dumps({"a": float(a), "b": float(b), "loo": loo}))`,
   });
 
   it('flags a proxy mean above the line beyond the pool and the noise, never one below it, and reads only the yardstick', () => {
-    const c: ProxyConsistency = { instances: Array.from({ length: 100 }, (_, i) => `y/${i}`), intercept: 0.05, slope: 0.9, threshold: 0.04, models: 12 };
+    const c: ProxyConsistency = { instances: Array.from({ length: 100 }, (_, i) => `y/${i}`), intercept: 0.05, slope: 0.9, threshold: 0.04 };
     const scores = (right: number, extra: Record<string, number> = {}) => new Map<string, number>([...c.instances.map((k, i) => [k, i < right ? 1 : 0] as [string, number]), ...Object.entries(extra)]);
     // Yardstick mean 0.3: the line expects 0.32.
     const ordinary = readConsistency(c, scores(30), 0.35, 40);

@@ -91,9 +91,8 @@ function shippedForm(data: PaceData, target: PreparedTarget, fit: TargetFit, kin
   };
 }
 
-function serializeTarget(data: PaceData, target: PreparedTarget, fit: TargetFit, trainU: { local: Float64Array | null; global: Float64Array | null }, cv: CrossValidatedSkill): SerializedTarget {
+function serializeTarget(data: PaceData, target: PreparedTarget, fit: TargetFit, trainU: { local: Float64Array | null; global: Float64Array | null }, cv: CrossValidatedSkill, means: Float64Array): SerializedTarget {
   const linear = linearForm(data, fit);
-  const means = proxyMeans(data, target.rows, fit.selection.union);
   return {
     target: target.name,
     scale: target.scale,
@@ -134,7 +133,8 @@ export async function fitPace(matrix: ScoreMatrix, targets: TargetTable[], optio
   const shared = options.svdScope === 'all' ? computeGlobalBasis(data, Int32Array.from(data.models.keys()), `${options.seed}/svd/all`) : null;
   const serialized: SerializedTarget[] = [];
   const proxyCols = new Set<number>();
-  const unions: Int32Array[] = [];
+  // Each target's proxy items and the training models' mean over them, for its yardstick below.
+  const proxied: Array<{ union: Int32Array; means: Float64Array }> = [];
   for (const [done, target] of data.targets.entries()) {
     onProgress?.(done, data.targets.length, `targets fitted (${target.name})`);
     const trainIdx = Int32Array.from(target.rows.keys());
@@ -144,20 +144,21 @@ export async function fitPace(matrix: ScoreMatrix, targets: TargetTable[], optio
     if (fit.selection.union.length < config.budget)
       findings.push(make('pace-budget-short', {}, { target: target.name, selected: fit.selection.union.length, budget: config.budget, eligible: basis.localOrder.length }));
     for (const c of fit.selection.union) proxyCols.add(c);
-    unions.push(fit.selection.union);
     const cv = await crossValidatedSkill(data, target, config, options, shared);
     const f = target.displayFactor;
     if (cv.verdict !== 'better') findings.push(make('pace-target-no-skill', {}, { target: target.name, mae: cv.mae * f, meanMae: cv.meanMae * f, pValue: cv.pValue, verdict: cv.verdict, words: skillVerdictWords(cv) }));
     const simpler = betterBaseline(cv);
     if (simpler) findings.push(make('pace-simpler-predictor-better', {}, { target: target.name, baseline: simpler.name, title: simpler.title, baselineMae: simpler.mae * f, mae: cv.mae * f, p: formatPValue(simpler.pValue) }));
-    serialized.push(serializeTarget(data, target, fit, { local: fit.local?.trainU ?? null, global: fit.global?.trainU ?? null }, cv));
+    const means = proxyMeans(data, target.rows, fit.selection.union);
+    proxied.push({ union: fit.selection.union, means });
+    serialized.push(serializeTarget(data, target, fit, { local: fit.local?.trainU ?? null, global: fit.global?.trainU ?? null }, cv, means));
   }
   onProgress?.(data.targets.length, data.targets.length, 'targets fitted');
   // Every target's yardstick leaves out every proxy item: a proxy-suite run never holds one, and
   // a checkpoint that has seen the suite has not seen its yardstick there.
   const allProxy = Int32Array.from([...proxyCols].sort((a, b) => a - b));
   data.targets.forEach((target, i) => {
-    serialized[i]!.consistency = proxyConsistency(data, target.rows, allProxy, unions[i]!, proxyMeans(data, target.rows, unions[i]!));
+    serialized[i]!.consistency = proxyConsistency(data, target.rows, allProxy, proxied[i]!.union, proxied[i]!.means);
   });
   const proxy = [...proxyCols].map((c) => data.instances[c]!).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const instancesByTask: Record<string, number> = {};

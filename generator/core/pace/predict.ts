@@ -1,6 +1,6 @@
 /**
- * `predict`: place a new checkpoint with a fitted model file. Only the proxy instances are
- * read; missing ones are dropped from the least-squares placement (never zero-filled) with a
+ * `predict`: place a new checkpoint with a fitted model file. The proxy instances are read
+ * (and, for the consistency check, their twins when the logs hold them); missing ones are dropped from the least-squares placement (never zero-filled) with a
  * warning, and a side that keeps fewer observed instances than dimensions is left out.
  */
 import type { ScoreMatrix } from '../logs/matrix.js';
@@ -193,7 +193,7 @@ export async function predictPace(model: PaceModelFile, modelName: string, score
         .join('; ');
       findings.push(make('pace-prediction-out-of-range', {}, { model: modelName, target: t.target, count: beyond.length, detail }));
     }
-    const consistency = t.consistency && seen ? readConsistency(t.consistency, scores, sum / seen, seen) : null;
+    const consistency = t.consistency ? readConsistency(t.consistency, scores, seen ? sum / seen : NaN, seen) : null;
     if (consistency?.inconsistent) {
       concerns.push('proxy-inconsistent');
       findings.push(make('pace-prediction-proxy-inconsistent', {}, { model: modelName, target: t.target, proxyMean: consistency.proxyMean!, expected: consistency.expected!, standardError: consistency.standardError!, observed: consistency.observed }));

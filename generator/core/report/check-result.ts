@@ -164,7 +164,7 @@ export function evaluateCheck(
 }
 
 /** One reason a prediction cannot be vouched for, in words (shared by the finding and the report). */
-export function concernWords(c: TargetForecast['concerns'][number], f: Pick<TargetForecast, 'skill' | 'outOfRange'> & { consistency?: TargetForecast['consistency'] }): string {
+export function concernWords(c: TargetForecast['concerns'][number], f: Pick<TargetForecast, 'skill' | 'outOfRange' | 'consistency'>): string {
   if (c === 'no-demonstrated-skill') {
     const s = f.skill;
     return `no demonstrated skill: in ${cvWords(s)} the fitted model's MAE was ${s.mae.toFixed(2)} vs ${s.meanMae.toFixed(2)} for the mean predictor; it ${skillVerdictWords(s)}`;

@@ -26,7 +26,6 @@ export interface ProxyConsistency {
   slope: number;
   /** Largest leave-one-out residual (proxy mean above the line) among the training models. */
   threshold: number;
-  models: number;
 }
 
 /** Non-proxy columns searched for twins: a fixed sample, so the search stays cheap at 100,000 instances. */
@@ -103,7 +102,7 @@ export function proxyConsistency(data: PaceData, poolRows: Int32Array, allProxyC
     return sum / twins.length;
   });
   const line = leastSquaresLine(yard, proxyMeans);
-  return { instances: twins.map((c) => data.instances[c]!.key), intercept: line.intercept, slope: line.slope, threshold: Math.max(0, ...line.looResiduals), models: n };
+  return { instances: twins.map((c) => data.instances[c]!.key), intercept: line.intercept, slope: line.slope, threshold: Math.max(0, ...line.looResiduals) };
 }
 
 /** y ≈ a + b·x with each point's leave-one-out residual y_i − ŷ_(−i) = e_i / (1 − h_ii). */

@@ -31,8 +31,6 @@ export const ADVERSARY_FOLDS = 5;
  * gate's margin, and the verdict must not hinge on that.
  */
 export const ADVERSARY_REPEATS = 3;
-/** A smaller cell warns when the adversary beats chance at this level (p over the learners tried). */
-const SMALL_CELL_ALPHA = 0.05;
 /** A task-language cell is gated only from this many scored questions: below it the interval is too wide to say anything. */
 export const ADVERSARY_MIN_QUESTIONS = 30;
 
@@ -132,8 +130,10 @@ export function crossFittedCredits(
  * questions by the strongest learner there: it fails when its accuracy is more than `maxGain`
  * points above chance and its (Bonferroni-widened) 95% interval
  * lies wholly above chance + `maxGain`; above the limit but with the interval reaching it, it warns.
+ * A smaller language warns when the strongest learner is above the limit and beats chance at
+ * `alpha` (the audit's significance level; the p-value is over the learners tried).
  */
-export function runAdversary(task: string, questions: readonly McqQuestion[], maxGain: number, out: Finding[]): AdversaryResult | null {
+export function runAdversary(task: string, questions: readonly McqQuestion[], maxGain: number, out: Finding[], alpha = 0.05): AdversaryResult | null {
   const fits = ADVERSARY_LEARNERS.map((learner) => ({ learner, fitted: crossFittedCredits(questions, ADVERSARY_FOLDS, learner) }));
   const first = fits[0]!.fitted;
   if (!first) return null;
@@ -151,7 +151,7 @@ export function runAdversary(task: string, questions: readonly McqQuestion[], ma
     const interval = wilsonInterval(correct, n, 1 - 0.05 / tried);
     const pValue = Math.min(1, tried * upperTail(probabilities, Math.floor(correct + 1e-9)));
     let verdict: AdversaryCell['verdict'] = 'not gated';
-    if (language !== 'all' && n < ADVERSARY_MIN_QUESTIONS && excessPoints > maxGain && pValue < SMALL_CELL_ALPHA) {
+    if (language !== 'all' && n < ADVERSARY_MIN_QUESTIONS && excessPoints > maxGain && pValue < alpha) {
       // Too few to gate, yet the adversary beats chance beyond doubt: a reader of the task's
       // verdict must not take these questions for vouched. (Without significance the strongest
       // of several learners is above the limit on many small cue-free sets by chance alone.)

@@ -200,7 +200,7 @@ export function auditQuestions(questions: Question[], options: AuditOptions = {}
     const chance = valid.length ? mean(valid.map((q) => 1 / q.choices.length)) : null;
     const letters = valid.length ? letterBalance(task, valid, tolerancePoints, alpha, taskFindings) : null;
     const shortcuts = valid.length ? SHORTCUT_NAMES.map((name) => runShortcut(task, name, valid, maxShortcutGain, alpha, taskFindings)) : [];
-    const adversary = valid.length && options.learnedAdversary !== false ? runAdversary(task, valid, maxShortcutGain, taskFindings) : null;
+    const adversary = valid.length && options.learnedAdversary !== false ? runAdversary(task, valid, maxShortcutGain, taskFindings, alpha) : null;
     const detectablePoints = valid.length ? detectableExcess(valid, alpha) : null;
     if (valid.length && (detectablePoints === null || detectablePoints > maxShortcutGain)) {
       taskFindings.push(make('audit-low-power', {}, { task, n: valid.length, detectablePoints }));
