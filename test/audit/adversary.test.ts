@@ -31,6 +31,14 @@ function finishCue(n: number): McqQuestion[] {
 }
 
 describe('learned adversary', () => {
+  it('deals a planted set the same folds whatever other tests built before it', () => {
+    const first = plantedSet('none', { n: 60, recorded: true });
+    mcq({ choices: ['a', 'b'], gold: 0 });
+    const again = plantedSet('none', { n: 60, recorded: true });
+    expect(again).toEqual(first);
+    expect(accuracy(again)).toBe(accuracy(first));
+  });
+
   it('finds a planted length cue the way the longest-option rule would', () => {
     expect(accuracy(plantedSet('length', { n: 200, recorded: true }))).toBeGreaterThan(0.9);
   });

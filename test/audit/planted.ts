@@ -97,6 +97,9 @@ export function plantedSet(plant: Plant, options: PlantedOptions = {}): McqQuest
     out.push(
       mcq({
         id: `planted-${plant.replace('+', '_')}-${String(i).padStart(4, '0')}`,
+        // Named by the set, not by a counter shared by every test: the adversary deals folds by
+        // trajectory, so the same planted set gets the same folds whatever ran before it.
+        provenance: { traj_id: `planted-${plant}-${options.seed ?? '0'}-${i}`, source_path: 'planted.jsonl', source_line: null, step: 1, framework: 'deep-research' },
         kind: 'dr_plan_mcq',
         task: `aptpace_dr_plan_mcq`,
         prompt,
