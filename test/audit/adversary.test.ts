@@ -35,8 +35,8 @@ describe('learned adversary', () => {
     const first = plantedSet('none', { n: 60, recorded: true });
     mcq({ choices: ['a', 'b'], gold: 0 });
     const again = plantedSet('none', { n: 60, recorded: true });
+    // Equal questions, trajectory ids included, are what the fold dealing reads.
     expect(again).toEqual(first);
-    expect(accuracy(again)).toBe(accuracy(first));
   });
 
   it('finds a planted length cue the way the longest-option rule would', () => {
