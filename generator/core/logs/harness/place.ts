@@ -97,9 +97,13 @@ export function placeTask(task: string, choice: MetricChoice, blocks: PlacedBloc
       const t = th[k]!;
       const held = votes.get(id);
       let same: Triple | undefined;
-      for (const c of held ?? []) if (c.d === d && c.p === p && c.t === t) {
-        same = c;
-        break;
+      // An indexed loop: a for…of here allocates an iterator per record.
+      for (let h = 0; held && h < held.length; h++) {
+        const c = held[h]!;
+        if (c.d === d && c.p === p && c.t === t) {
+          same = c;
+          break;
+        }
       }
       if (same) {
         same.count++;
@@ -120,8 +124,16 @@ export function placeTask(task: string, choice: MetricChoice, blocks: PlacedBloc
     if (!byModel.has(b.w.run.model)) byModel.set(b.w.run.model, []);
     byModel.get(b.w.run.model)!.push(b);
   }
+  // Each id's slot in the task, for the per-model overlap check below: one map per task, not
+  // one per model (a map per model and task was most of the main thread's garbage).
+  const slotOf = new Map<string, number>();
+  for (const list of idList.values()) for (let k = 0; k < list.length; k++) if (!slotOf.has(list[k]!)) slotOf.set(list[k]!, slotOf.size);
+  const seenBy = new Int32Array(slotOf.size).fill(-1);
+  const seenFile = new Array<string>(slotOf.size);
+  let modelNo = -1;
   for (const [model, own] of [...byModel].sort(([a], [b]) => compareStrings(a, b))) {
-    const seenIn = new Map<string, string>();
+    modelNo++;
+    let covered = 0;
     let observed = 0;
     let expected: number | undefined = 0;
     for (const b of own.sort((x, y) => compareStrings(x.w.file, y.w.file))) {
@@ -148,8 +160,9 @@ export function placeTask(task: string, choice: MetricChoice, blocks: PlacedBloc
           tally.accepted--;
           continue;
         }
-        const prior = seenIn.get(id);
-        if (prior !== undefined) {
+        const slot = slotOf.get(id)!;
+        if (seenBy[slot] === modelNo) {
+          const prior = seenFile[slot]!;
           if (overlap.count++ === 0) {
             overlap.first = id;
             overlap.other = prior;
@@ -158,7 +171,9 @@ export function placeTask(task: string, choice: MetricChoice, blocks: PlacedBloc
           tally.accepted--;
           continue;
         }
-        seenIn.set(id, w.file);
+        seenBy[slot] = modelNo;
+        seenFile[slot] = w.file;
+        covered++;
         const at = builder.instance(task, id);
         if (ref) builder.setDocHash(task, at, ref.d);
         index[kept] = at;
@@ -178,7 +193,7 @@ export function placeTask(task: string, choice: MetricChoice, blocks: PlacedBloc
       const effective = w.run.info.leafTasks.get(w.task)?.nSamples?.effective;
       expected = expected !== undefined && effective !== undefined ? expected + effective : undefined;
     }
-    checkShardCoverage(model, task, own, seenIn.size, sink);
+    checkShardCoverage(model, task, own, covered, sink);
     const cell: CoverageCell = { observed, ts: own.map((b) => b.w.run.files.ts).sort().join(', ') };
     if (expected !== undefined) cell.expected = expected;
     (coverage.cells[model] ??= {})[task] = cell;

@@ -104,15 +104,24 @@ export function unpackSampleFileResult(p: PackedSampleFileResult | SampleFileRes
   for (const s of fresh) receiver.table.push(s);
   const table = receiver.table;
   const n = numbers.length / 4;
-  const block: SampleBlock = { ...rest, docIds: [], values: [], lines: [], questionIds: n ? questionIds.split(SEP) : [], docHashes: [], promptHashes: [], targetHashes: [] };
+  // Arrays of their final length, filled in place: grown by push, each would be reallocated
+  // several times per file, and the main thread's garbage (promoted while a task's files wait
+  // to be placed) sets the ingest's peak memory.
+  const docIds = new Array<number>(n);
+  const values = new Array<number>(n);
+  const lines = new Array<number>(n);
+  const docHashes = new Array<string>(n);
+  const promptHashes = new Array<string>(n);
+  const targetHashes = new Array<string>(n);
   for (let k = 0; k < n; k++) {
-    block.docIds.push(numbers[k]!);
-    block.values.push(numbers[n + k]!);
-    block.lines.push(numbers[2 * n + k]!);
+    docIds[k] = numbers[k]!;
+    values[k] = numbers[n + k]!;
+    lines[k] = numbers[2 * n + k]!;
     const at = 3 * numbers[3 * n + k]!;
-    block.docHashes.push(table[at]!);
-    block.promptHashes.push(table[at + 1]!);
-    block.targetHashes.push(table[at + 2]!);
+    docHashes[k] = table[at]!;
+    promptHashes[k] = table[at + 1]!;
+    targetHashes[k] = table[at + 2]!;
   }
+  const block: SampleBlock = { ...rest, docIds, values, lines, questionIds: n ? questionIds.split(SEP) : [], docHashes, promptHashes, targetHashes };
   return { ...p, block };
 }
