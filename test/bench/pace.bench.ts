@@ -4,7 +4,8 @@
  * implementation of the same steps run in the same invocation (reference ratio).
  * `PACE_BENCH_SIZES=small` runs only the PACE-sized case; a comma list of case names (e.g.
  * `PACE_BENCH_SIZES=500x100000`) runs those. Each case also times `evaluate` with every
- * candidate (pace-evaluate.ts): fully at 26 models, projected from measured folds at 500.
+ * candidate (pace-evaluate.ts): fully at 26 models, projected from measured folds at 500
+ * (`PACE_BENCH_EVALUATE=0` skips it).
  */
 import { syntheticPace } from '../../generator/core/pace/inputs/synthetic.js';
 import { prepareData } from '../../generator/core/pace/inputs/prepare.js';
@@ -145,7 +146,7 @@ for (const c of wanted) {
   const pace = methods.find((m) => m.method === 'pace-frozen')!;
   const shippedMae = Object.fromEntries(shippedKinds.map((kind) => [`loocv_shipped_${kind}_mae_pp`, 100 * methods.find((m) => m.method === `shipped-${kind}`)!.metrics.mae]));
   const peakBeforeEvaluate = peakRssMiB();
-  const evaluate = c.evaluate ? await timeEvaluate(prepared.data!, options, config, c.evaluate) : {};
+  const evaluate = c.evaluate && process.env.PACE_BENCH_EVALUATE !== '0' ? await timeEvaluate(prepared.data!, options, config, c.evaluate) : {};
   const py = runPythonReference(reference, [String(c.models), String(c.instances), String(c.folds), c.svdScope]);
   const foldSeconds = loocv.seconds / c.folds;
   report(`pace ${c.name}`, {

@@ -20,6 +20,8 @@ interface Reply<Result> {
 export interface JobThread<Job, Result> {
   /** Sends `job` to the worker (`transfer`: buffers handed over, not copied); null when there is no worker. */
   post(job: Job, transfer?: readonly Transferable[]): Promise<Result> | null;
+  /** Starts the worker now, so it has loaded its code by the first job (no-op when it runs or cannot). */
+  start(): void;
   /** Ends the worker once no job is out, freeing its heap (resolves when it has ended); a later `post` starts a new one. */
   close(): Promise<void>;
 }
@@ -68,6 +70,9 @@ export function jobThread<Job extends object, Result>(threadModule: string, work
   };
 
   return {
+    start() {
+      if (w === undefined) w = start();
+    },
     post(job, transfer = []) {
       if (w === undefined) w = start();
       const current = w;

@@ -19,6 +19,7 @@ import { betterBaseline, crossValidatedSkill, embeddingRange, proxyMeans, type C
 import { proxyConsistency } from './evaluation/proxy-consistency.js';
 import { formatPValue, skillVerdictWords } from './evaluation/uncertainty.js';
 import { loadDense } from './numerics/dense.js';
+import { startKernelThread } from './numerics/kernel-thread.js';
 import { columnLinearForm } from './predictors/monotone.js';
 import { buildShippedForms, type ShippedKind } from './predictors/shipped-family.js';
 
@@ -120,6 +121,7 @@ function serializeTarget(data: PaceData, target: PreparedTarget, fit: TargetFit,
 }
 
 export async function fitPace(matrix: ScoreMatrix, targets: TargetTable[], options: FitOptions, onProgress?: ProgressCallback): Promise<{ model: PaceModelFile | null; data: PaceData | null; findings: Finding[] }> {
+  startKernelThread();
   await loadDense();
   const { data, findings } = prepareData(matrix, targets, {
     bootstrap: options.bootstrap,

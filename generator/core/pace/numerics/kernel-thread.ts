@@ -14,7 +14,7 @@ import { jobThread } from '../../kernel/job-thread.js';
 import { isShared, sharedMinCells } from '../../kernel/shared-memory.js';
 
 /** Kernel names the worker knows (kernel-worker.ts maps each to the same chunk function). */
-export type KernelKind = 'mulRight' | 'mulLeftT' | 'binarySums' | 'rankedColumns';
+export type KernelKind = 'mulRight' | 'mulLeftT' | 'binaryMasks' | 'columnMasks' | 'mulRightBits' | 'mulLeftTBits' | 'binarySums' | 'rankedColumns';
 
 export interface KernelJob {
   kind: KernelKind;
@@ -25,6 +25,14 @@ export interface KernelJob {
 }
 
 const thread = jobThread<KernelJob, true>(import.meta.url, 'kernel-worker', () => process.env.APTPACE_KERNEL_THREAD === '0');
+
+/**
+ * Starts the kernel worker ahead of the first split kernel: loading its code takes a good part
+ * of a second, during which the kernels would otherwise run on the calling thread alone.
+ */
+export function startKernelThread(): void {
+  thread.start();
+}
 
 /** Whether a kernel over `data` with this many cells should be split across threads (below `sharedMinCells` a job's round trip costs more than the second thread gains). */
 export function worthSharing(data: Float64Array, cells: number): boolean {

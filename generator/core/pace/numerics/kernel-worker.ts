@@ -5,12 +5,17 @@
  */
 import { serveJobs } from '../../kernel/job-thread.js';
 import { mulLeftTChunk, mulRightChunk, type ProductArgs } from './products.js';
+import { binaryMasksChunk, columnMasksChunk, mulLeftTBitsChunk, mulRightBitsChunk, type BitProductArgs, type MaskArgs } from './binary-products.js';
 import { binarySumsChunk, rankedColumnsChunk, type BinarySumsArgs, type RankedColumnsArgs } from './column-spearman.js';
 import { takeChunks, type KernelJob, type KernelKind } from './kernel-thread.js';
 
 const chunkRunners: Record<KernelKind, (args: never) => (chunk: number) => void> = {
   mulRight: (args: ProductArgs) => mulRightChunk(args),
   mulLeftT: (args: ProductArgs) => mulLeftTChunk(args),
+  binaryMasks: (args: MaskArgs) => binaryMasksChunk(args),
+  columnMasks: (args: MaskArgs) => columnMasksChunk(args),
+  mulRightBits: (args: BitProductArgs) => mulRightBitsChunk(args),
+  mulLeftTBits: (args: BitProductArgs) => mulLeftTBitsChunk(args),
   binarySums: (args: BinarySumsArgs) => binarySumsChunk(args),
   rankedColumns: (args: RankedColumnsArgs) => rankedColumnsChunk(args),
 };

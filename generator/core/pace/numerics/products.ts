@@ -99,7 +99,7 @@ function gatherSubset(data: Float64Array, base: number, cols: Int32Array, c0: nu
  * value in `out` (`fresh` false) or from zero. Eight outputs are held in registers at once (one
  * read of xs[t] and at[t] serves eight sums), then four, then one.
  */
-function addTerms(m: Float64Array, k: number, out: Float64Array, o: number, last: number, at: Int32Array, xs: Float64Array, first: number, fresh: boolean): void {
+export function addTerms(m: Float64Array, k: number, out: Float64Array, o: number, last: number, at: Int32Array, xs: Float64Array, first: number, fresh: boolean): void {
   let j = 0;
   for (; j + 8 <= k; j += 8) {
     let s0 = fresh ? 0 : (out[o + j] as number);

@@ -7,6 +7,7 @@
  */
 import { gatherRow, gramRows, orthonormalizeColumns, viewCols, type MatrixView } from './kernels.js';
 import { mulLeftT, mulRight } from './products.js';
+import { binaryMasks, mulLeftTBits, mulRightBits } from './binary-products.js';
 import { symmetricEigen, type SymmetricEigen } from './linalg.js';
 import type { Rng } from '../../kernel/rng.js';
 
@@ -84,16 +85,21 @@ function randomizedSvd(view: MatrixView, k: number, rng: Rng, oversample: number
   const omega = new Float64Array(nc * l);
   const draw = rng.fork('randomized-svd');
   for (let i = 0; i < omega.length; i++) omega[i] = draw.normal();
-  let q = mulRight(view, omega, l);
+  // A 0/1 view (every response right or wrong) is read once into bit masks, and its eight
+  // products add table rows (binary-products.ts); any other view streams its floats each time.
+  const masks = binaryMasks(view);
+  const right = (b: Float64Array) => (masks ? mulRightBits(masks, b, l) : mulRight(view, b, l));
+  const leftT = (b: Float64Array) => (masks ? mulLeftTBits(masks, b, l) : mulLeftT(view, b, l));
+  let q = right(omega);
   orthonormalizeColumns(q, n, l);
   for (let it = 0; it < iterations; it++) {
-    const z = mulLeftT(view, q, l);
+    const z = leftT(q);
     orthonormalizeColumns(z, nc, l);
-    q = mulRight(view, z, l);
+    q = right(z);
     orthonormalizeColumns(q, n, l);
   }
   // B = Qᵀ·X (l × cols) is kept transposed as Bt = Xᵀ·Q; B·Bᵀ is l × l.
-  const bt = mulLeftT(view, q, l);
+  const bt = leftT(q);
   const bbt = new Float64Array(l * l);
   for (let c = 0; c < nc; c++) {
     const o = c * l;
