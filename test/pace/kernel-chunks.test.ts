@@ -118,3 +118,21 @@ describe('Rng.fillUint32', () => {
     expect(a.next()).toBe(b.next());
   });
 });
+
+describe('Rng.fillSignBits', () => {
+  it('sets bit i exactly where nextUint32 draws at least 2³¹, and continues the stream', () => {
+    for (const n of [1, 7, 8, 9, 500, 1_003]) {
+      const a = new Rng(`signs/${n}`);
+      const b = new Rng(`signs/${n}`);
+      const bytes = Math.ceil(n / 8);
+      const masks = new Uint8Array(bytes + 2).fill(0xee);
+      a.fillSignBits(masks, 1, n);
+      const want = new Uint8Array(bytes);
+      for (let i = 0; i < n; i++) if (b.nextUint32() >= 0x80000000) want[i >> 3]! |= 1 << (i & 7);
+      expect(Array.from(masks.subarray(1, 1 + bytes))).toEqual(Array.from(want));
+      // Bytes outside the range are left alone.
+      expect([masks[0], masks[bytes + 1]]).toEqual([0xee, 0xee]);
+      expect(a.nextUint32()).toBe(b.nextUint32());
+    }
+  });
+});

@@ -80,6 +80,37 @@ export class Rng {
     return out;
   }
 
+  /**
+   * Draws `n` values of `nextUint32` and writes, from `masks[offset]` on, bit i (of byte i >> 3)
+   * set exactly when draw i is ≥ 2³¹ (a uniform ≥ 0.5): the sign-flip test's fixed stream
+   * without storing the draws. In int32 arithmetic (the same bits as the uint32 steps above: a
+   * value ≥ 2³¹ is negative), which V8 keeps in registers.
+   */
+  fillSignBits(masks: Uint8Array, offset: number, n: number): void {
+    let a = this.a | 0;
+    let b = this.b | 0;
+    let c = this.c | 0;
+    let d = this.d | 0;
+    for (let i0 = 0; i0 < n; i0 += 8) {
+      let byte = 0;
+      const end = Math.min(8, n - i0);
+      for (let j = 0; j < end; j++) {
+        const t = (a + b + d) | 0;
+        d = (d + 1) | 0;
+        a = b ^ (b >>> 9);
+        b = (c + (c << 3)) | 0;
+        c = (c << 21) | (c >>> 11);
+        c = (c + t) | 0;
+        if (t < 0) byte |= 1 << j;
+      }
+      masks[offset + (i0 >> 3)] = byte;
+    }
+    this.a = a >>> 0;
+    this.b = b >>> 0;
+    this.c = c >>> 0;
+    this.d = d >>> 0;
+  }
+
   /** Uniform in [0, 1). */
   next(): number {
     return this.nextUint32() / 4294967296;

@@ -94,11 +94,7 @@ function signMasks(n: number): Uint8Array {
   const masks = new Uint8Array(signFlipResamples * bytes);
   const rng = new Rng(SIGN_FLIP_STREAM);
   // A draw u = x / 2³² is ≥ 0.5 exactly when x ≥ 2³¹.
-  const draws = new Uint32Array(n);
-  for (let r = 0, o = 0; r < signFlipResamples; r++, o += bytes) {
-    rng.fillUint32(draws);
-    for (let i = 0; i < n; i++) if ((draws[i] as number) >= 0x80000000) masks[o + (i >> 3)]! |= 1 << (i & 7);
-  }
+  for (let r = 0, o = 0; r < signFlipResamples; r++, o += bytes) rng.fillSignBits(masks, o, n);
   // A handful of model counts occur in one run (the pool, the pool less a fold); keep the latest few.
   if (maskCache.size >= 8) maskCache.delete(maskCache.keys().next().value as number);
   maskCache.set(n, masks);
