@@ -51,21 +51,25 @@ export function proxyConsistency(data: PaceData, poolRows: Int32Array, allProxyC
   const proxy = new Set(allProxyCols);
   // Candidates in the order of a hash of their key: the sample does not move with the seed, and
   // a few added instances move few of its members.
-  const all: number[] = [];
-  for (let c = 0; c < width; c++) if (!proxy.has(c)) all.push(c);
-  if (all.length === 0) return null;
-  const rank = new Map(all.map((c) => [c, hashSeed(`consistency/${data.instances[c]!.key}`)]));
-  all.sort((a, b) => rank.get(a)! - rank.get(b)! || a - b);
-  const candidates = all.slice(0, twinCandidates).sort((a, b) => a - b);
+  // Each candidate as one number, hash · 2²¹ + column (exact below 2⁵³ for up to 2²¹ columns),
+  // so a plain numeric sort orders them by hash, then column, with no comparator.
+  if (width > columnSpan) throw new Error(`proxyConsistency: ${width} columns exceed ${columnSpan}`);
+  const keyed: number[] = [];
+  for (let c = 0; c < width; c++) if (!proxy.has(c)) keyed.push(hashSeed(`consistency/${data.instances[c]!.key}`) * columnSpan + c);
+  if (keyed.length === 0) return null;
+  const sortedKeys = Float64Array.from(keyed).sort();
+  const candidates = Array.from(sortedKeys.subarray(0, twinCandidates), (k) => k % columnSpan).sort((a, b) => a - b);
   const standardised = (cols: readonly number[]) => {
     const out = new Float64Array(cols.length * n);
-    cols.forEach((c, j) => {
+    // Gathered row by row (the columns ascending, so each row is read forwards), stored by column.
+    poolRows.forEach((r, i) => {
+      const base = (v.rows[r] as number) * v.stride;
+      cols.forEach((c, j) => (out[j * n + i] = v.data[base + (v.cols ? (v.cols[c] as number) : c)] as number));
+    });
+    cols.forEach((_, j) => {
       const col = out.subarray(j * n, (j + 1) * n);
       let mean = 0;
-      poolRows.forEach((r, i) => {
-        col[i] = v.data[(v.rows[r] as number) * v.stride + (v.cols ? (v.cols[c] as number) : c)] as number;
-        mean += col[i]! / n;
-      });
+      for (let i = 0; i < n; i++) mean += col[i]! / n;
       let ss = 0;
       for (let i = 0; i < n; i++) ss += (col[i]! - mean) ** 2;
       const sd = Math.sqrt(ss) || 1;
@@ -78,13 +82,14 @@ export function proxyConsistency(data: PaceData, poolRows: Int32Array, allProxyC
   const zp = standardised(targets);
   const used = new Uint8Array(candidates.length);
   const twins: number[] = [];
+  const dots = new Float64Array(candidates.length);
   for (let p = 0; p < targets.length; p++) {
+    twinDots(zp, p * n, zc, n, dots);
     let best = -1;
     let bestR = -Infinity;
     for (let j = 0; j < candidates.length; j++) {
       if (used[j]) continue;
-      let r = 0;
-      for (let i = 0; i < n; i++) r += zp[p * n + i]! * zc[j * n + i]!;
+      const r = dots[j]!;
       if (r > bestR) {
         bestR = r;
         best = j;
@@ -103,6 +108,44 @@ export function proxyConsistency(data: PaceData, poolRows: Int32Array, allProxyC
   });
   const line = leastSquaresLine(yard, proxyMeans);
   return { instances: twins.map((c) => data.instances[c]!.key), intercept: line.intercept, slope: line.slope, threshold: Math.max(0, ...line.looResiduals) };
+}
+
+/** Columns a candidate's packed sort key can tell apart (see proxyConsistency). */
+const columnSpan = 2 ** 21;
+
+/**
+ * dots[j] = Σ_i zp[p0 + i]·zc[j·n + i], i ascending (each sum in the one-at-a-time order),
+ * four candidates at a time so each zp entry is read once for four sums.
+ */
+function twinDots(zp: Float64Array, p0: number, zc: Float64Array, n: number, dots: Float64Array): void {
+  const m = dots.length;
+  let j = 0;
+  for (; j + 4 <= m; j += 4) {
+    const o0 = j * n;
+    const o1 = o0 + n;
+    const o2 = o1 + n;
+    const o3 = o2 + n;
+    let s0 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    let s3 = 0;
+    for (let i = 0; i < n; i++) {
+      const x = zp[p0 + i]!;
+      s0 += x * zc[o0 + i]!;
+      s1 += x * zc[o1 + i]!;
+      s2 += x * zc[o2 + i]!;
+      s3 += x * zc[o3 + i]!;
+    }
+    dots[j] = s0;
+    dots[j + 1] = s1;
+    dots[j + 2] = s2;
+    dots[j + 3] = s3;
+  }
+  for (; j < m; j++) {
+    let s = 0;
+    for (let i = 0; i < n; i++) s += zp[p0 + i]! * zc[j * n + i]!;
+    dots[j] = s;
+  }
 }
 
 /** y ≈ a + b·x with each point's leave-one-out residual y_i − ŷ_(−i) = e_i / (1 − h_ii). */
