@@ -25,7 +25,21 @@ describe('ranking', () => {
     // nc_d beyond the available factors is capped.
     expect(Array.from(leverage(v, 2, 9))).toEqual(Array.from(leverage(v, 2, 2)));
   });
-  it('rankByScore drops NaN and keeps a stable order', () => {
+  it('rankByScore orders as the comparison sort does: score descending, ties by index, −0 as 0, non-finite scores dropped', () => {
+    const reference = (scores: Float64Array) => {
+      const idx: number[] = [];
+      for (let i = 0; i < scores.length; i++) if (Number.isFinite(scores[i] as number)) idx.push(i);
+      return idx.sort((a, b) => (scores[b] as number) - (scores[a] as number) || a - b);
+    };
+    let state = 7;
+    const next = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    // Ties (rounded scores), negatives, −0 beside 0, tiny and huge magnitudes, NaN and ±Infinity.
+    const scores = Float64Array.from({ length: 70_001 }, (_, i) =>
+      i % 17 === 0 ? NaN : i % 13 === 0 ? 0.5 : i % 11 === 0 ? -0 : i % 9 === 0 ? 0 : i % 7 === 0 ? -next() : i % 5 === 0 ? next() * 1e-300 : i % 3 === 0 ? next() * 1e300 : Math.round(next() * 1000) / 1000,
+    );
+    scores[4] = Infinity;
+    scores[8] = -Infinity;
+    expect(Array.from(rankByScore(scores))).toEqual(reference(scores));
     expect(Array.from(rankByScore(Float64Array.from([1, NaN, 1, 2])))).toEqual([3, 0, 2]);
   });
 });

@@ -65,11 +65,12 @@ export function percentileSorted(sorted: ArrayLike<number>, q: number): number {
  * Share of ordered pairs (i, j), i ≠ j, y_i ≠ y_j, where the prediction for i sits on the same side
  * of y_j as y_i does (the leave-one-out pair accuracy of point predictions); ties count half.
  */
-export function pointPairAccuracy(truth: ArrayLike<number>, pred: ArrayLike<number>): number {
+export function pointPairAccuracy(truth: ArrayLike<number>, pred: ArrayLike<number>, sortedTruth?: Float64Array): number {
   // O(n log n) over the sorted truths (evaluate and the skill bootstrap call it thousands of
   // times; the direct double loop made a 500-model fit spend half its time here). For model i,
   // the pairs it gets right are the j whose truth lies below both y_i and ŷ_i or above both.
-  const sorted = Float64Array.from(truth).sort();
+  // `sortedTruth`: the truths sorted ascending, when the caller scores several predictions of them.
+  const sorted = sortedTruth ?? Float64Array.from(truth).sort();
   const n = sorted.length;
   let correct = 0;
   let pairs = 0;
@@ -113,14 +114,14 @@ function upperBound(a: Float64Array, x: number): number {
  * its own truth rises), which would flatter every method; a constant carries no order, so the
  * Spearman floor is 0 and the baseline's Spearman is taken as 0.
  */
-function metricValues(truth: number[], pred: number[], isBaseline = false): Record<ComparisonMetric, number> {
+function metricValues(truth: number[], pred: number[], isBaseline = false, sortedTruth?: Float64Array): Record<ComparisonMetric, number> {
   if (isBaseline) {
     // The baseline's Spearman is not used (see above): skip its two rankings, the bulk of the cost.
     const { mae, r2 } = errorMetrics(truth, pred);
-    return { mae, spearman: 0, r2, pairAccuracy: pointPairAccuracy(truth, pred) };
+    return { mae, spearman: 0, r2, pairAccuracy: pointPairAccuracy(truth, pred, sortedTruth) };
   }
   const a = absoluteMetrics(truth, pred);
-  return { mae: a.mae, spearman: a.spearman, r2: a.r2, pairAccuracy: pointPairAccuracy(truth, pred) };
+  return { mae: a.mae, spearman: a.spearman, r2: a.r2, pairAccuracy: pointPairAccuracy(truth, pred, sortedTruth) };
 }
 
 /** B resamples of n model indices, drawn with replacement. */
@@ -137,8 +138,9 @@ export function pairedComparison(truth: number[], pred: number[], base: number[]
   const reps: Record<ComparisonMetric, number[]> = { mae: [], spearman: [], r2: [], pairAccuracy: [] };
   for (const idx of resamples) {
     const t = Array.from(idx, (i) => truth[i] as number);
-    const a = metricValues(t, Array.from(idx, (i) => pred[i] as number));
-    const b = metricValues(t, Array.from(idx, (i) => base[i] as number), true);
+    const sortedT = Float64Array.from(t).sort();
+    const a = metricValues(t, Array.from(idx, (i) => pred[i] as number), false, sortedT);
+    const b = metricValues(t, Array.from(idx, (i) => base[i] as number), true, sortedT);
     for (const k of comparisonMetrics) {
       const d = a[k] - b[k];
       if (Number.isFinite(d)) reps[k].push(d);

@@ -261,30 +261,38 @@ function withoutBadScores(matrix: ScoreMatrix, findings: Finding[]): ScoreMatrix
  */
 function degenerateTasks(matrix: ScoreMatrix, rows: number[]): Finding[] {
   const n = matrix.instances.length;
-  const byTask = new Map<string, number[]>();
-  matrix.instances.forEach((inst, c) => {
-    const list = byTask.get(inst.task) ?? [];
-    list.push(c);
-    byTask.set(inst.task, list);
-  });
-  const out: Finding[] = [];
-  for (const [task, cols] of [...byTask.entries()].sort(([a], [b]) => cmp(a, b))) {
-    const zero: string[] = [];
-    let withData = 0;
-    for (const r of rows) {
-      let seen = 0;
-      let nonZero = 0;
-      for (const c of cols)
-        if (matrix.observed[r * n + c]) {
-          seen++;
-          if (matrix.values[r * n + c] !== 0) nonZero++;
-        }
-      if (!seen) continue;
-      withData++;
-      if (nonZero === 0) zero.push((matrix.models[r] as { name: string }).name);
+  const tasks = [...new Set(matrix.instances.map((i) => i.task))].sort(cmp);
+  const taskIndex = new Map(tasks.map((t, i) => [t, i]));
+  const taskOf = Int32Array.from(matrix.instances, (inst) => taskIndex.get(inst.task)!);
+  const T = tasks.length;
+  // Per task: models with any observed cell, and the names of those whose observed cells are all 0.
+  const withData = new Int32Array(T);
+  const zero: string[][] = tasks.map(() => []);
+  const seen = new Int32Array(T);
+  const nonZero = new Int32Array(T);
+  // One pass along each model's row (the matrix is row-major), counting into its tasks.
+  for (const r of rows) {
+    seen.fill(0);
+    nonZero.fill(0);
+    const base = r * n;
+    for (let c = 0; c < n; c++) {
+      if (!matrix.observed[base + c]) continue;
+      const t = taskOf[c] as number;
+      seen[t]!++;
+      if (matrix.values[base + c] !== 0) nonZero[t]!++;
     }
-    if (withData >= 2 && zero.length > withData / 2) out.push(make('pace-task-mostly-zero', {}, { task, zero: zero.length, models: withData, names: zero.join(', ') }));
+    for (let t = 0; t < T; t++) {
+      if (!seen[t]) continue;
+      withData[t]!++;
+      if (nonZero[t] === 0) zero[t]!.push((matrix.models[r] as { name: string }).name);
+    }
   }
+  const out: Finding[] = [];
+  tasks.forEach((task, t) => {
+    const models = withData[t] as number;
+    const names = zero[t]!;
+    if (models >= 2 && names.length > models / 2) out.push(make('pace-task-mostly-zero', {}, { task, zero: names.length, models, names: names.join(', ') }));
+  });
   return out;
 }
 
