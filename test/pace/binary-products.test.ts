@@ -12,7 +12,7 @@ import { Rng } from '../../generator/core/kernel/rng.js';
 import { sharedFloat64, sharedMinCells } from '../../generator/core/kernel/shared-memory.js';
 import { viewCols, type MatrixView } from '../../generator/core/pace/numerics/kernels.js';
 import { binaryMasks, mulLeftTBits, mulRightBits } from '../../generator/core/pace/numerics/binary-products.js';
-import { plainMulLeftT, plainMulRight } from './plain-products.js';
+import { plainMulLeftT, plainMulRight, productViews } from './plain-products.js';
 
 /** 0/1 columns at different densities, every `gradedEvery`-th column graded, −0 among the zeros, row 1 all zero, row 2 all one. */
 function responses(n: number, cols: number, gradedEvery: number, shared: boolean, seed: string): Float64Array {
@@ -28,21 +28,6 @@ function responses(n: number, cols: number, gradedEvery: number, shared: boolean
       data[r * cols + c] = x;
     }
   return data;
-}
-
-function views(data: Float64Array, n: number, cols: number, seed: string): MatrixView[] {
-  const rng = new Rng(seed);
-  const rows = Int32Array.from({ length: n }, (_, i) => n - 1 - i).filter((r) => r % 5 !== 2);
-  const subset = Int32Array.from({ length: cols }, (_, i) => i).filter(() => rng.next() < 0.7);
-  for (let i = subset.length - 1; i > 0; i--) {
-    const j = Math.floor(rng.next() * (i + 1));
-    [subset[i], subset[j]] = [subset[j] as number, subset[i] as number];
-  }
-  return [
-    { data, stride: cols, rows: Int32Array.from({ length: n }, (_, i) => i), cols: null },
-    { data, stride: cols, rows, cols: null },
-    { data, stride: cols, rows, cols: subset },
-  ];
 }
 
 const abs = (a: Float64Array) => a.map(Math.abs);
@@ -76,7 +61,7 @@ describe('products over bit masks equal the plain loops to rounding', () => {
     it(`${n} × ${cols}${gradedEvery ? `, every ${gradedEvery}th column graded` : ', all 0/1'}, k = ${widths.join(', ')}`, () => {
       const data = responses(n, cols, gradedEvery, false, `bits/${n}`);
       const rng = new Rng(`bits/${n}/factors`);
-      for (const v of views(data, n, cols, `bits/${n}/views`)) for (const k of widths) check(v, k, rng);
+      for (const v of productViews(data, n, cols, `bits/${n}/views`)) for (const k of widths) check(v, k, rng);
     });
 
   it('on shared memory above the split threshold (the chunked path), with the same numbers as unshared', () => {
@@ -85,7 +70,7 @@ describe('products over bit masks equal the plain loops to rounding', () => {
     const shared = responses(n, cols, 9, true, 'bits/shared');
     const plain = Float64Array.from(shared);
     const rng = new Rng('bits/shared/factors');
-    for (const [vs, vp] of views(shared, n, cols, 'bits/shared/views').map((v, i) => [v, views(plain, n, cols, 'bits/shared/views')[i]!] as const).slice(0, 2)) {
+    for (const [vs, vp] of productViews(shared, n, cols, 'bits/shared/views').map((v, i) => [v, productViews(plain, n, cols, 'bits/shared/views')[i]!] as const).slice(0, 2)) {
       const k = 13;
       const b = Float64Array.from({ length: viewCols(vs) * k }, () => rng.normal());
       const q = Float64Array.from({ length: vs.rows.length * k }, () => rng.normal());
@@ -105,9 +90,9 @@ describe('products over bit masks equal the plain loops to rounding', () => {
   it('declines a view whose columns are mostly graded, and keeps graded columns out of the masks', () => {
     const n = 20;
     const cols = 40;
-    expect(binaryMasks(views(responses(n, cols, 1, false, 'bits/graded'), n, cols, 'v')[0]!)).toBeNull();
+    expect(binaryMasks(productViews(responses(n, cols, 1, false, 'bits/graded'), n, cols, 'v')[0]!)).toBeNull();
     const data = responses(n, cols, 7, false, 'bits/some-graded');
-    const masks = binaryMasks(views(data, n, cols, 'v')[0]!)!;
+    const masks = binaryMasks(productViews(data, n, cols, 'v')[0]!)!;
     expect(Array.from(masks.graded!.cols)).toEqual(Array.from({ length: cols }, (_, c) => c).filter((c) => c % 7 === 3));
     for (let r = 0; r < n; r++)
       for (let c = 0; c < cols; c++) {

@@ -2,6 +2,7 @@
  * The reference products the kernel tests compare against (kernel-chunks, products): one entry
  * at a time, in row then column order, zeros skipped, so an exact kernel matches them bit for bit.
  */
+import { Rng } from '../../generator/core/kernel/rng.js';
 import { viewCols, type MatrixView } from '../../generator/core/pace/numerics/kernels.js';
 
 function cell(v: MatrixView, r: number, c: number): number {
@@ -30,4 +31,24 @@ export function plainMulLeftT(v: MatrixView, q: Float64Array, k: number): Float6
       for (let j = 0; j < k; j++) out[c * k + j] = (out[c * k + j] as number) + x * (q[r * k + j] as number);
     }
   return out;
+}
+
+/**
+ * Three views of a rows × cols matrix where an index mistake would show: all of it, its rows
+ * reversed with every fifth left out, and those rows over a shuffled 70% of the columns (the
+ * view's column order, not the matrix's, sets the sum order).
+ */
+export function productViews(data: Float64Array, n: number, cols: number, seed: string): MatrixView[] {
+  const rng = new Rng(seed);
+  const rows = Int32Array.from({ length: n }, (_, i) => n - 1 - i).filter((r) => r % 5 !== 2);
+  const subset = Int32Array.from({ length: cols }, (_, i) => i).filter(() => rng.next() < 0.7);
+  for (let i = subset.length - 1; i > 0; i--) {
+    const j = Math.floor(rng.next() * (i + 1));
+    [subset[i], subset[j]] = [subset[j] as number, subset[i] as number];
+  }
+  return [
+    { data, stride: cols, rows: Int32Array.from({ length: n }, (_, i) => i), cols: null },
+    { data, stride: cols, rows, cols: null },
+    { data, stride: cols, rows, cols: subset },
+  ];
 }

@@ -10,7 +10,7 @@ import { Rng } from '../../generator/core/kernel/rng.js';
 import { sharedFloat64, sharedMinCells } from '../../generator/core/kernel/shared-memory.js';
 import { viewCols, type MatrixView } from '../../generator/core/pace/numerics/kernels.js';
 import { mulLeftT, mulRight } from '../../generator/core/pace/numerics/products.js';
-import { plainMulLeftT, plainMulRight } from './plain-products.js';
+import { plainMulLeftT, plainMulRight, productViews } from './plain-products.js';
 
 /** Rows of every kind: 0/1 at different densities, graded (steps of 0.05), signed, all zero, all one, −0 among 0/1. */
 function mixed(n: number, cols: number, shared: boolean, seed: string): Float64Array {
@@ -37,22 +37,6 @@ function mixed(n: number, cols: number, shared: boolean, seed: string): Float64A
 
 const bits = (a: Float64Array) => Array.from(a, (x) => (Object.is(x, -0) ? '-0' : x));
 
-function views(data: Float64Array, n: number, cols: number, seed: string): MatrixView[] {
-  const rng = new Rng(seed);
-  const rows = Int32Array.from({ length: n }, (_, i) => n - 1 - i).filter((r) => r % 5 !== 2);
-  const subset = Int32Array.from({ length: cols }, (_, i) => i).filter(() => rng.next() < 0.7);
-  // A column subset out of order: the view's column order, not the matrix's, sets the sum order.
-  for (let i = subset.length - 1; i > 0; i--) {
-    const j = Math.floor(rng.next() * (i + 1));
-    [subset[i], subset[j]] = [subset[j] as number, subset[i] as number];
-  }
-  return [
-    { data, stride: cols, rows: Int32Array.from({ length: n }, (_, i) => i), cols: null },
-    { data, stride: cols, rows, cols: null },
-    { data, stride: cols, rows, cols: subset },
-  ];
-}
-
 describe('mulRight and mulLeftT equal the plain loops bit for bit', () => {
   // Widths around the register groups (8, 4, 1) and the block sizes that depend on k.
   const widths = [1, 3, 4, 5, 7, 8, 9, 12, 13, 17, 20, 21];
@@ -64,7 +48,7 @@ describe('mulRight and mulLeftT equal the plain loops bit for bit', () => {
     it(`${n} × ${cols}, k = ${widths.join(', ')}`, () => {
       const data = mixed(n, cols, false, `products/${n}`);
       const rng = new Rng(`products/${n}/factors`);
-      for (const v of views(data, n, cols, `products/${n}/views`))
+      for (const v of productViews(data, n, cols, `products/${n}/views`))
         for (const k of widths) {
           const b = Float64Array.from({ length: viewCols(v) * k }, () => rng.normal());
           const q = Float64Array.from({ length: v.rows.length * k }, () => rng.normal());
@@ -78,7 +62,7 @@ describe('mulRight and mulLeftT equal the plain loops bit for bit', () => {
     const cols = Math.ceil(sharedMinCells / 40) + 3;
     const data = mixed(n, cols, true, 'products/shared');
     const rng = new Rng('products/shared/factors');
-    for (const v of views(data, n, cols, 'products/shared/views').slice(2))
+    for (const v of productViews(data, n, cols, 'products/shared/views').slice(2))
       for (const k of [13]) {
         const b = Float64Array.from({ length: viewCols(v) * k }, () => rng.normal());
         const q = Float64Array.from({ length: v.rows.length * k }, () => rng.normal());

@@ -17,6 +17,7 @@
 import { hashSeed } from '../../kernel/rng.js';
 import type { PaceData } from '../types.js';
 import { itemVariance, rangeNoiseZ } from './range-noise.js';
+import { dot4 } from '../numerics/kernels.js';
 
 export interface ProxyConsistency {
   /** Keys of the yardstick: one twin per proxy item, source instances of the pool that are no target's proxy item. */
@@ -113,33 +114,14 @@ export function proxyConsistency(data: PaceData, poolRows: Int32Array, allProxyC
 /** Columns a candidate's packed sort key can tell apart (see proxyConsistency). */
 const columnSpan = 2 ** 21;
 
-/**
- * dots[j] = Σ_i zp[p0 + i]·zc[j·n + i], i ascending (each sum in the one-at-a-time order),
- * four candidates at a time so each zp entry is read once for four sums.
- */
+/** dots[j] = Σ_i zp[p0 + i]·zc[j·n + i], i ascending (each sum in the one-at-a-time order), four candidates per pass. */
 function twinDots(zp: Float64Array, p0: number, zc: Float64Array, n: number, dots: Float64Array): void {
   const m = dots.length;
+  const four = new Float64Array(4);
   let j = 0;
   for (; j + 4 <= m; j += 4) {
-    const o0 = j * n;
-    const o1 = o0 + n;
-    const o2 = o1 + n;
-    const o3 = o2 + n;
-    let s0 = 0;
-    let s1 = 0;
-    let s2 = 0;
-    let s3 = 0;
-    for (let i = 0; i < n; i++) {
-      const x = zp[p0 + i]!;
-      s0 += x * zc[o0 + i]!;
-      s1 += x * zc[o1 + i]!;
-      s2 += x * zc[o2 + i]!;
-      s3 += x * zc[o3 + i]!;
-    }
-    dots[j] = s0;
-    dots[j + 1] = s1;
-    dots[j + 2] = s2;
-    dots[j + 3] = s3;
+    dot4(zp, p0, zc, j * n, n, four);
+    dots.set(four, j);
   }
   for (; j < m; j++) {
     let s = 0;

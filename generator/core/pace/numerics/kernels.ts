@@ -48,6 +48,31 @@ export function denseCopy(v: MatrixView): Float64Array {
   return out;
 }
 
+/**
+ * out[k] = Σ_c a[ao + c]·b[bo + k·w + c] over c = 0…w−1 in order, for k = 0…3: four dot
+ * products of one vector with four consecutive rows (w apart), each read of a serving four sums.
+ */
+export function dot4(a: Float64Array, ao: number, b: Float64Array, bo: number, w: number, out: Float64Array): void {
+  const o1 = bo + w;
+  const o2 = o1 + w;
+  const o3 = o2 + w;
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  for (let c = 0; c < w; c++) {
+    const x = a[ao + c] as number;
+    s0 += x * (b[bo + c] as number);
+    s1 += x * (b[o1 + c] as number);
+    s2 += x * (b[o2 + c] as number);
+    s3 += x * (b[o3 + c] as number);
+  }
+  out[0] = s0;
+  out[1] = s1;
+  out[2] = s2;
+  out[3] = s3;
+}
+
 /** Gram matrix X·Xᵀ (rows × rows), accumulated over column blocks so a column subset is gathered once. */
 export function gramRows(v: MatrixView): Float64Array {
   const n = v.rows.length;
@@ -55,6 +80,7 @@ export function gramRows(v: MatrixView): Float64Array {
   const g = new Float64Array(n * n);
   const block = Math.max(256, Math.min(nc, Math.floor(4_000_000 / Math.max(1, n))));
   const buf = new Float64Array(n * block);
+  const four = new Float64Array(4);
   for (let c0 = 0; c0 < nc; c0 += block) {
     const w = Math.min(block, nc - c0);
     for (let r = 0; r < n; r++) {
@@ -69,25 +95,11 @@ export function gramRows(v: MatrixView): Float64Array {
       const oi = i * w;
       let j = 0;
       for (; j + 3 <= i; j += 4) {
-        const o0 = j * w;
-        const o1 = o0 + w;
-        const o2 = o1 + w;
-        const o3 = o2 + w;
-        let s0 = 0;
-        let s1 = 0;
-        let s2 = 0;
-        let s3 = 0;
-        for (let c = 0; c < w; c++) {
-          const x = buf[oi + c] as number;
-          s0 += x * (buf[o0 + c] as number);
-          s1 += x * (buf[o1 + c] as number);
-          s2 += x * (buf[o2 + c] as number);
-          s3 += x * (buf[o3 + c] as number);
-        }
-        g[i * n + j] = (g[i * n + j] as number) + s0;
-        g[i * n + j + 1] = (g[i * n + j + 1] as number) + s1;
-        g[i * n + j + 2] = (g[i * n + j + 2] as number) + s2;
-        g[i * n + j + 3] = (g[i * n + j + 3] as number) + s3;
+        dot4(buf, oi, buf, j * w, w, four);
+        g[i * n + j] = (g[i * n + j] as number) + (four[0] as number);
+        g[i * n + j + 1] = (g[i * n + j + 1] as number) + (four[1] as number);
+        g[i * n + j + 2] = (g[i * n + j + 2] as number) + (four[2] as number);
+        g[i * n + j + 3] = (g[i * n + j + 3] as number) + (four[3] as number);
       }
       for (; j <= i; j++) {
         const oj = j * w;
