@@ -270,6 +270,11 @@ describe('aptpace check: a proxy score its other items do not explain', () => {
       expect(t.consistency).toMatchObject({ checked: false, observed: 0, inconsistent: false });
       expect(t.consistency.total).toBe(model.targets[0].consistency.instances.length);
     }
+    // Said in the findings (a warning per target), not only in the JSON's data.
+    const unchecked = res.json.findings.filter((f: any) => f.code === 'pace-prediction-consistency-unchecked');
+    expect(unchecked.map((f: any) => [f.severity, f.args.target, f.args.observed])).toEqual(res.json.data.targets.map((t: any) => ['warning', t.target, 0]));
+    const full = await cli(...base(), '--out', path.join(dir, 'consistent-full'), '--json');
+    expect(codes(full)).not.toContain('pace-prediction-consistency-unchecked');
   });
 });
 

@@ -177,6 +177,12 @@ export const paceFindings = {
     message: (a) =>
       `target ${a.target}: ${a.model} gets ${(100 * a.proxyMean).toFixed(1)}% of the proxy items right, where its ${a.observed} other source items put a training model at ${(100 * a.expected).toFixed(1)}% (standard error ${(100 * a.standardError).toFixed(1)} points), above the line further than any training model lies; the proxy items may have been seen in training, and the prediction follows them`,
   },
+  'pace-prediction-consistency-unchecked': {
+    severity: 'warning',
+    title: 'Proxy consistency not checked',
+    message: (a) =>
+      `target ${a.target}: the logs of ${a.model} hold ${a.observed} of the ${a.total} yardstick items (at least half are needed; a run of the proxy suite alone holds none), so whether its proxy score is in line with its other source items was not checked: a checkpoint that has seen the public proxy items in training would get the prediction of one that answers them on merit. The logs of a run of the full suite hold the yardstick and make the check`,
+  },
   'pace-prediction-not-finite': {
     severity: 'error',
     title: 'Prediction is not a finite number',

@@ -194,6 +194,8 @@ export async function predictPace(model: PaceModelFile, modelName: string, score
       findings.push(make('pace-prediction-out-of-range', {}, { model: modelName, target: t.target, count: beyond.length, detail }));
     }
     const consistency = t.consistency ? readConsistency(t.consistency, scores, seen ? sum / seen : NaN, seen) : null;
+    if (consistency && !consistency.checked)
+      findings.push(make('pace-prediction-consistency-unchecked', {}, { model: modelName, target: t.target, observed: consistency.observed, total: consistency.total }));
     if (consistency?.inconsistent) {
       concerns.push('proxy-inconsistent');
       findings.push(make('pace-prediction-proxy-inconsistent', {}, { model: modelName, target: t.target, proxyMean: consistency.proxyMean!, expected: consistency.expected!, standardError: consistency.standardError!, observed: consistency.observed }));
