@@ -1,6 +1,7 @@
 /**
- * X·B and Xᵀ·Q for a view whose entries are all 0 or 1, as the randomized SVD (svd.ts) runs
- * them: four products of each kind over one view at 500 × 100,000. The view is read once into
+ * X·B and Xᵀ·Q for a view of 0/1 columns (right-or-wrong scores; graded columns beside them run
+ * on their floats, products.ts), as the randomized SVD (svd.ts) runs them: four products of each
+ * kind over one view at 500 × 100,000. The view is read once into
  * bit masks (eight columns of a row, and eight rows of a column, per byte: 6 MiB each at that
  * size, against 400 MiB of float storage read on every pass), and the products add subset sums
  * from tables (the method of the "Four Russians"): for each group of eight rows of B (or Q) a

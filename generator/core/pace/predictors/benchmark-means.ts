@@ -45,7 +45,9 @@ function benchmarkGram(ctx: Pick<BaselineContext, 'basis' | 'cache'>): Float64Ar
  * one) and returns it: `evaluate` calls this as soon as a fold's basis is ready.
  */
 export function startBenchmarkMeans(basis: FoldBasis, cache: Map<string, unknown>): Promise<RidgeFold> {
-  return perFold(basis, 'benchmark-means', () => ridgeOffThread(benchmarkGram({ basis, cache }), basis.data.models.length, basis.trainRows, basis.yTrain));
+  const { features, tasks } = benchmarkMeans({ basis, cache });
+  // One feature per benchmark: the fit decomposes tasks × tasks, not the fold's n × n kernel.
+  return perFold(basis, 'benchmark-means', () => ridgeOffThread(benchmarkGram({ basis, cache }), basis.data.models.length, basis.trainRows, basis.yTrain, { data: features, width: tasks.length }));
 }
 
 /** Benchmark-level means (one feature per source benchmark) → ridge, penalty by inner leave-one-out. */

@@ -8,20 +8,22 @@
  * the worker fails.
  */
 import { jobThread } from '../../kernel/job-thread.js';
-import { fitKernelRidge, type RidgeFold } from '../numerics/kernel-ridge.js';
+import { fitKernelRidge, type RidgeFeatures, type RidgeFold } from '../numerics/kernel-ridge.js';
 
 export interface RidgeJob {
   gram: Float64Array;
   nAll: number;
   train: Int32Array;
   y: Float64Array;
+  /** The Gram matrix's features when it has few (kernel-ridge.ts, RidgeFeatures). */
+  features?: RidgeFeatures;
 }
 
 const thread = jobThread<RidgeJob, RidgeFold>(import.meta.url, 'ridge-worker', () => process.env.APTPACE_RIDGE_THREAD === '0');
 
-/** `fitKernelRidge(gram, nAll, train, y)` (penalty by leave-one-out), off the main thread where it can be. */
-export function ridgeOffThread(gram: Float64Array, nAll: number, train: Int32Array, y: Float64Array): Promise<RidgeFold> {
-  const sent = thread.post({ gram, nAll, train: Int32Array.from(train), y: Float64Array.from(y) });
-  if (!sent) return Promise.resolve(fitKernelRidge(gram, nAll, train, y));
-  return sent.catch(() => fitKernelRidge(gram, nAll, train, y));
+/** `fitKernelRidge(gram, nAll, train, y, undefined, features)` (penalty by leave-one-out), off the main thread where it can be. */
+export function ridgeOffThread(gram: Float64Array, nAll: number, train: Int32Array, y: Float64Array, features?: RidgeFeatures): Promise<RidgeFold> {
+  const sent = thread.post({ gram, nAll, train: Int32Array.from(train), y: Float64Array.from(y), ...(features ? { features } : {}) });
+  if (!sent) return Promise.resolve(fitKernelRidge(gram, nAll, train, y, undefined, features));
+  return sent.catch(() => fitKernelRidge(gram, nAll, train, y, undefined, features));
 }

@@ -8,6 +8,6 @@ import { fitKernelRidge, type RidgeFold } from '../numerics/kernel-ridge.js';
 import type { RidgeJob } from './ridge-thread.js';
 
 serveJobs<RidgeJob, RidgeFold>(
-  (job) => fitKernelRidge(job.gram, job.nAll, job.train, job.y),
+  (job) => fitKernelRidge(job.gram, job.nAll, job.train, job.y, undefined, job.features),
   (fold) => [fold.values.buffer as ArrayBuffer, fold.vectors.buffer as ArrayBuffer],
 );
