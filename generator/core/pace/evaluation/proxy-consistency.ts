@@ -63,10 +63,13 @@ export function proxyConsistency(data: PaceData, poolRows: Int32Array, allProxyC
   const standardised = (cols: readonly number[]) => {
     const out = new Float64Array(cols.length * n);
     // Gathered row by row (the columns ascending, so each row is read forwards), stored by column.
-    poolRows.forEach((r, i) => {
-      const base = (v.rows[r] as number) * v.stride;
-      cols.forEach((c, j) => (out[j * n + i] = v.data[base + (v.cols ? (v.cols[c] as number) : c)] as number));
-    });
+    for (let i = 0; i < n; i++) {
+      const base = (v.rows[poolRows[i] as number] as number) * v.stride;
+      for (let j = 0; j < cols.length; j++) {
+        const c = cols[j] as number;
+        out[j * n + i] = v.data[base + (v.cols ? (v.cols[c] as number) : c)] as number;
+      }
+    }
     cols.forEach((_, j) => {
       const col = out.subarray(j * n, (j + 1) * n);
       let mean = 0;

@@ -187,13 +187,17 @@ function clearColumns(m: BinaryMasks, cols: number[]): void {
   }
 }
 
-/** A product over masks with a dense factor; `tables` and `partial` are scratch the caller sizes. */
+/** A product over masks with a dense factor. */
 export interface BitProductArgs {
   masks: BinaryMasks;
   b: Float64Array;
   k: number;
+  /** X·B: one n × k partial per range of column groups; Xᵀ·Q: the product itself. */
   out: Float64Array;
-  /** X·B: the 256-entry subset-sum table of one group of B's rows, per chunk (chunk·256·k…). */
+  /**
+   * 256-entry subset-sum tables of groups of eight rows of the factor: X·B's scratch, a few
+   * groups' tables per chunk; Xᵀ·Q's, every group's, built before the chunks run.
+   */
   tables: Float64Array;
 }
 
@@ -213,7 +217,7 @@ function tableGroups(k: number): number {
 export function mulRightBitsChunk(args: BitProductArgs): (chunk: number) => void {
   const groups = tableGroups(args.k);
   const at = new Int32Array(groups);
-  const ones = new Float64Array(Math.max(groups, args.masks.rowBytes)).fill(1);
+  const ones = new Float64Array(groups).fill(1);
   return (chunk) => mulRightBitRange(args.masks, args.b, args.k, args.out, args.tables, chunk, at, ones);
 }
 
@@ -263,7 +267,6 @@ function subsetTable(m: Float64Array, k: number, row0: number, width: number, ta
     }
   }
 }
-
 
 /** Y = X·B where B is (cols × k) row-major; returns rows × k. */
 export function mulRightBits(masks: BinaryMasks, b: Float64Array, k: number): Float64Array {

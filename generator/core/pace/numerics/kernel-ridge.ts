@@ -73,14 +73,25 @@ export interface RidgeFeatures {
   width: number;
 }
 
-/** Eigenpairs of the centred training kernel: all n of them, or the nonzero ones from `features`. */
-function centredEigen(kc: Float64Array | null, n: number, train: Int32Array, features: RidgeFeatures | undefined): { rank: number; values: Float64Array; vectors: Float64Array; trace: number } {
-  if (!features) {
-    const { values, vectors } = symmetricEigen(kc!, n);
-    let trace = 0;
-    for (let i = 0; i < n; i++) trace += kc![i * n + i] as number;
-    return { rank: n, values: Float64Array.from(values), vectors: Float64Array.from(vectors), trace };
-  }
+interface CentredEigen {
+  rank: number;
+  values: Float64Array;
+  vectors: Float64Array;
+  /** Trace of the centred kernel (the penalty grid's scale). */
+  trace: number;
+}
+
+/** All n eigenpairs of the centred training kernel `kc` (n × n). */
+function kernelEigen(kc: Float64Array, n: number): CentredEigen {
+  const { values, vectors } = symmetricEigen(kc, n);
+  let trace = 0;
+  for (let i = 0; i < n; i++) trace += kc[i * n + i] as number;
+  return { rank: n, values: Float64Array.from(values), vectors: Float64Array.from(vectors), trace };
+}
+
+/** The nonzero eigenpairs of the centred training kernel F_c·F_cᵀ, from the width × width F_cᵀF_c. */
+function featureEigen(features: RidgeFeatures, train: Int32Array): CentredEigen {
+  const n = train.length;
   const w = features.width;
   const fc = new Float64Array(n * w);
   const mean = new Float64Array(w);
@@ -112,9 +123,10 @@ function centredEigen(kc: Float64Array | null, n: number, train: Int32Array, fea
 /** `alpha` fixed, or chosen from a scale-aware grid by leave-one-out MSE on the training rows. */
 export function fitKernelRidge(gram: Float64Array, nAll: number, train: Int32Array, y: Float64Array, alpha?: number, features?: RidgeFeatures): RidgeFold {
   const n = train.length;
-  const lowRank = features !== undefined && 2 * features.width < n;
-  const { kc, rowMean, total } = centredTrain(gram, nAll, train, !lowRank);
-  const { rank, values, vectors, trace } = centredEigen(kc, n, train, lowRank ? features : undefined);
+  // Few features (under half the training rows): their small matrix, and no n × n kernel at all.
+  const few = features !== undefined && 2 * features.width < n ? features : null;
+  const { kc, rowMean, total } = centredTrain(gram, nAll, train, few === null);
+  const { rank, values, vectors, trace } = few ? featureEigen(few, train) : kernelEigen(kc!, n);
   let ym = 0;
   for (const v of y) ym += v;
   ym /= n;
