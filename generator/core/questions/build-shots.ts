@@ -11,7 +11,8 @@ import type { StepView } from './views.js';
 
 /**
  * The first `count` examples of the ranked pool that are not from the question's own
- * trajectory, taking one per trajectory before taking a second, so examples vary.
+ * trajectory, taking one per trajectory before taking a second, so examples vary; for multiple
+ * choice, no gold letter twice while another letter can be had.
  */
 export function chooseShots<E extends { t: Trajectory; draft: QuestionDraft }>(pool: readonly E[], own: Trajectory, question: QuestionDraft, count: number): E[] {
   // Another run on the same task may take the very same steps, and a borrowed distractor may be
@@ -26,20 +27,45 @@ export function chooseShots<E extends { t: Trajectory; draft: QuestionDraft }>(p
     return options.some((o) => (o.length >= MIN_COPY_CHARS ? text.includes(o) : lines.has(o)));
   };
   const first: E[] = [];
+  // Examples whose gold letter one already taken has: shown only when too few others are found.
+  // Shots answered B, B, B teach a letter, not a task (97 of 101 prompts of one real build).
+  const sameLetter: E[] = [];
   const rest: E[] = [];
   const used = new Set<string>();
+  const letters = new Set<number>();
   for (const e of pool) {
     // Once `count` trajectories have given one each, nothing later is taken: the rest of the pool
     // is not checked (most of this function's time was checking what could never be shown).
     if (first.length >= count) break;
     if (sameTask(e.t, own) || shows(e.draft)) continue;
-    if (used.has(e.t.traj_id)) rest.push(e);
-    else {
-      used.add(e.t.traj_id);
-      first.push(e);
+    if (used.has(e.t.traj_id)) {
+      rest.push(e);
+      continue;
     }
+    const gold = e.draft.mcq?.gold;
+    if (gold !== undefined && letters.has(gold) && letters.size < e.draft.mcq!.choices.length) {
+      sameLetter.push(e);
+      continue;
+    }
+    used.add(e.t.traj_id);
+    if (gold !== undefined) letters.add(gold);
+    first.push(e);
   }
-  return [...first, ...rest].slice(0, count);
+  // Too few found: first another letter, even from a trajectory already shown (a letter the
+  // shots repeat is a cue, a second step of one run is not), then another trajectory, then any.
+  const fill = (wanted: (e: E) => boolean) => {
+    for (const e of [...rest, ...sameLetter]) {
+      if (first.length >= count) return;
+      if (first.includes(e) || !wanted(e)) continue;
+      first.push(e);
+      used.add(e.t.traj_id);
+      if (e.draft.mcq) letters.add(e.draft.mcq.gold);
+    }
+  };
+  fill((e) => e.draft.mcq !== undefined && !letters.has(e.draft.mcq.gold));
+  fill((e) => !used.has(e.t.traj_id));
+  fill(() => true);
+  return first;
 }
 
 /**
