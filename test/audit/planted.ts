@@ -81,8 +81,11 @@ export function plantedSet(plant: Plant, options: PlantedOptions = {}): McqQuest
     }
     if (plant === 'length') choices[gold] = step(`Search ${words(r, 12)}`, 'web_search', words(r, 12));
     const instructions = 'Given the question, the trajectory so far and candidate next steps, pick the most reasonable step.\n\n';
-    // Shots talk about the distractors' words (relevance must not count them) but never repeat an option.
-    const distractorWords = distractors.map((j) => JSON.parse(choices[j]!).planning as string).join(' ');
+    // Shots talk about the options' words but never repeat an option: on the relevance plant only
+    // the distractors' words (the rule must not count them), elsewhere every option's, so that
+    // "the option whose words the examples show" is no cue of its own.
+    const talkedOf = plant === 'relevance' ? distractors : choices.map((_, j) => j);
+    const distractorWords = talkedOf.map((j) => JSON.parse(choices[j]!).planning as string).join(' ');
     const shots = [0, 1]
       .map((s) => {
         const cs = Array.from({ length: K }, () => {

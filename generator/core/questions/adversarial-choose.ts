@@ -5,7 +5,8 @@
  * why it is dropped. It reads plain numbers and strings only, so it runs the same on a worker
  * thread (adversarial-thread.ts) as in the build's own thread.
  */
-import { ADVERSARY_FEATURES } from './audit/adversary-features.js';
+import { ADVERSARY_FEATURES, SALIENCE_COLUMN } from './audit/adversary-features.js';
+import { type SalienceTable, distinctiveSalience } from './audit/adversary-salience.js';
 import { dealGroups } from './audit/adversary.js';
 import { fitTrees, type Scorer } from './audit/learners.js';
 import { boundedTraining, dropPredictable } from './adversarial-drop.js';
@@ -34,6 +35,8 @@ export interface CoreDraft {
   options: number;
   /** Raw feature rows: 0 the gold, then the pinned distractors, then the alternatives. */
   raw: number[][];
+  /** What the salience columns of `raw` are computed from, for the set shown. */
+  salience: SalienceTable;
   /** Word-set Jaccard between candidates, and each candidate's tool: the features that depend on which options are shown. */
   similarity: number[][];
   tools: Array<string | null>;
@@ -123,6 +126,8 @@ function rowsOf(p: CoreDraft, shown: readonly number[]): number[][] {
     row[SIMILARITY] = sim / (options.length - 1);
     row[MAX_SIMILARITY] = maxSim;
     row[TOOL_SHARED] = sameTool;
+    const salience = distinctiveSalience(p.salience, i, options);
+    for (let c = 0; c < salience.length; c++) row[SALIENCE_COLUMN + c] = salience[c]!;
     return row;
   });
 }

@@ -21,6 +21,7 @@ import { optionTool } from './audit/segment.js';
 import { words } from './audit/text.js';
 import { type CoreDraft, type CoreResult, type CoreTask, type FilterDropReason, MIN_ITEMS, runFilterCore } from './adversarial-choose.js';
 import { type FeatureInput, type RenderBare, featureInput, featuresOf } from './adversarial-inputs.js';
+import type { AdversaryTable } from './audit/adversary-features.js';
 import type { McqDraft, QuestionDraft } from './types/module.js';
 
 export { MAX_TRAINING, MIN_ITEMS, type FilterDropReason } from './adversarial-choose.js';
@@ -62,7 +63,7 @@ export type CoreRunner = (tasks: CoreTask[]) => Promise<CoreResult[]>;
  * Reads the features of some drafts on another thread: resolves to them in the order given, or
  * is null when there is no thread free to (the caller reads them itself).
  */
-export type FeatureRunner = (inputs: FeatureInput[]) => Promise<number[][][]> | null;
+export type FeatureRunner = (inputs: FeatureInput[]) => Promise<AdversaryTable[]> | null;
 
 /** The core in this thread. */
 export const runInThread: CoreRunner = async (tasks) => {
@@ -133,15 +134,19 @@ async function readFeatures(prepared: readonly Prepared[], features: FeatureRunn
   const remote = away.length > 0 ? features!(away.map((p) => p.input!)) : null;
   for (const [i, p] of prepared.entries()) {
     if (remote && i % 2 === 1) continue;
-    p.core.raw = featuresOf(p.input!);
-    p.input = null;
+    setFeatures(p, featuresOf(p.input!));
   }
   if (!remote) return;
   const read = await remote.catch(() => null);
   for (const [j, p] of away.entries()) {
-    p.core.raw = read?.[j] ?? featuresOf(p.input!);
-    p.input = null;
+    setFeatures(p, read?.[j] ?? featuresOf(p.input!));
   }
+}
+
+function setFeatures(p: Prepared, table: AdversaryTable): void {
+  p.core.raw = table.rows;
+  p.core.salience = table.salience;
+  p.input = null;
 }
 
 /** Returns the drafts to drop, with why; the others' `mcq` are rewritten in place with the chosen distractors. */
@@ -210,6 +215,7 @@ function prepare(item: FilterItem, seed: string, fold: number, renderDraft: Filt
   const shown = [...Array.from({ length: pinned }, (_, i) => i + 1), ...mcq.choices.flatMap((c, i) => (i !== mcq.gold && alternativeTexts.has(c) ? [texts.indexOf(c, pinned + 1)] : []))];
   // Read by `readFeatures`, on this thread or another.
   const raw: number[][] = [];
+  const salience = { words: [], stats: [], holders: [], positions: [], pairs: [], triples: [] };
   const input = featureInput(item, texts, renderDraft);
   const sets = texts.map((t) => new Set(words(t)));
   const similarity = sets.map((a) => sets.map((b) => jaccard(a, b)));
@@ -219,7 +225,7 @@ function prepare(item: FilterItem, seed: string, fold: number, renderDraft: Filt
   const longerTarget = rng.int(mcq.choices.length);
   const fluentTarget = 0; // dealt across the task by planFluency
   const lengths = texts.map((t) => [...t.replace(/\s+/g, ' ').trim()].length);
-  const core: CoreDraft = { id: item.id, language: item.language ?? 'en', group: item.group, options: mcq.choices.length, raw, similarity, tools: texts.map(optionTool), pinned, shown, lengths, targetRank, goldMostSimilar, longerTarget, fluentTarget, fold };
+  const core: CoreDraft = { id: item.id, language: item.language ?? 'en', group: item.group, options: mcq.choices.length, raw, salience, similarity, tools: texts.map(optionTool), pinned, shown, lengths, targetRank, goldMostSimilar, longerTarget, fluentTarget, fold };
   return { item, mcq, core, input, texts, sources, reasons };
 }
 

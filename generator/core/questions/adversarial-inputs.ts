@@ -6,7 +6,7 @@
  * a share of the drafts (adversarial-thread.ts) while the build's thread reads the rest; the
  * features are the same bit for bit on either thread (structured clones are exact).
  */
-import { adversaryFeatures } from './audit/adversary-features.js';
+import { type AdversaryTable, adversaryTable } from './audit/adversary-features.js';
 import { questionSegment } from './audit/segment.js';
 import type { QuestionDraft } from './types/module.js';
 import type { McqQuestion } from './types.js';
@@ -43,11 +43,12 @@ export function featureInput(item: { draft: QuestionDraft; id: string; group: st
 /**
  * The adversary's features of every text, reading the draft as the audit would: the question
  * segment of its rendered prompt (choice and tool lists cut out), or its goal and history as
- * plain text, then every candidate.
+ * plain text, then every candidate. The rows' set-dependent columns are those of all texts
+ * shown together; the filter recomputes them for each set it shows (adversarial-choose.ts).
  */
-export function featuresOf(input: FeatureInput): number[][] {
+export function featuresOf(input: FeatureInput): AdversaryTable {
   const history = input.rendered ? questionSegment(bare(input, input.rendered.prompt, input.rendered.questionStart, input.rendered.choices)).trajectory : input.plain;
-  return adversaryFeatures(bare(input, `${history}\n${input.texts.map((t, i) => `(${i}) ${t}`).join('\n')}\n`, 0, input.texts));
+  return adversaryTable(bare(input, `${history}\n${input.texts.map((t, i) => `(${i}) ${t}`).join('\n')}\n`, 0, input.texts));
 }
 
 function bare(input: FeatureInput, prompt: string, questionStart: number, choices: string[]): McqQuestion {

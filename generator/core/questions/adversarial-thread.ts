@@ -13,10 +13,11 @@ import { jobThread } from '../kernel/job-thread.js';
 import type { CoreResult, CoreTask } from './adversarial-choose.js';
 import { type CoreRunner, type FeatureRunner, runInThread } from './adversarial-filter.js';
 import type { FeatureInput } from './adversarial-inputs.js';
+import type { AdversaryTable } from './audit/adversary-features.js';
 
 export type FilterJob = { tasks: CoreTask[] } | { features: FeatureInput[] };
 
-const thread = jobThread<FilterJob, CoreResult[] | number[][][]>(import.meta.url, 'adversarial-worker', () => process.env.APTPACE_FILTER_THREAD === '0');
+const thread = jobThread<FilterJob, CoreResult[] | AdversaryTable[]>(import.meta.url, 'adversarial-worker', () => process.env.APTPACE_FILTER_THREAD === '0');
 /** Cores sent and not yet answered: features go to the worker only when there are none, or they would wait behind a core. */
 let coresOut = 0;
 
@@ -31,4 +32,4 @@ export const runOffThread: CoreRunner = (tasks) => {
 };
 
 /** Reads the inputs' features on the worker when it is there and has no core to run; null otherwise. */
-export const featuresOffThread: FeatureRunner = (inputs) => (coresOut > 0 ? null : ((thread.post({ features: inputs }) as Promise<number[][][]> | null) ?? null));
+export const featuresOffThread: FeatureRunner = (inputs) => (coresOut > 0 ? null : ((thread.post({ features: inputs }) as Promise<AdversaryTable[]> | null) ?? null));

@@ -8,9 +8,10 @@ import { serveJobs } from '../kernel/job-thread.js';
 import { type CoreResult, runFilterCore } from './adversarial-choose.js';
 import { featuresOf } from './adversarial-inputs.js';
 import type { FilterJob } from './adversarial-thread.js';
+import type { AdversaryTable } from './audit/adversary-features.js';
 
 // One job at a time, in the order sent: a job's fits wait for the tree worker, and the next job starts when it is done.
-serveJobs<FilterJob, CoreResult[] | number[][][]>(async (job) => {
+serveJobs<FilterJob, CoreResult[] | AdversaryTable[]>(async (job) => {
   if ('features' in job) return job.features.map(featuresOf);
   const results: CoreResult[] = [];
   for (const task of job.tasks) results.push(await runFilterCore(task));

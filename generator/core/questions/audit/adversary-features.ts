@@ -6,11 +6,13 @@
  * premature-finish marker, a bigram model fitted on the prompt (mean and weakest word: entity
  * swaps), capitalised words the history never shows, how many of a JSON step's argument words
  * its own plan mentions (a plan about one thing and a search for another), similarity to the
- * other options (mean and nearest), and the rule features the shortcut baselines use. Pure and
- * computed once per question object.
+ * other options (mean and nearest), the rule features the shortcut baselines use, the step a
+ * finish is offered at, the share of its word pairs and character trigrams the goal shows, and where the context grounds the words that set an option apart
+ * (adversary-salience.ts). Pure and computed once per question object.
  */
 import type { McqQuestion } from '../types.js';
 import { jaccard, optionFeatures, relevanceShare } from './features.js';
+import { SALIENCE_FEATURES, STOPWORDS, type SalienceTable, distinctiveSalience, salienceTable } from './adversary-salience.js';
 import { optionTool, questionSegment } from './segment.js';
 import { collapseWhitespace, words } from './text.js';
 
@@ -43,14 +45,23 @@ export const ADVERSARY_FEATURES = [
   'plan_fluency',
   'arguments_in_question',
   'novel_argument_words',
+  'finish_step',
+  'goal_bigram_overlap',
+  'goal_trigram_overlap',
+  'context_match_length',
+  'argument_context_match_length',
+  'unique_in_examples',
+  ...SALIENCE_FEATURES,
 ] as const;
 
 export type AdversaryFeature = (typeof ADVERSARY_FEATURES)[number];
 
 /** The question text the adversary compares options to: the head of the trajectory segment. */
 const QUESTION_CHARS = 600;
-/** The last observation: the tail of the trajectory segment. */
+/** The last observation when the segment marks none: its tail. */
 const LAST_OBSERVATION_CHARS = 1500;
+/** Where an observation starts in a rendered trajectory (whitespace collapsed, NFKC: 观察： reads 观察:). */
+const OBSERVATION_MARK = /(?:Observation|Output|观察|输出):/g;
 /** Character trigrams and the bigram model read at most this much of the history (its end). */
 const HISTORY_CHARS = 20_000;
 
@@ -62,16 +73,31 @@ const CAPITALISED = /\b[A-Z][a-z]+\b/g;
 /** A URL as a step's arguments or an observation write it (quotes, brackets and spaces end it). */
 const URL = /https?:\/\/[^\s"'<>)\]\\]+/g;
 
-const cache = new WeakMap<object, number[][]>();
+/** Column of the first salience feature; the rest follow in SALIENCE_FEATURES order. */
+export const SALIENCE_COLUMN = ADVERSARY_FEATURES.indexOf(SALIENCE_FEATURES[0]);
+
+export interface AdversaryTable {
+  /** One row per option, columns in `ADVERSARY_FEATURES` order (raw, not standardised). */
+  rows: number[][];
+  /** What the salience columns are computed from, for another set of the same options. */
+  salience: SalienceTable;
+}
+
+const cache = new WeakMap<object, AdversaryTable>();
 
 /** One row per option, columns in `ADVERSARY_FEATURES` order (raw, not standardised). */
 export function adversaryFeatures(q: McqQuestion): number[][] {
+  return adversaryTable(q).rows;
+}
+
+/** The rows and the salience table they were computed from, once per question object. */
+export function adversaryTable(q: McqQuestion): AdversaryTable {
   let out = cache.get(q);
   if (out === undefined) cache.set(q, (out = compute(q)));
   return out;
 }
 
-function compute(q: McqQuestion): number[][] {
+function compute(q: McqQuestion): AdversaryTable {
   const segment = questionSegment(q);
   const history = segment.trajectory.length > HISTORY_CHARS ? segment.trajectory.slice(-HISTORY_CHARS) : segment.trajectory;
   // The segment's words are read once: for the history's bigram model when the history is the
@@ -79,24 +105,43 @@ function compute(q: McqQuestion): number[][] {
   const segmentWordList = words(segment.trajectory);
   const historyWords = new Set(segmentWordList);
   const rules = optionFeatures(q, historyWords);
-  const questionWords = new Set(words(segment.trajectory.slice(0, QUESTION_CHARS)));
-  const lastWords = new Set(words(segment.trajectory.slice(-LAST_OBSERVATION_CHARS)));
+  const questionText = segment.trajectory.slice(0, QUESTION_CHARS);
+  const questionWordList = words(questionText);
+  const questionWords = new Set(questionWordList);
+  // The real step writes its query in the goal's own word pairs; a swapped entity breaks them.
+  const goalPairs = new Set(questionWordList.slice(1).map((w, j) => `${questionWordList[j]}\u0000${w}`));
+  const goalTrigrams = trigrams(questionText.toLowerCase());
+  // The whole last observation: a search's first results, where the entity the next step needs
+  // often stands, open it, however long the observation runs.
+  const lastStart = lastObservationStart(segment.trajectory);
+  const lastText = segment.trajectory.slice(lastStart);
+  const earlierText = segment.trajectory.slice(0, lastStart);
+  const lastWordList = words(lastText);
+  const lastWords = new Set(lastWordList);
   const historyWordList = history === segment.trajectory ? segmentWordList : words(history);
   const lowerHistory = history.toLowerCase();
   const historyTrigrams = trigrams(lowerHistory);
+  const historyGrams = matchGrams(collapseWhitespace(lowerHistory));
   const bigram = fitBigram(historyWordList);
   const tools = q.choices.map(optionTool);
   const toolCounts = new Map<string, number>();
   for (const t of tools) if (t !== null) toolCounts.set(t, (toolCounts.get(t) ?? 0) + 1);
   const historyCapitalised = new Set(history.match(CAPITALISED) ?? []);
-  const wordSets = q.choices.map((c) => new Set(words(collapseWhitespace(c))));
+  const optionWordLists = q.choices.map((c) => words(collapseWhitespace(c)));
+  // What a step says, without the JSON keys every option repeats: the words whose grounding sets options apart.
+  const contents = q.choices.map((c) => contentText(collapseWhitespace(c)));
+  const wordSets = optionWordLists.map((list) => new Set(list));
   // A real next step opens a link the last observation lists; a borrowed or repeated one opens
   // a link met earlier or none the context shows.
-  const lastText = segment.trajectory.slice(-LAST_OBSERVATION_CHARS);
-  const earlierText = segment.trajectory.slice(0, -LAST_OBSERVATION_CHARS);
-  return q.choices.map((choice, i) => {
+  // The solved examples before the question: an option whose own words stand there (an entity
+  // of the example's task swapped in) is told from the gold by that alone.
+  const exampleWords = new Set(words(q.prompt.slice(0, Math.max(0, segment.start))));
+  const salience = salienceTable({ goal: questionWords, last: lastWordList, history: segmentWordList }, contents.map((c) => words(c)));
+  const all = q.choices.map((_, i) => i);
+  const step = Math.log1p(Math.max(0, q.provenance.step ?? 0));
+  const rows = q.choices.map((choice, i) => {
     const text = collapseWhitespace(choice);
-    const optionWords = words(text);
+    const optionWords = optionWordLists[i]!;
     const set = wordSets[i]!;
     const parsed = parseJsonObject(text);
     const argumentWords = new Set(words(argumentText(parsed, text)));
@@ -140,8 +185,36 @@ function compute(q: McqQuestion): number[][] {
       plan ? bigram(words(plan)).mean : fluency.mean,
       argumentWords.size === 0 ? 0 : relevanceShare(argumentWords, questionWords),
       Math.log1p(novelArguments),
+      FINISH.test(text) ? step : 0,
+      pairShare(optionWords, goalPairs),
+      trigramShare(text.toLowerCase(), goalTrigrams),
+      meanMatch(contents[i]!.toLowerCase(), historyGrams),
+      argumentWords.size === 0 ? 0 : meanMatch(collapseWhitespace(argumentValues(parsed, text)).toLowerCase(), historyGrams),
+      uniqueShare(set, wordSets, i, exampleWords),
+      ...distinctiveSalience(salience, i, all),
     ];
   });
+  return { rows, salience };
+}
+
+/** Share of the option's content words no other option has that `reference` holds (0 when it has none). */
+function uniqueShare(own: ReadonlySet<string>, all: ReadonlyArray<ReadonlySet<string>>, i: number, reference: ReadonlySet<string>): number {
+  if (reference.size === 0) return 0;
+  let unique = 0;
+  let held = 0;
+  for (const w of own) {
+    if (STOPWORDS.has(w) || all.some((other, j) => j !== i && other.has(w))) continue;
+    unique++;
+    if (reference.has(w)) held++;
+  }
+  return unique ? held / unique : 0;
+}
+
+/** Where the segment's last observation starts: after its last observation mark, else LAST_OBSERVATION_CHARS from its end. */
+function lastObservationStart(trajectory: string): number {
+  let at = -1;
+  for (const m of trajectory.matchAll(OBSERVATION_MARK)) at = m.index + m[0].length;
+  return at >= 0 && at < trajectory.length ? at : Math.max(0, trajectory.length - LAST_OBSERVATION_CHARS);
 }
 
 function parseJsonObject(text: string): Record<string, unknown> | null {
@@ -167,6 +240,21 @@ function argumentText(parsed: Record<string, unknown> | null, text: string): str
 }
 
 /** What a JSON step says it will do, beside its call: `planning`/`plan`/`thought`. */
+/** A JSON step's plan and argument values as plain text; any other option as it stands. */
+function contentText(text: string): string {
+  const parsed = parseJsonObject(text);
+  return parsed ? `${planText(parsed)}\n${argumentValues(parsed, text)}` : text;
+}
+
+/** The values of a call's arguments, joined (a JSON step's), else `argumentText`. */
+function argumentValues(parsed: Record<string, unknown> | null, text: string): string {
+  if (!parsed) return argumentText(parsed, text);
+  const execution = (parsed.execution ?? parsed) as Record<string, unknown>;
+  const args = execution && typeof execution === 'object' ? (execution.args ?? execution.arguments ?? execution.parameters) : undefined;
+  if (!args || typeof args !== 'object') return '';
+  return Object.values(args as Record<string, unknown>).map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join('\n');
+}
+
 function planText(parsed: Record<string, unknown>): string {
   const plan = parsed.planning ?? parsed.plan ?? parsed.thought;
   return typeof plan === 'string' ? plan : '';
@@ -187,6 +275,53 @@ function trigrams(text: string): Set<number> {
   const out = new Set<number>();
   for (let i = 0; i + 3 <= text.length; i++) out.add(text.charCodeAt(i) * 4294967296 + text.charCodeAt(i + 1) * 65536 + text.charCodeAt(i + 2));
   return out;
+}
+
+/** Lengths of the context runs an option's text is matched against, longest last. */
+const MATCH_LENGTHS = [4, 8, 16, 32] as const;
+
+/** Hashes of every run of each MATCH_LENGTHS length in `text`. */
+function matchGrams(text: string): Set<number>[] {
+  return MATCH_LENGTHS.map((length) => {
+    const out = new Set<number>();
+    for (let i = 0; i + length <= text.length; i++) out.add(gramHash(text, i, length));
+    return out;
+  });
+}
+
+function gramHash(text: string, at: number, length: number): number {
+  let h = 0x811c9dc5;
+  for (let j = at; j < at + length; j++) h = Math.imul(h ^ text.charCodeAt(j), 0x01000193);
+  return h >>> 0;
+}
+
+/**
+ * Matching statistics, coarsely: over the text's characters, the mean length of the longest
+ * run starting there (of MATCH_LENGTHS, else 0) that the context shows. The real step is written
+ * from pieces of what the agent read; a swapped entity cuts the pieces around it short (a reader
+ * compressing each option against the context finds the gold so).
+ */
+function meanMatch(text: string, context: readonly Set<number>[]): number {
+  if (text.length === 0) return 0;
+  let sum = 0;
+  for (let i = 0; i < text.length; i++) {
+    let length = 0;
+    for (let k = 0; k < MATCH_LENGTHS.length; k++) {
+      const l = MATCH_LENGTHS[k]!;
+      if (i + l > text.length || !context[k]!.has(gramHash(text, i, l))) break;
+      length = l;
+    }
+    sum += length;
+  }
+  return sum / text.length;
+}
+
+/** Share of the sequence's adjacent word pairs that `pairs` holds (0 with fewer than two words). */
+function pairShare(sequence: readonly string[], pairs: ReadonlySet<string>): number {
+  if (sequence.length < 2) return 0;
+  let shared = 0;
+  for (let j = 1; j < sequence.length; j++) if (pairs.has(`${sequence[j - 1]}\u0000${sequence[j]}`)) shared++;
+  return shared / (sequence.length - 1);
 }
 
 function trigramShare(text: string, context: ReadonlySet<number>): number {
