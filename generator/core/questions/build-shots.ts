@@ -1,6 +1,8 @@
 /** The build's few-shot stage: which solved examples a question shows (never its own task, never one showing its options). */
 import type { Trajectory } from '../trajectories/types.js';
 import { MIN_COPY_CHARS } from './audit/features.js';
+import { STOPWORDS } from './audit/adversary-salience.js';
+import { words } from './audit/text.js';
 import { questionLanguage } from './build-keys.js';
 import { sameTask } from './corpus.js';
 import { normaliseChoice } from './normalise.js';
@@ -22,9 +24,14 @@ export function chooseShots<E extends { t: Trajectory; draft: QuestionDraft }>(p
   // renders them, cut observations, options and answer), as the audit's copy detection reads it:
   // an option inside a longer shown text is as eliminable as an equal one.
   const options = [...new Set((question.mcq ? question.mcq.choices : [answerOf(question)]).map(normaliseChoice))].filter((o) => o.length > 0);
+  // Nor may it show a word only one option has: an entity of the example's task swapped into a
+  // distractor would be told from the gold by that alone (and the gold's own entity the reverse way).
+  const singular = question.mcq ? uniqueWords(question.mcq.choices) : new Set<string>();
   const shows = (d: QuestionDraft) => {
-    const { text, lines } = shotShown(d);
-    return options.some((o) => (o.length >= MIN_COPY_CHARS ? text.includes(o) : lines.has(o)));
+    const { text, lines, words: shown } = shotShown(d);
+    if (options.some((o) => (o.length >= MIN_COPY_CHARS ? text.includes(o) : lines.has(o)))) return true;
+    for (const w of singular) if (shown.has(w)) return true;
+    return false;
   };
   const first: E[] = [];
   // Examples whose gold letter one already taken has: shown only when too few others are found.
@@ -82,10 +89,24 @@ export function shotPools<E extends { t: Trajectory }>(pool: readonly E[]): (lan
   };
 }
 
-const shownTexts = new WeakMap<QuestionDraft, { text: string; lines: Set<string> }>();
+const shownTexts = new WeakMap<QuestionDraft, { text: string; lines: Set<string>; words: Set<string> }>();
+
+/**
+ * Name-like words (capitalised, or with a digit; three characters or more) that exactly one of the
+ * choices has: what an entity swap puts in a distractor. Lower-case words are left alone: plans of
+ * code tasks differ in file and function names throughout, and almost every example would show one.
+ */
+function uniqueWords(choices: readonly string[]): Set<string> {
+  const count = new Map<string, number>();
+  for (const c of choices) {
+    const names = (c.match(/[\p{L}\p{N}_]+/gu) ?? []).filter((t) => [...t].length >= 3 && (/^\p{Lu}/u.test(t) || /\d/.test(t))).map((t) => t.toLowerCase());
+    for (const w of new Set(names)) count.set(w, (count.get(w) ?? 0) + 1);
+  }
+  return new Set([...count].filter(([w, n]) => n === 1 && !STOPWORDS.has(w)).map(([w]) => w));
+}
 
 /** Normalised text a draft shows when used as a few-shot example, one item per line, and its lines (cached per draft). */
-function shotShown(d: QuestionDraft): { text: string; lines: Set<string> } {
+function shotShown(d: QuestionDraft): { text: string; lines: Set<string>; words: Set<string> } {
   const cached = shownTexts.get(d);
   if (cached !== undefined) return cached;
   const items: string[] = [];
@@ -101,7 +122,7 @@ function shotShown(d: QuestionDraft): { text: string; lines: Set<string> } {
   collect(d.completion?.targets ?? []);
   for (const v of (ctx.history as StepView[] | undefined) ?? []) items.push(drStepJson({ plan: v.plan, action: { tool: v.tool, args: v.args } }));
   const text = items.map(normaliseChoice).join('\n');
-  const out = { text, lines: new Set(text.split('\n')) };
+  const out = { text, lines: new Set(text.split('\n')), words: new Set(words(text)) };
   shownTexts.set(d, out);
   return out;
 }
