@@ -65,6 +65,11 @@ describe.skipIf(!hasSharedData)('audit on released APTBench questions', () => {
     expect((await load('deepresearch_plan_zh')).questions.map((q) => q.choices.length)).toEqual([6, 6, 6, 6, 6]);
   });
 
+  it('the Chinese rows are judged as Chinese by their question, though their observations are mostly English', async () => {
+    expect((await load('deepresearch_plan_zh')).questions.map((q) => q.language)).toEqual(['zh', 'zh', 'zh', 'zh', 'zh']);
+    expect(new Set((await load('issue_fix_locate')).questions.map((q) => q.language))).toEqual(new Set(['en']));
+  });
+
   it('rows that are not MCQs are rejected with file and line, not crashed on', async () => {
     const read = await readAptbenchRows(nodeVfs, [shared('aptbench-reference', 'env_setup_action.sample5.jsonl')]);
     expect(read.tally).toEqual({ read: 5, accepted: 0, rejected: 5 });

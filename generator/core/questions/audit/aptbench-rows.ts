@@ -14,6 +14,7 @@ import { FindingCollector } from '../../kernel/finding-collector.js';
 import { FINDINGS_PER_FILE_CODE, type ReadQuestionsOptions } from '../read-questions.js';
 import { questionFindings } from '../findings.js';
 import { QUESTION_SCHEMA_VERSION, type McqQuestion } from '../types.js';
+import { languageOf } from '../build-keys.js';
 
 const make = findingFactory(questionFindings);
 
@@ -97,6 +98,8 @@ export function aptbenchRowToQuestion(row: Row, source: { file: string; line: nu
     provenance: { traj_id: `aptbench:${traj}`, source_path: source.file, source_line: source.line, step: null, framework: 'aptbench' },
     build: { seed: '', template: `aptbench/${kind.name}` },
     answer_stem: stem,
+    // Released rows carry no language field: the question's own text says it (their observations mix languages).
+    language: languageOf(str(row.query ?? row.issue_statement ?? row.setup_instruct ?? '') || body),
     choices,
     gold,
   };
