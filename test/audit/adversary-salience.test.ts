@@ -66,7 +66,7 @@ describe('learned adversary: grounding of what sets an option apart', () => {
     const texts = Array.from({ length: 34 }, (_, i) => `search w${i % 7} v${i % 3} president`);
     const prompt = 'Question: who?\nObservation: w1 and v2 and w5.\n';
     const table = adversaryTable(mcq({ choices: texts, gold: 0, prompt, question_start: 0 })).salience;
-    expect(table.holders).toEqual([]);
+    expect(table.holders.length).toBe(0);
     const few = adversaryTable(mcq({ choices: texts.slice(0, 31), gold: 0, prompt, question_start: 0 })).salience;
     expect(few.holders.length).toBeGreaterThan(0);
     for (const shown of [[0, 1, 2, 3], [4, 11, 18, 25], [0, 7, 14, 30]]) for (const i of shown) expect(distinctiveSalience(table, i, shown)).toEqual(distinctiveSalience(few, i, shown));

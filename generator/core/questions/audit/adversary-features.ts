@@ -1,14 +1,15 @@
 /**
  * The learned adversary's view of an MCQ: per option, surface features that need no
- * understanding of what the trajectory means — length, word and character-trigram overlap
- * with the question, the last observation and the whole history, how many of the option's
- * argument words the context already shows, JSON structure, tool and argument count, a
+ * understanding of what the trajectory means — length, word overlap with the question, the
+ * last observation and the whole history, words the history never shows, tool and argument count, a
  * premature-finish marker, a bigram model fitted on the prompt (mean and weakest word: entity
  * swaps), capitalised words the history never shows, how many of a JSON step's argument words
  * its own plan mentions (a plan about one thing and a search for another), similarity to the
  * other options (mean and nearest), the rule features the shortcut baselines use, the step a
- * finish is offered at, the share of its word pairs and character trigrams the goal shows, and where the context grounds the words that set an option apart
- * (adversary-salience.ts). Pure and computed once per question object.
+ * finish is offered at, the share of its word pairs the goal shows, how long a stretch of the
+ * history its plan and arguments copy, its own words the solved examples show, and where the
+ * context grounds the words that set an option apart (adversary-salience.ts). Pure and
+ * computed once per question object.
  */
 import type { McqQuestion } from '../types.js';
 import { jaccard, optionFeatures, relevanceShare } from './features.js';
@@ -19,20 +20,15 @@ import { collapseWhitespace, words } from './text.js';
 /** Feature names, in the column order of `adversaryFeatures`. */
 export const ADVERSARY_FEATURES = [
   'log_chars',
-  'log_words',
   'question_overlap',
   'last_observation_overlap',
   'history_overlap',
-  'trigram_overlap',
-  'arguments_in_context',
   'novel_words',
-  'is_json',
   'argument_count',
   'tool_shared_by_options',
   'tool_used_before',
   'finish_marker',
   'bigram_fluency',
-  'digit_share',
   'copied',
   'off_tool',
   'similarity',
@@ -47,9 +43,7 @@ export const ADVERSARY_FEATURES = [
   'novel_argument_words',
   'finish_step',
   'goal_bigram_overlap',
-  'goal_trigram_overlap',
   'context_match_length',
-  'argument_context_match_length',
   'unique_in_examples',
   ...SALIENCE_FEATURES,
 ] as const;
@@ -83,18 +77,18 @@ export interface AdversaryTable {
   salience: SalienceTable;
 }
 
-const cache = new WeakMap<object, AdversaryTable>();
+const cache = new WeakMap<object, number[][]>();
 
-/** One row per option, columns in `ADVERSARY_FEATURES` order (raw, not standardised). */
+/** One row per option, columns in `ADVERSARY_FEATURES` order (raw, not standardised); once per question object. */
 export function adversaryFeatures(q: McqQuestion): number[][] {
-  return adversaryTable(q).rows;
+  let rows = cache.get(q);
+  if (rows === undefined) cache.set(q, (rows = compute(q).rows));
+  return rows;
 }
 
-/** The rows and the salience table they were computed from, once per question object. */
+/** The rows and the salience table they were computed from (not kept: the filter keeps its own per draft). */
 export function adversaryTable(q: McqQuestion): AdversaryTable {
-  let out = cache.get(q);
-  if (out === undefined) cache.set(q, (out = compute(q)));
-  return out;
+  return compute(q);
 }
 
 function compute(q: McqQuestion): AdversaryTable {
@@ -110,7 +104,6 @@ function compute(q: McqQuestion): AdversaryTable {
   const questionWords = new Set(questionWordList);
   // The real step writes its query in the goal's own word pairs; a swapped entity breaks them.
   const goalPairs = new Set(questionWordList.slice(1).map((w, j) => `${questionWordList[j]}\u0000${w}`));
-  const goalTrigrams = trigrams(questionText.toLowerCase());
   // The whole last observation: a search's first results, where the entity the next step needs
   // often stands, open it, however long the observation runs.
   const lastStart = lastObservationStart(segment.trajectory);
@@ -120,7 +113,6 @@ function compute(q: McqQuestion): AdversaryTable {
   const lastWords = new Set(lastWordList);
   const historyWordList = history === segment.trajectory ? segmentWordList : words(history);
   const lowerHistory = history.toLowerCase();
-  const historyTrigrams = trigrams(lowerHistory);
   const historyGrams = matchGrams(collapseWhitespace(lowerHistory));
   const bigram = fitBigram(historyWordList);
   const tools = q.choices.map(optionTool);
@@ -146,7 +138,6 @@ function compute(q: McqQuestion): AdversaryTable {
     const parsed = parseJsonObject(text);
     const argumentWords = new Set(words(argumentText(parsed, text)));
     const tool = tools[i] ?? null;
-    const digits = (text.match(/[0-9]/g) ?? []).length;
     let novel = 0;
     for (const w of set) if (!historyWords.has(w)) novel++;
     const fluency = bigram(optionWords);
@@ -159,20 +150,15 @@ function compute(q: McqQuestion): AdversaryTable {
     for (const w of argumentWords) if (!historyWords.has(w)) novelArguments++;
     return [
       Math.log1p([...text].length),
-      Math.log1p(optionWords.length),
       relevanceShare(set, questionWords),
       relevanceShare(set, lastWords),
       relevanceShare(set, historyWords),
-      trigramShare(text.toLowerCase(), historyTrigrams),
-      argumentWords.size === 0 ? 1 : relevanceShare(argumentWords, historyWords),
       Math.log1p(novel),
-      parsed ? 1 : 0,
       parsed ? argumentCount(parsed) : 0,
       tool === null ? 0 : (toolCounts.get(tool) ?? 1) - 1,
       tool !== null && lowerHistory.includes(tool.toLowerCase()) ? 1 : 0,
       FINISH.test(text) ? 1 : 0,
       fluency.mean,
-      text.length ? digits / text.length : 0,
       rules.copied[i] ? 1 : 0,
       rules.offTool[i] ? 1 : 0,
       rules.similarity[i]!,
@@ -187,9 +173,7 @@ function compute(q: McqQuestion): AdversaryTable {
       Math.log1p(novelArguments),
       FINISH.test(text) ? step : 0,
       pairShare(optionWords, goalPairs),
-      trigramShare(text.toLowerCase(), goalTrigrams),
       meanMatch(contents[i]!.toLowerCase(), historyGrams),
-      argumentWords.size === 0 ? 0 : meanMatch(collapseWhitespace(argumentValues(parsed, text)).toLowerCase(), historyGrams),
       uniqueShare(set, wordSets, i, exampleWords),
       ...distinctiveSalience(salience, i, all),
     ];
@@ -266,16 +250,6 @@ function argumentCount(parsed: Record<string, unknown>): number {
   return args && typeof args === 'object' ? Object.keys(args).length : 0;
 }
 
-/**
- * Character trigrams (UTF-16 code units, as `slice` reads them), each packed into one number:
- * three 16-bit units fit exactly in a double, so equal numbers are equal trigrams. A 20,000-char
- * history is read per question; a set of numbers costs far less than one of 3-char strings.
- */
-function trigrams(text: string): Set<number> {
-  const out = new Set<number>();
-  for (let i = 0; i + 3 <= text.length; i++) out.add(text.charCodeAt(i) * 4294967296 + text.charCodeAt(i + 1) * 65536 + text.charCodeAt(i + 2));
-  return out;
-}
 
 /** Lengths of the context runs an option's text is matched against, longest last. */
 const MATCH_LENGTHS = [4, 8, 16, 32] as const;
@@ -324,13 +298,6 @@ function pairShare(sequence: readonly string[], pairs: ReadonlySet<string>): num
   return shared / (sequence.length - 1);
 }
 
-function trigramShare(text: string, context: ReadonlySet<number>): number {
-  const own = trigrams(text);
-  if (own.size === 0) return 0;
-  let shared = 0;
-  for (const g of own) if (context.has(g)) shared++;
-  return shared / own.size;
-}
 
 /**
  * A word-bigram model of the prompt, interpolated with its unigrams and add-one smoothed:

@@ -4,18 +4,18 @@
  * reader compares — and the real next step's entity tends to be the one the goal names, the top
  * of the last observation shows and the context repeats, where a swapped-in one appears further
  * down or once. Per option, over its distinctive words (content words fewer than half of the
- * other options have): how many there are, the share the goal shows, the earliest relative
- * place one appears in the last observation (and the mean of each word's first place there, a
- * word it never shows counting as past its end), the earliest and the latest place in the whole
- * history, and how often the history repeats them; and whether the context shows them beside
- * the option's other words: for each place the history has a distinctive word, the share of the
- * option's shared content words within a few words of it, at best (the real query's entity sits
- * among its other words in some result; a swapped-in one was met in another sentence), and the
- * share of the word pairs and triples around them that the history shows in that order.
+ * other options have): how many there are, the share the goal shows, the mean of each word's
+ * first relative place in the last observation (a word it never shows counting as past its
+ * end), how often the history repeats them; whether the history shows them beside the option's
+ * other words (per distinctive word, the share of the option's shared content words the history
+ * has within a few words of it, averaged: the real query's entity sits among its other words in
+ * some result, a swapped-in one was met in another sentence); and the share of the word pairs
+ * touching them that the history shows in that order.
  *
  * The table is built once per question from every text it may show; the features depend on
  * which options are shown together, so the adversarial filter recomputes them for each set it
  * tries from the same table (`distinctiveSalience`), and the audit reads the set it is given.
+ * The filter keeps one table per draft for the whole task, so it holds bits and flat arrays only.
  */
 
 /** Feature names, in the order `distinctiveSalience` returns them. */
@@ -23,19 +23,14 @@ export const SALIENCE_FEATURES = [
   'distinct_words',
   'distinct_in_goal',
   'distinct_first_in_last_observation',
-  'distinct_mean_first_in_last_observation',
-  'distinct_first_in_history',
-  'distinct_latest_in_history',
   'distinct_repeats',
   'distinct_cooccurrence',
-  'distinct_cooccurrence_mean',
   'distinct_pairs_in_history',
-  'distinct_triples_in_history',
 ] as const;
 
 /** The place given to a word the text does not show: past its end. */
 const ABSENT = 1.5;
-/** Words either side of a distinctive word's place within which the option's other words count as beside it (a search result's title and snippet). */
+/** Words either side of a word within which another counts as beside it (a search result's title and snippet). */
 const WINDOW = 40;
 
 // Function words carry no entity: one of them set apart would read as "early in the observation" everywhere.
@@ -44,24 +39,28 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
 );
 
 export interface SalienceTable {
-  /** Per text, the ids of its distinct content words. */
-  words: number[][];
-  /** Per word id: [in the goal (0/1), first place in the last observation, first place in the history, last place in the history, log1p of its count in the history]. */
-  stats: number[][];
+  /** The ids of each text's distinct content words, ascending, text after text: text j's are [wordStart[j], wordStart[j + 1]). */
+  words: Int32Array;
+  wordStart: Int32Array;
+  /** Per word id, three values: in the goal (0/1), first relative place in the last observation, log1p of its count in the history. */
+  stats: Float64Array;
   /**
    * Per word id, the texts that have it as a bit mask (bit j: text j); empty when there are more
    * than 31 texts. The filter tries up to thousands of sets per draft, and a mask makes "how many
    * rivals share this word" one popcount.
    */
-  holders: number[];
-  /** Per word id, the word positions where the history has it, ascending. */
-  positions: Int32Array[];
+  holders: Int32Array;
+  /** Bit (a · stride · 32 + b): the history has word b within WINDOW words of word a. */
+  beside: Uint32Array;
+  /** 32-bit words per row of `beside`. */
+  stride: number;
   /**
-   * Per text, its adjacent word pairs and triples as [content word ids (−1 for a function word)…,
-   * 1 when the history has those words in that order, else 0].
+   * Each text's adjacent word pairs, text after text, as [first id, second id (−1 for a function
+   * word), 1 when the history has the pair in that order, else 0]; text j's are entries
+   * [pairStart[j], pairStart[j + 1]). Flat: the filter keeps a table per draft for a whole task.
    */
-  pairs: number[][][];
-  triples: number[][][];
+  pairs: Int32Array;
+  pairStart: Int32Array;
 }
 
 export interface SalienceContext {
@@ -75,7 +74,7 @@ export interface SalienceContext {
 /** The grounding of every content word of `texts` (each given as its word list). */
 export function salienceTable(context: SalienceContext, texts: ReadonlyArray<readonly string[]>): SalienceTable {
   const ids = new Map<string, number>();
-  const words = texts.map((list) => {
+  const perText = texts.map((list) => {
     const own = new Set<number>();
     for (const w of list) {
       if (STOPWORDS.has(w)) continue;
@@ -85,81 +84,83 @@ export function salienceTable(context: SalienceContext, texts: ReadonlyArray<rea
     }
     return [...own].sort((a, b) => a - b);
   });
-  const lastFirst = new Float64Array(ids.size).fill(ABSENT);
-  const historyFirst = new Float64Array(ids.size).fill(ABSENT);
-  const historyLast = new Float64Array(ids.size).fill(-0.5);
-  const counts = new Float64Array(ids.size);
-  places(context.last, ids, lastFirst, null, null);
-  const at = places(context.history, ids, historyFirst, historyLast, counts);
-  const stats: number[][] = [];
-  for (const [w, id] of ids) stats[id] = [context.goal.has(w) ? 1 : 0, lastFirst[id]!, historyFirst[id]!, historyLast[id]!, Math.log1p(counts[id]!)];
-  const holders: number[] = [];
-  if (texts.length <= MASK_TEXTS) {
-    holders.length = ids.size;
-    holders.fill(0);
-    words.forEach((own, j) => {
-      for (const id of own) holders[id]! |= 1 << j;
-    });
+  const { flat: words, start: wordStart } = packed(perText);
+  const n = ids.size;
+  const lastFirst = new Float64Array(n).fill(ABSENT);
+  for (let i = 0; i < context.last.length; i++) {
+    const id = ids.get(context.last[i]!);
+    if (id !== undefined && lastFirst[id] === ABSENT) lastFirst[id] = i / context.last.length;
   }
-  const { pairs, triples } = sequencesSeen(context.history, texts, ids);
-  return { words, stats, holders, positions: at, pairs, triples };
-}
-
-/** Ids of up to this many distinct history words take part in pair and triple keys; rarer ones count as never seen together. */
-const KEY_WORDS = 1 << 17;
-
-/** Each text's adjacent pairs and triples, with whether the history shows them. */
-function sequencesSeen(history: readonly string[], texts: ReadonlyArray<readonly string[]>, ids: ReadonlyMap<string, number>): { pairs: number[][][]; triples: number[][][] } {
-  const vocabulary = new Map<string, number>();
-  const code = history.map((w) => {
-    let id = vocabulary.get(w);
-    if (id === undefined) vocabulary.set(w, (id = vocabulary.size));
-    return id;
+  // The history's places of the texts' words, in order: counts, and which words stand near which.
+  const counts = new Float64Array(n);
+  const at: number[] = [];
+  const who: number[] = [];
+  context.history.forEach((w, i) => {
+    const id = ids.get(w);
+    if (id === undefined) return;
+    counts[id]!++;
+    at.push(i);
+    who.push(id);
   });
-  const seenPairs = new Set<number>();
-  const seenTriples = new Set<number>();
-  for (let i = 1; i < code.length; i++) {
-    if (code[i - 1]! < KEY_WORDS && code[i]! < KEY_WORDS) seenPairs.add(code[i - 1]! * KEY_WORDS + code[i]!);
-    if (i >= 2 && code[i - 2]! < KEY_WORDS && code[i - 1]! < KEY_WORDS && code[i]! < KEY_WORDS) seenTriples.add((code[i - 2]! * KEY_WORDS + code[i - 1]!) * KEY_WORDS + code[i]!);
-  }
-  const known = (w: string) => {
-    const id = vocabulary.get(w);
-    return id !== undefined && id < KEY_WORDS ? id : -1;
-  };
-  const content = (w: string) => ids.get(w) ?? -1;
-  const pairs: number[][][] = [];
-  const triples: number[][][] = [];
-  for (const list of texts) {
-    const k = list.map(known);
-    const c = list.map(content);
-    const ownPairs: number[][] = [];
-    const ownTriples: number[][] = [];
-    for (let i = 1; i < list.length; i++) {
-      ownPairs.push([c[i - 1]!, c[i]!, k[i - 1]! >= 0 && k[i]! >= 0 && seenPairs.has(k[i - 1]! * KEY_WORDS + k[i]!) ? 1 : 0]);
-      if (i >= 2) ownTriples.push([c[i - 2]!, c[i - 1]!, c[i]!, k[i - 2]! >= 0 && k[i - 1]! >= 0 && k[i]! >= 0 && seenTriples.has((k[i - 2]! * KEY_WORDS + k[i - 1]!) * KEY_WORDS + k[i]!) ? 1 : 0]);
+  const stride = Math.ceil(n / 32);
+  const beside = new Uint32Array(n * stride);
+  for (let k = 0; k < at.length; k++) {
+    for (let j = k + 1; j < at.length && at[j]! - at[k]! <= WINDOW; j++) {
+      const a = who[k]!;
+      const b = who[j]!;
+      beside[a * stride + (b >>> 5)]! |= 1 << (b & 31);
+      beside[b * stride + (a >>> 5)]! |= 1 << (a & 31);
     }
-    pairs.push(ownPairs);
-    triples.push(ownTriples);
   }
-  return { pairs, triples };
+  const stats = new Float64Array(3 * n);
+  for (const [w, id] of ids) {
+    stats[3 * id] = context.goal.has(w) ? 1 : 0;
+    stats[3 * id + 1] = lastFirst[id]!;
+    stats[3 * id + 2] = Math.log1p(counts[id]!);
+  }
+  const holders = new Int32Array(texts.length <= MASK_TEXTS ? n : 0);
+  if (holders.length > 0) perText.forEach((own, j) => own.forEach((id) => (holders[id]! |= 1 << j)));
+  const { flat: pairs, start: pairStart } = packed(pairsSeen(context.history, texts, ids));
+  return { words, wordStart, stats, holders, beside, stride, pairs, pairStart };
 }
 
-/** Share of the sequences touching a word of `distinct` that the history shows (0 when none touch one). */
-function seenShare(sequences: readonly (readonly number[])[], distinct: ReadonlySet<number>): number {
-  let touching = 0;
-  let seen = 0;
-  for (const sequence of sequences) {
-    const last = sequence.length - 1;
-    let touches = false;
-    for (let j = 0; j < last && !touches; j++) touches = distinct.has(sequence[j]!);
-    if (!touches) continue;
-    touching++;
-    seen += sequence[last]!;
-  }
-  return touching ? seen / touching : 0;
+/** Lists as one flat array and where each starts (a last entry for the end). */
+function packed(lists: ReadonlyArray<readonly number[]>): { flat: Int32Array; start: Int32Array } {
+  const start = new Int32Array(lists.length + 1);
+  lists.forEach((l, j) => (start[j + 1] = start[j]! + l.length));
+  const flat = new Int32Array(start[lists.length]!);
+  lists.forEach((l, j) => flat.set(l, start[j]!));
+  return { flat, start };
 }
 
 const MASK_TEXTS = 31;
+
+/** Ids of up to this many distinct history words take part in pair keys; rarer ones count as never seen together. */
+const KEY_WORDS = 1 << 20;
+
+/** Each text's adjacent pairs, with whether the history shows them. */
+function pairsSeen(history: readonly string[], texts: ReadonlyArray<readonly string[]>, ids: ReadonlyMap<string, number>): number[][] {
+  const vocabulary = new Map<string, number>();
+  let previous = -1;
+  const seen = new Set<number>();
+  for (const w of history) {
+    let id = vocabulary.get(w);
+    if (id === undefined) vocabulary.set(w, (id = vocabulary.size));
+    if (previous >= 0 && previous < KEY_WORDS && id < KEY_WORDS) seen.add(previous * KEY_WORDS + id);
+    previous = id;
+  }
+  return texts.map((list) => {
+    const out = new Array<number>(3 * Math.max(0, list.length - 1));
+    for (let i = 1; i < list.length; i++) {
+      const a = vocabulary.get(list[i - 1]!);
+      const b = vocabulary.get(list[i]!);
+      out[3 * (i - 1)] = ids.get(list[i - 1]!) ?? -1;
+      out[3 * (i - 1) + 1] = ids.get(list[i]!) ?? -1;
+      out[3 * (i - 1) + 2] = a !== undefined && b !== undefined && a < KEY_WORDS && b < KEY_WORDS && seen.has(a * KEY_WORDS + b) ? 1 : 0;
+    }
+    return out;
+  });
+}
 
 function popcount(x: number): number {
   x -= (x >>> 1) & 0x55555555;
@@ -167,110 +168,53 @@ function popcount(x: number): number {
   return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
-/**
- * Each word's first (and last) relative place in `sequence`, and how often it occurs; a word never
- * met keeps the array's fill. Returns each word's positions.
- */
-function places(sequence: readonly string[], ids: ReadonlyMap<string, number>, first: Float64Array, last: Float64Array | null, counts: Float64Array | null): Int32Array[] {
-  const n = sequence.length;
-  const found: number[][] = Array.from({ length: ids.size }, () => []);
-  for (let i = 0; i < n; i++) {
-    const id = ids.get(sequence[i]!);
-    if (id === undefined) continue;
-    if (first[id] === ABSENT) first[id] = i / n;
-    if (last) last[id] = i / n;
-    if (counts) counts[id]!++;
-    found[id]!.push(i);
-  }
-  return found.map((list) => Int32Array.from(list));
-}
-
-/** Whether `sorted` holds a value within `window` of `at`. */
-function near(sorted: Int32Array, at: number, window: number): boolean {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid]! < at - window) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < sorted.length && sorted[lo]! <= at + window;
-}
-
-/** For one distinctive word, the largest share of `shared` words found within WINDOW of one of its places (0 when there are none). */
-function besideShare(table: SalienceTable, id: number, shared: readonly number[]): number {
-  if (shared.length === 0) return 0;
-  let best = 0;
-  const own = table.positions[id]!;
-  // Bounded: the first places and the last ones (a long history repeats a common word often).
-  const step = own.length > MAX_PLACES ? own.length / MAX_PLACES : 1;
-  for (let k = 0; k < own.length && best < 1; k += step) {
-    const at = own[Math.floor(k)]!;
-    let hits = 0;
-    for (const s of shared) if (near(table.positions[s]!, at, WINDOW)) hits++;
-    best = Math.max(best, hits / shared.length);
-  }
-  return best;
-}
-
-const MAX_PLACES = 64;
-
 /** The salience features of option `i` shown beside `others` (indices into the table's texts), in SALIENCE_FEATURES order. */
 export function distinctiveSalience(table: SalienceTable, i: number, others: readonly number[]): number[] {
   const rivals = others.filter((j) => j !== i);
   let sharedBy: (id: number) => number;
   if (table.holders.length > 0 || table.stats.length === 0) {
+    // Bit j of a word's mask: text j has it (built for up to MASK_TEXTS texts).
     let mask = 0;
     for (const j of rivals) mask |= 1 << j;
     sharedBy = (id) => popcount(table.holders[id]! & mask);
   } else {
     const shared = new Map<number, number>();
-    for (const j of rivals) for (const id of table.words[j]!) shared.set(id, (shared.get(id) ?? 0) + 1);
+    for (const j of rivals) for (let k = table.wordStart[j]!; k < table.wordStart[j + 1]!; k++) shared.set(table.words[k]!, (shared.get(table.words[k]!) ?? 0) + 1);
     sharedBy = (id) => shared.get(id) ?? 0;
   }
-  let n = 0;
-  let inGoal = 0;
-  let last = ABSENT;
-  let lastSum = 0;
-  let history = ABSENT;
-  let latest = -0.5;
-  let repeats = 0;
   const distinct: number[] = [];
   const shared: number[] = [];
-  for (const id of table.words[i]!) {
-    if (sharedBy(id) * 2 >= rivals.length && rivals.length > 0) {
-      shared.push(id);
-      continue;
-    }
-    distinct.push(id);
-    const [goal, lastAt, historyAt, historyLatest, count] = table.stats[id]!;
-    n++;
-    inGoal += goal!;
-    last = Math.min(last, lastAt!);
-    lastSum += lastAt!;
-    history = Math.min(history, historyAt!);
-    latest = Math.max(latest, historyLatest!);
-    repeats += count!;
+  for (let k = table.wordStart[i]!; k < table.wordStart[i + 1]!; k++) {
+    const id = table.words[k]!;
+    if (sharedBy(id) * 2 >= rivals.length && rivals.length > 0) shared.push(id);
+    else distinct.push(id);
   }
-  let beside = 0;
+  const n = distinct.length;
+  let inGoal = 0;
+  let lastSum = 0;
+  let repeats = 0;
   let besideSum = 0;
   for (const id of distinct) {
-    const share = besideShare(table, id, shared);
-    beside = Math.max(beside, share);
-    besideSum += share;
+    inGoal += table.stats[3 * id]!;
+    lastSum += table.stats[3 * id + 1]!;
+    repeats += table.stats[3 * id + 2]!;
+    if (shared.length > 0) {
+      let near = 0;
+      for (const s of shared) if ((table.beside[id * table.stride + (s >>> 5)]! >>> (s & 31)) & 1) near++;
+      besideSum += near / shared.length;
+    }
   }
-  const distinctSet = new Set(distinct);
-  return [
-    Math.log1p(n),
-    n ? inGoal / n : 0,
-    last,
-    n ? lastSum / n : ABSENT,
-    history,
-    latest,
-    n ? repeats / n : 0,
-    beside,
-    n ? besideSum / n : 0,
-    seenShare(table.pairs[i]!, distinctSet),
-    seenShare(table.triples[i]!, distinctSet),
-  ];
+  return [Math.log1p(n), n ? inGoal / n : 0, n ? lastSum / n : ABSENT, n ? repeats / n : 0, n ? besideSum / n : 0, pairsShare(table.pairs, table.pairStart[i]!, table.pairStart[i + 1]!, new Set(distinct))];
+}
+
+/** Share of the pairs touching a word of `distinct` that the history shows (0 when none touch one). */
+function pairsShare(pairs: Int32Array, from: number, to: number, distinct: ReadonlySet<number>): number {
+  let touching = 0;
+  let seen = 0;
+  for (let k = from; k < to; k += 3) {
+    if (!distinct.has(pairs[k]!) && !distinct.has(pairs[k + 1]!)) continue;
+    touching++;
+    seen += pairs[k + 2]!;
+  }
+  return touching ? seen / touching : 0;
 }
