@@ -113,7 +113,6 @@ function compute(q: McqQuestion): AdversaryTable {
   const lastWords = new Set(lastWordList);
   const historyWordList = history === segment.trajectory ? segmentWordList : words(history);
   const lowerHistory = history.toLowerCase();
-  const historyGrams = matchGrams(collapseWhitespace(lowerHistory));
   const bigram = fitBigram(historyWordList);
   const tools = q.choices.map(optionTool);
   const toolCounts = new Map<string, number>();
@@ -122,6 +121,8 @@ function compute(q: McqQuestion): AdversaryTable {
   const optionWordLists = q.choices.map((c) => words(collapseWhitespace(c)));
   // What a step says, without the JSON keys every option repeats: the words whose grounding sets options apart.
   const contents = q.choices.map((c) => contentText(collapseWhitespace(c)));
+  const lowerContents = contents.map((c) => c.toLowerCase());
+  const historyGrams = sharedGrams(lowerContents, collapseWhitespace(lowerHistory));
   const wordSets = optionWordLists.map((list) => new Set(list));
   // A real next step opens a link the last observation lists; a borrowed or repeated one opens
   // a link met earlier or none the context shows.
@@ -173,7 +174,7 @@ function compute(q: McqQuestion): AdversaryTable {
       Math.log1p(novelArguments),
       FINISH.test(text) ? step : 0,
       pairShare(optionWords, goalPairs),
-      meanMatch(contents[i]!.toLowerCase(), historyGrams),
+      meanMatch(lowerContents[i]!, historyGrams),
       uniqueShare(set, wordSets, i, exampleWords),
       ...distinctiveSalience(salience, i, all),
     ];
@@ -254,13 +255,32 @@ function argumentCount(parsed: Record<string, unknown>): number {
 /** Lengths of the context runs an option's text is matched against, longest last. */
 const MATCH_LENGTHS = [4, 8, 16, 32] as const;
 
-/** Hashes of every run of each MATCH_LENGTHS length in `text`. */
-function matchGrams(text: string): Set<number>[] {
-  return MATCH_LENGTHS.map((length) => {
+/**
+ * Of the runs of each MATCH_LENGTHS length in `texts`, the ones `context` shows too (as hashes).
+ * The options are short and the context long (up to HISTORY_CHARS): the options' runs are hashed
+ * into small sets, and the context is read once, each place's runs grown one length from the
+ * last and left as soon as one is no option's run (a longer one starting there is none either).
+ */
+function sharedGrams(texts: readonly string[], context: string): Set<number>[] {
+  const wanted = MATCH_LENGTHS.map((length) => {
     const out = new Set<number>();
-    for (let i = 0; i + length <= text.length; i++) out.add(gramHash(text, i, length));
+    for (const text of texts) for (let i = 0; i + length <= text.length; i++) out.add(gramHash(text, i, length));
     return out;
   });
+  const found = MATCH_LENGTHS.map(() => new Set<number>());
+  for (let i = 0; i + MATCH_LENGTHS[0] <= context.length; i++) {
+    let h = 0x811c9dc5;
+    let j = i;
+    for (let k = 0; k < MATCH_LENGTHS.length; k++) {
+      const end = i + MATCH_LENGTHS[k]!;
+      if (end > context.length) break;
+      for (; j < end; j++) h = Math.imul(h ^ context.charCodeAt(j), 0x01000193);
+      const hash = h >>> 0;
+      if (!wanted[k]!.has(hash)) break;
+      found[k]!.add(hash);
+    }
+  }
+  return found;
 }
 
 function gramHash(text: string, at: number, length: number): number {
