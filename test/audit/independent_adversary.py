@@ -11,7 +11,7 @@ option has (how many, and whether the goal and the context show them), whether a
 opens is in the last observation or only earlier, and the fluency of a step's plan alone. Each feature is also given as its rank and
 z-score within the question. A gradient-boosted classifier (scikit-learn's
 HistGradientBoostingClassifier) is cross-fitted over folds grouped by research question /
-issue (``provenance.instance_id``, else the trajectory), so no question is scored by a model
+issue (``provenance.source_group``, else ``instance_id``, else the trajectory), so no question is scored by a model
 that saw its source; a question is answered by the option with the highest held-out score.
 
 Prints JSON: per task and language, the number of scored questions, the adversary's accuracy
@@ -214,7 +214,7 @@ def argmax_credit(scores: np.ndarray, gold: int) -> float:
 
 def group_of(q: dict) -> str:
     p = q.get("provenance", {})
-    return p.get("instance_id") or p.get("traj_id") or q["id"]
+    return p.get("source_group") or p.get("instance_id") or p.get("traj_id") or q["id"]
 
 
 def evaluate(questions: list[dict], folds: int, rows: list[np.ndarray] | None = None) -> dict:

@@ -9,7 +9,7 @@ import { ADVERSARY_FEATURES, SALIENCE_COLUMN } from './audit/adversary-features.
 import { type SalienceTable, distinctiveSalience } from './audit/adversary-salience.js';
 import { dealGroups } from './audit/adversary.js';
 import { fitTrees, type Scorer } from './audit/learners.js';
-import { boundedTraining, dropPredictable } from './adversarial-drop.js';
+import { LARGE_TASK, boundedTraining, dropPredictable } from './adversarial-drop.js';
 import { type FluencyRange, fluencyRange, planFluency } from './adversarial-fluency.js';
 
 /** A task with fewer drafts is left as drafted (the audit gates task-languages from 30 scored questions). */
@@ -95,8 +95,11 @@ export async function runFilterCore(task: CoreTask): Promise<CoreResult> {
     for (const p of prepared) choose(p, models[p.fold]!);
   }
   // AFLite's last step: every learner refitted on the chosen sets; drop what they still find.
-  const second = dealGroups(task.groups, k, 'af/2');
-  const candidates = prepared.map((p) => ({ id: p.id, folds: [p.fold, second.get(p.group)!], language: p.language, rows: rowsOf(p, p.shown) }));
+  // Over three dealings of the groups into folds (the rounds' and two more): the drop loop stops
+  // at its first pass within bounds, and over fewer that pass is often a lucky dealing. From
+  // LARGE_TASK drafts one dealing's estimate moves by about a point, and two are enough.
+  const more = (prepared.length >= LARGE_TASK ? ['af/2'] : ['af/2', 'af/3']).map((salt) => dealGroups(task.groups, k, salt));
+  const candidates = prepared.map((p) => ({ id: p.id, folds: [p.fold, ...more.map((d) => d.get(p.group)!)], language: p.language, rows: rowsOf(p, p.shown) }));
   const solvable = await dropPredictable(candidates, { folds: k, maxExcess: task.maxExcess, minCell: MIN_ITEMS, guards: [LENGTH, FLUENCY, SIMILARITY], maxTraining: MAX_TRAINING });
   prepared.forEach((p, j) => {
     if (solvable.has(j)) result.dropped[kept[j]!] = 'adversary-solvable';

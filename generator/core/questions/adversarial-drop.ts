@@ -126,7 +126,7 @@ export async function dropPredictable(candidates: readonly DropCandidate[], opti
 /** A first dealing more than this many times the limit above chance is not confirmed on the others before drafts are dropped (from LARGE_TASK drafts). */
 const FAR_ABOVE = 3;
 /** Drafts from which one dealing's held-out accuracy is trusted far from the limit (its binomial error is about a point). */
-const LARGE_TASK = 1000;
+export const LARGE_TASK = 1000;
 
 type Margins = Map<number, Map<number, { credit: number; margin: number }>>;
 

@@ -11,7 +11,10 @@
  *   the combined rule, length and fluency aimed at their targets too, preferring the candidates
  *   the model finds most gold-like.
  * - Then the learners are refitted on the chosen sets, over that dealing of the groups into folds
- *   and a second one, and the drafts they still solve are dropped (adversarial-drop.ts). The caller counts every drop as a skip reason.
+ *   and two more (one more from LARGE_TASK drafts), and the drafts they still solve are dropped (adversarial-drop.ts). The loop
+ *   stops at the first pass within bounds, so over fewer dealings it tends to stop on a lucky
+ *   one: another dealing of the same set then reads several points more. The caller counts
+ *   every drop as a skip reason.
  */
 import { Rng } from '../kernel/rng.js';
 import type { Trajectory } from '../trajectories/types.js';
@@ -86,6 +89,8 @@ export async function filterByTask(
     seed: string;
     taskOf: (t: Trajectory) => string;
     languageOf?: (t: Trajectory) => string;
+    /** The research question / issue a trajectory works on (`sourceGroups`); else its instance id, else its id. */
+    groupOf?: (t: Trajectory) => string;
     renderDraft: (draft: QuestionDraft, t: Trajectory) => { prompt: string; questionStart: number | null } | null;
     runner?: CoreRunner;
     features?: FeatureRunner;
@@ -107,7 +112,7 @@ export async function filterByTask(
     }
   };
   const plans = [...byTask.keys()].sort().map((task) => {
-    const items = byTask.get(task)!.map((e) => ({ draft: e.draft, group: e.t.task.instance_id || e.t.traj_id, id: e.id, language: options.languageOf?.(e.t) }));
+    const items = byTask.get(task)!.map((e) => ({ draft: e.draft, group: options.groupOf?.(e.t) ?? (e.t.task.instance_id || e.t.traj_id), id: e.id, language: options.languageOf?.(e.t) }));
     return planFilter(items, `${options.seed}/${task}`, { renderDraft });
   });
   trajectoryOf.clear();

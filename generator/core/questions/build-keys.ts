@@ -33,3 +33,69 @@ export function languageOf(text: string): 'en' | 'zh' {
   const latin = text.match(LATIN)?.length ?? 0;
   return cjk > 0 && cjk >= 0.2 * (cjk + latin) ? 'zh' : 'en';
 }
+
+/**
+ * The research question or issue each trajectory works on, across runs, agents and languages:
+ * the learned adversary's folds (the build's filter and the audit) keep each group whole, so a
+ * question is never judged by a model trained on another run of its own research question.
+ * Trajectories share a group when they share an instance id, a goal (compared without case,
+ * spacing or punctuation: the same issue filed under another id; a goal more than
+ * GENERIC_GOAL_RUNS instance ids share is a generic instruction such as "Set up the
+ * environment.", not one issue, and joins nothing), or, for InfoDeepSeek runs,
+ * the question index APTBench records (`traj_id`: every agent's run of a question and its
+ * Chinese translation carry the same one, each under its own `uuid`). A group is named by the
+ * least instance id (else trajectory id) among its members, so adding trajectories of other
+ * questions never renames it.
+ */
+export function sourceGroups(trajectories: readonly Trajectory[]): Map<Trajectory, string> {
+  const parent = new Map<string, string>();
+  const find = (x: string): string => {
+    let root = x;
+    while (parent.get(root) !== root) root = parent.get(root)!;
+    for (let at = x; at !== root; ) {
+      const next = parent.get(at)!;
+      parent.set(at, root);
+      at = next;
+    }
+    return root;
+  };
+  const add = (x: string) => {
+    if (!parent.has(x)) parent.set(x, x);
+  };
+  // Node names: `i:` an instance id (the group's name when it is the least), `g:` a goal, `q:` a question index.
+  const union = (a: string, b: string) => {
+    add(a);
+    add(b);
+    const ra = find(a);
+    const rb = find(b);
+    if (ra === rb) return;
+    // The root is the least instance-id node, so the group's name is its least member.
+    const keep = ra.startsWith('i:') && (!rb.startsWith('i:') || ra < rb) ? ra : rb;
+    parent.set(keep === ra ? rb : ra, keep);
+  };
+  const base = (t: Trajectory) => `i:${t.task.instance_id || t.traj_id}`;
+  const idsByGoal = new Map<string, Set<string>>();
+  for (const t of trajectories) {
+    const goal = goalKey(t.task.goal);
+    if (goal === '') continue;
+    const ids = idsByGoal.get(goal);
+    if (ids) ids.add(base(t));
+    else idsByGoal.set(goal, new Set([base(t)]));
+  }
+  for (const t of trajectories) {
+    add(base(t));
+    const goal = goalKey(t.task.goal);
+    if (goal !== '' && idsByGoal.get(goal)!.size <= GENERIC_GOAL_RUNS) union(base(t), `g:${goal}`);
+    const index = t.source.framework === 'infodeepseek' ? t.extra?.source_traj_id : undefined;
+    if (typeof index === 'string' || typeof index === 'number') union(base(t), `q:${String(index)}`);
+  }
+  return new Map(trajectories.map((t) => [t, find(base(t)).slice(2)]));
+}
+
+/** More instance ids than this sharing one goal: the goal is a generic instruction, not one issue or question. */
+export const GENERIC_GOAL_RUNS = 8;
+
+/** A goal compared without case, spacing or punctuation. */
+export function goalKey(goal: string): string {
+  return goal.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+}

@@ -19,7 +19,7 @@ import { type FilterDropReason, filterByTask } from './adversarial-filter.js';
 import { featuresOffThread, runOffThread } from './adversarial-thread.js';
 import { DraftSplit, OFF_THREAD_KINDS } from './generate-thread.js';
 import { corporaByLanguage, draftTrajectory } from './drafting.js';
-import { nearDuplicateKey, questionLanguage } from './build-keys.js';
+import { nearDuplicateKey, questionLanguage, sourceGroups } from './build-keys.js';
 import { chooseShots, shotPools } from './build-shots.js';
 import { balanceGoldPositions } from './gold-positions.js';
 import { type TokenizerName, loadTokenCounter } from './tokenizer.js';
@@ -101,6 +101,8 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
   const counter = await loadTokenCounter(options.tokenizer ?? BUILD_DEFAULTS.tokenizer);
 
   const corpusByLanguage = corporaByLanguage(usable);
+  // Across languages: a translated run belongs to its original's research question.
+  const groups = sourceGroups(usable);
   const root = new Rng(seed);
   // The few-shot split is drawn per domain, so every domain's kinds have examples to show.
   const fewshotIds = new Set<string>();
@@ -220,7 +222,7 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
         const render = templatesByLanguage.get(questionLanguage(t))?.render.get(QUESTION_TYPES[kind].template);
         return render ? renderBare(render, draft) : null;
       };
-      const started = filterByTask(list, { seed, taskOf: (t) => taskFor(kind, t.domain), languageOf: questionLanguage, renderDraft, runner: runOffThread, features: featuresOffThread });
+      const started = filterByTask(list, { seed, taskOf: (t) => taskFor(kind, t.domain), languageOf: questionLanguage, groupOf: (t) => groups.get(t)!, renderDraft, runner: runOffThread, features: featuresOffThread });
       filtered = started.then((s) => s.dropped);
       // Awaited when the kind is finished; a failure is reported there, not as an unhandled rejection.
       filtered.catch(() => undefined);
@@ -327,6 +329,8 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
           step: draft.step,
           framework: t.source.framework,
           instance_id: t.task.instance_id,
+          // Recorded when other runs (another agent's, a translation) share the research question under other ids.
+          ...(groups.get(t)! !== t.task.instance_id ? { source_group: groups.get(t)! } : {}),
         },
         build: {
           seed,

@@ -1,4 +1,5 @@
 import type { Domain, Trajectory } from '../trajectories/types.js';
+import { goalKey as normalisedGoal } from './build-keys.js';
 import { entityTokens } from './context.js';
 import { changedFiles, normalisePatch } from './diff.js';
 
@@ -40,7 +41,7 @@ const goalKeys = new WeakMap<Trajectory, string>();
 /** A goal compared without case, spacing or punctuation (computed once per trajectory: `sameTask` runs for every pair a build compares). */
 function goalKey(t: Trajectory): string {
   let key = goalKeys.get(t);
-  if (key === undefined) goalKeys.set(t, (key = t.task.goal.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim()));
+  if (key === undefined) goalKeys.set(t, (key = normalisedGoal(t.task.goal)));
   return key;
 }
 

@@ -29,6 +29,7 @@ const base = {
       step: { type: ['integer', 'null'], minimum: 0 },
       framework: { type: 'string' },
       instance_id: { type: 'string' },
+      source_group: { type: 'string', minLength: 1 },
     },
   },
   build: {

@@ -50,6 +50,11 @@ export interface QuestionBase {
     step: number | null;
     framework: string;
     instance_id?: string;
+    /**
+     * The research question or issue, when runs under other instance ids share it (another
+     * agent's run, a translation): the learned adversary's folds keep it whole. Absent = `instance_id`.
+     */
+    source_group?: string;
   };
   /** Language of the question's own text; absent = 'en'. */
   language?: 'en' | 'zh';

@@ -2,7 +2,7 @@
  * The learned adversary: an options-only discriminator trained to pick the gold from surface
  * features (adversary-features.ts), cross-fitted so that no question is scored by a model that
  * saw its own source. Questions are grouped by the research question or issue they come from
- * (`provenance.instance_id`, else the trajectory), groups are dealt into folds by a hash of
+ * (`provenance.source_group`, else `instance_id`, else the trajectory), groups are dealt into folds by a hash of
  * their key, and each fold is scored by a model fitted on the others; a question's credit is the
  * mean over ADVERSARY_REPEATS such dealings. Each of the learners of
  * learners.ts (logistic models on three views of the features, the best single feature) is
@@ -67,9 +67,9 @@ export interface AdversaryResult {
   cells: AdversaryCell[];
 }
 
-/** Where a question comes from, for grouping: the research question / issue when recorded, else the trajectory. */
+/** Where a question comes from, for grouping: the research question / issue (`source_group`, else the instance id) when recorded, else the trajectory. */
 export function sourceGroup(q: McqQuestion): string {
-  return q.provenance.instance_id || q.provenance.traj_id;
+  return q.provenance.source_group || q.provenance.instance_id || q.provenance.traj_id;
 }
 
 /**
