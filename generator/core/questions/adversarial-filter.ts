@@ -25,6 +25,7 @@ import { words } from './audit/text.js';
 import { type CoreDraft, type CoreResult, type CoreTask, type FilterDropReason, MIN_ITEMS, runFilterCore } from './adversarial-choose.js';
 import { type FeatureInput, type RenderBare, featureInput, featuresOf } from './adversarial-inputs.js';
 import type { AdversaryTable } from './audit/adversary-features.js';
+import { emptySalienceTable } from './audit/adversary-salience.js';
 import type { McqDraft, QuestionDraft } from './types/module.js';
 
 export { MAX_TRAINING, MIN_ITEMS, type FilterDropReason } from './adversarial-choose.js';
@@ -220,7 +221,7 @@ function prepare(item: FilterItem, seed: string, fold: number, renderDraft: Filt
   const shown = [...Array.from({ length: pinned }, (_, i) => i + 1), ...mcq.choices.flatMap((c, i) => (i !== mcq.gold && alternativeTexts.has(c) ? [texts.indexOf(c, pinned + 1)] : []))];
   // Read by `readFeatures`, on this thread or another.
   const raw: number[][] = [];
-  const salience = { words: new Int32Array(0), wordStart: new Int32Array(1), stats: new Float64Array(0), holders: new Int32Array(0), beside: new Uint32Array(0), stride: 0, pairs: new Int32Array(0), pairStart: new Int32Array(1) };
+  const salience = emptySalienceTable();
   const input = featureInput(item, texts, renderDraft);
   const sets = texts.map((t) => new Set(words(t)));
   const similarity = sets.map((a) => sets.map((b) => jaccard(a, b)));

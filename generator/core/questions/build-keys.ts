@@ -74,21 +74,21 @@ export function sourceGroups(trajectories: readonly Trajectory[]): Map<Trajector
     parent.set(keep === ra ? rb : ra, keep);
   };
   const base = (t: Trajectory) => `i:${t.task.instance_id || t.traj_id}`;
+  const goals = trajectories.map((t) => goalKey(t.task.goal));
   const idsByGoal = new Map<string, Set<string>>();
-  for (const t of trajectories) {
-    const goal = goalKey(t.task.goal);
-    if (goal === '') continue;
-    const ids = idsByGoal.get(goal);
+  trajectories.forEach((t, j) => {
+    if (goals[j] === '') return;
+    const ids = idsByGoal.get(goals[j]!);
     if (ids) ids.add(base(t));
-    else idsByGoal.set(goal, new Set([base(t)]));
-  }
-  for (const t of trajectories) {
+    else idsByGoal.set(goals[j]!, new Set([base(t)]));
+  });
+  trajectories.forEach((t, j) => {
     add(base(t));
-    const goal = goalKey(t.task.goal);
+    const goal = goals[j]!;
     if (goal !== '' && idsByGoal.get(goal)!.size <= GENERIC_GOAL_RUNS) union(base(t), `g:${goal}`);
     const index = t.source.framework === 'infodeepseek' ? t.extra?.source_traj_id : undefined;
     if (typeof index === 'string' || typeof index === 'number') union(base(t), `q:${String(index)}`);
-  }
+  });
   return new Map(trajectories.map((t) => [t, find(base(t)).slice(2)]));
 }
 

@@ -329,8 +329,7 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
           step: draft.step,
           framework: t.source.framework,
           instance_id: t.task.instance_id,
-          // Recorded when other runs (another agent's, a translation) share the research question under other ids.
-          ...(groups.get(t)! !== t.task.instance_id ? { source_group: groups.get(t)! } : {}),
+          ...sourceGroupField(groups.get(t)!, t),
         },
         build: {
           seed,
@@ -395,4 +394,9 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
   }
   await finishReady(true);
   return { questions, count, findings, skipped };
+}
+
+/** Recorded when other runs (another agent's, a translation) share the research question under other ids. */
+function sourceGroupField(group: string, t: Trajectory): { source_group?: string } {
+  return group !== t.task.instance_id ? { source_group: group } : {};
 }

@@ -56,7 +56,7 @@ const QUESTION_CHARS = 600;
 const LAST_OBSERVATION_CHARS = 1500;
 /** Where an observation starts in a rendered trajectory (whitespace collapsed, NFKC: 观察： reads 观察:). */
 const OBSERVATION_MARK = /(?:Observation|Output|观察|输出):/g;
-/** Character trigrams and the bigram model read at most this much of the history (its end). */
+/** The bigram model and the context-match runs read at most this much of the history (its end). */
 const HISTORY_CHARS = 20_000;
 
 const FINISH = /\b(?:task_complete|submit|finish|final[_ ]answer|done)\b|提交|完成任务/i;
@@ -139,6 +139,7 @@ function compute(q: McqQuestion): AdversaryTable {
     const parsed = parseJsonObject(text);
     const argumentWords = new Set(words(argumentText(parsed, text)));
     const tool = tools[i] ?? null;
+    const finish = FINISH.test(text);
     let novel = 0;
     for (const w of set) if (!historyWords.has(w)) novel++;
     const fluency = bigram(optionWords);
@@ -158,7 +159,7 @@ function compute(q: McqQuestion): AdversaryTable {
       parsed ? argumentCount(parsed) : 0,
       tool === null ? 0 : (toolCounts.get(tool) ?? 1) - 1,
       tool !== null && lowerHistory.includes(tool.toLowerCase()) ? 1 : 0,
-      FINISH.test(text) ? 1 : 0,
+      finish ? 1 : 0,
       fluency.mean,
       rules.copied[i] ? 1 : 0,
       rules.offTool[i] ? 1 : 0,
@@ -172,7 +173,7 @@ function compute(q: McqQuestion): AdversaryTable {
       plan ? bigram(words(plan)).mean : fluency.mean,
       argumentWords.size === 0 ? 0 : relevanceShare(argumentWords, questionWords),
       Math.log1p(novelArguments),
-      FINISH.test(text) ? step : 0,
+      finish ? step : 0,
       pairShare(optionWords, goalPairs),
       meanMatch(lowerContents[i]!, historyGrams),
       uniqueShare(set, wordSets, i, exampleWords),
@@ -215,8 +216,7 @@ function parseJsonObject(text: string): Record<string, unknown> | null {
 /** The arguments of a call: `execution.args`/`arguments`/`args` of a JSON step, else a command's words after its first. */
 function argumentText(parsed: Record<string, unknown> | null, text: string): string {
   if (parsed) {
-    const execution = (parsed.execution ?? parsed) as Record<string, unknown>;
-    const args = execution && typeof execution === 'object' ? (execution.args ?? execution.arguments ?? execution.parameters) : undefined;
+    const args = callArguments(parsed);
     return args === undefined ? '' : JSON.stringify(args);
   }
   const fn = /<function=[^>]*>([\s\S]*)/.exec(text);
@@ -224,33 +224,31 @@ function argumentText(parsed: Record<string, unknown> | null, text: string): str
   return text.split(' ').slice(1).join(' ');
 }
 
-/** What a JSON step says it will do, beside its call: `planning`/`plan`/`thought`. */
+/** `execution.args`/`arguments`/`parameters` of a JSON step (or of the step itself when it has no `execution`). */
+function callArguments(parsed: Record<string, unknown>): unknown {
+  const execution = (parsed.execution ?? parsed) as Record<string, unknown>;
+  return execution && typeof execution === 'object' ? (execution.args ?? execution.arguments ?? execution.parameters) : undefined;
+}
+
 /** A JSON step's plan and argument values as plain text; any other option as it stands. */
 function contentText(text: string): string {
   const parsed = parseJsonObject(text);
-  return parsed ? `${planText(parsed)}\n${argumentValues(parsed, text)}` : text;
+  if (!parsed) return text;
+  const args = callArguments(parsed);
+  const values = args && typeof args === 'object' ? Object.values(args).map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join('\n') : '';
+  return `${planText(parsed)}\n${values}`;
 }
 
-/** The values of a call's arguments, joined (a JSON step's), else `argumentText`. */
-function argumentValues(parsed: Record<string, unknown> | null, text: string): string {
-  if (!parsed) return argumentText(parsed, text);
-  const execution = (parsed.execution ?? parsed) as Record<string, unknown>;
-  const args = execution && typeof execution === 'object' ? (execution.args ?? execution.arguments ?? execution.parameters) : undefined;
-  if (!args || typeof args !== 'object') return '';
-  return Object.values(args as Record<string, unknown>).map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join('\n');
-}
-
+/** What a JSON step says it will do, beside its call: `planning`/`plan`/`thought`. */
 function planText(parsed: Record<string, unknown>): string {
   const plan = parsed.planning ?? parsed.plan ?? parsed.thought;
   return typeof plan === 'string' ? plan : '';
 }
 
 function argumentCount(parsed: Record<string, unknown>): number {
-  const execution = (parsed.execution ?? parsed) as Record<string, unknown>;
-  const args = execution && typeof execution === 'object' ? (execution.args ?? execution.arguments ?? execution.parameters) : undefined;
+  const args = callArguments(parsed);
   return args && typeof args === 'object' ? Object.keys(args).length : 0;
 }
-
 
 /** Lengths of the context runs an option's text is matched against, longest last. */
 const MATCH_LENGTHS = [4, 8, 16, 32] as const;
@@ -317,7 +315,6 @@ function pairShare(sequence: readonly string[], pairs: ReadonlySet<string>): num
   for (let j = 1; j < sequence.length; j++) if (pairs.has(`${sequence[j - 1]}\u0000${sequence[j]}`)) shared++;
   return shared / (sequence.length - 1);
 }
-
 
 /**
  * A word-bigram model of the prompt, interpolated with its unigrams and add-one smoothed:

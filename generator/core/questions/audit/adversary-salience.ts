@@ -124,6 +124,11 @@ export function salienceTable(context: SalienceContext, texts: ReadonlyArray<rea
   return { words, wordStart, stats, holders, beside, stride, pairs, pairStart };
 }
 
+/** A table of no texts: a draft's place-holder until its features are read. */
+export function emptySalienceTable(): SalienceTable {
+  return { words: new Int32Array(0), wordStart: new Int32Array(1), stats: new Float64Array(0), holders: new Int32Array(0), beside: new Uint32Array(0), stride: 0, pairs: new Int32Array(0), pairStart: new Int32Array(1) };
+}
+
 /** Lists as one flat array and where each starts (a last entry for the end). */
 function packed(lists: ReadonlyArray<readonly number[]>): { flat: Int32Array; start: Int32Array } {
   const start = new Int32Array(lists.length + 1);
