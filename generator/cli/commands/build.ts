@@ -17,6 +17,7 @@ import type { Question } from '../../core/questions/types.js';
 import type { AuditReport } from '../../core/questions/audit/index.js';
 import { auditFailedName } from '../../core/questions/audit/verdict.js';
 import { ADVERSARY_MIN_QUESTIONS } from '../../core/questions/audit/adversary.js';
+import { describeCell } from '../../core/questions/audit/sample-size.js';
 import { formatNames, readTrajectories } from '../../core/trajectories/read.js';
 import { DOMAINS } from '../../core/trajectories/types.js';
 import { domainLanguageFrom, LANGUAGES } from './inspect.js';
@@ -226,7 +227,11 @@ export function verdictLines(audit: AuditReport): string[] {
     const cells = (t.adversary?.cells ?? [])
       .filter((c) => c.language !== 'all')
       .map((c) => `${c.language} ${pct(c.accuracy)} of ${c.n} vs chance ${pct(c.chance)}${c.n < ADVERSARY_MIN_QUESTIONS ? `, too few to gate (under ${ADVERSARY_MIN_QUESTIONS})` : ''}`);
-    return `verdict ${t.task}: ${t.verdict.toUpperCase()}${cells.length ? ` (learned adversary ${cells.join('; ')})` : ''}`;
+    const notes = [
+      ...(t.smallCells.length ? [`too few to judge: ${t.smallCells.map(describeCell).join(', ')} scored, under ${ADVERSARY_MIN_QUESTIONS}`] : []),
+      ...(cells.length ? [`learned adversary ${cells.join('; ')}`] : []),
+    ];
+    return `verdict ${t.task}: ${t.verdict.toUpperCase()}${notes.length ? ` (${notes.join('; ')})` : ''}`;
   });
   lines.push(`verdict overall: ${audit.verdict.toUpperCase()}`);
   return lines;

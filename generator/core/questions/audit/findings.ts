@@ -52,6 +52,12 @@ export const auditFindings = {
     message: (a) =>
       `task ${a.task} (${a.language}): the learned adversary (${a.learner}) picks the gold in ${pct(a.accuracy)} of ${a.n} held-out questions vs chance ${pct(a.chance)}: ${pts(a.excessPoints)} points, beyond the ${a.maxGain}-point limit and above chance at p = ${a.pValue.toPrecision(2)}; under ${a.minQuestions} scored questions in this language the gate cannot decide, and the audit does not vouch for them; add questions to decide`,
   },
+  'audit-too-few-to-judge': {
+    severity: 'warning',
+    title: 'Too few scored questions for the audit to vouch for',
+    message: (a) =>
+      `task ${a.task}: ${(a.cells as string[]).join(', ')} scored question(s), under the ${a.minQuestions} a language needs before the learned adversary and the string rules are gated; the audit does not vouch for them, and the task is WARN whatever its checks read at this size (a seed would decide them); add runs to decide`,
+  },
   'audit-multi-select-rule-small': {
     severity: 'warning',
     title: 'A string rule solves a small multi-select task',

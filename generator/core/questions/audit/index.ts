@@ -19,6 +19,7 @@ import type { LetterBalance, ShortcutResult, Verdict } from './verdict.js';
 import { checkDefects, type DefectCounts } from './defects.js';
 import { checkNearDuplicates, type NearDuplicateCounts } from './near-duplicates.js';
 import { questionSegment, type SegmentSource, type ToolsSource } from './segment.js';
+import { describeCell, smallCells, type SmallCell } from './sample-size.js';
 import { collapsedPrompt, collapseWhitespace, letterOf, occurrences } from './text.js';
 
 export { auditFindings } from './findings.js';
@@ -27,6 +28,7 @@ export { balanceLetters, planBalancedGoldPositions, permuteChoices } from './bal
 export { NULL_SIMULATIONS } from './gate.js';
 export type { LetterBalance, ShortcutResult, Verdict } from './verdict.js';
 export type { AdversaryCell, AdversaryResult } from './adversary.js';
+export type { SmallCell } from './sample-size.js';
 
 const make = findingFactory(auditFindings);
 
@@ -81,6 +83,11 @@ export interface TaskAudit {
    * null when the task has no MCQ or is so small that not even a perfect score would be significant.
    */
   detectablePoints: number | null;
+  /**
+   * Languages (per format) with fewer scored questions than the gates need: the audit does not
+   * vouch for them and the task is WARN at best (audit-too-few-to-judge); empty when none.
+   */
+  smallCells: SmallCell[];
   duplicates: number;
   duplicatePrompts: number;
   /** Same (trajectory prefix, gold) asked more than once. */
@@ -220,6 +227,12 @@ export function auditQuestions(questions: Question[], options: AuditOptions = {}
     const completionRules = completionBaselines(taskQuestions)[0] ?? null;
     if (completionRules) gateCompletionRules(completionRules, maxShortcutGain / 100, taskFindings);
 
+    const small = smallCells(taskQuestions, valid);
+    if (small.length) {
+      const scored = taskQuestions.filter((q) => q.split !== 'fewshot').length;
+      taskFindings.push(make('audit-too-few-to-judge', {}, { task, cells: small.map(describeCell), scored, minQuestions: ADVERSARY_MIN_QUESTIONS }));
+    }
+
     const choiceCounts: Record<string, number> = {};
     for (const q of valid) choiceCounts[String(q.choices.length)] = (choiceCounts[String(q.choices.length)] ?? 0) + 1;
 
@@ -242,6 +255,7 @@ export function auditQuestions(questions: Question[], options: AuditOptions = {}
       multiSelect,
       multiSelectLanguages,
       detectablePoints,
+      smallCells: small,
       duplicates,
       duplicatePrompts,
       nearDuplicates,
