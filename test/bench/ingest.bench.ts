@@ -18,7 +18,7 @@ import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, r
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { report, runPythonReference } from './measure.js';
+import { compileGenerator, report, runPythonReference } from './measure.js';
 
 const MODELS = Number(process.env.INGEST_BENCH_MODELS ?? 200);
 const TASKS = Number(process.env.INGEST_BENCH_TASKS ?? 30);
@@ -115,21 +115,6 @@ cpu = time.process_time() - c0
 print(json.dumps({'seconds': s, 'cpu_seconds': cpu, 'records': n, 'mb_per_s': size / 1e6 / s, 'cpu_mb_per_s': size / 1e6 / cpu, 'peak_rss_mib': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 `;
 
-/**
- * The ingest as the installed CLI runs it: compiled JavaScript (tsc, as `npm run build`) in a
- * plain `node` process of its own, so neither the ingest nor its worker threads run through a
- * TypeScript loader, and the process's peak memory is the ingest's alone (as the Python loop's
- * is its own). Compiled into .cache/ inside the repository, where the compiled modules still
- * find node_modules.
- */
-function compileIngest(): string {
-  const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-  const out = path.join(repo, '.cache', 'bench-ingest-build');
-  const tsc = spawnSync(process.execPath, [path.join(repo, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(repo, 'tsconfig.build.json'), '--outDir', out], { stdio: 'inherit' });
-  if (tsc.status !== 0) throw new Error('compiling the ingest failed');
-  return out;
-}
-
 /** One timed ingest of `root` in a child process (timed from loaded code, as the Python loop is); prints its figures as JSON. */
 const INGEST_ROUND = `
 const [out, root, threads] = process.argv.slice(2);
@@ -173,7 +158,7 @@ if (process.argv.includes('--generate')) {
       if (gen.status !== 0) throw new Error('log generation failed');
     }
     const bytes = sampleBytes(root);
-    const out = compileIngest();
+    const out = compileGenerator('bench-ingest-build');
     // Both sides run ROUNDS times, alternately, and each keeps its fastest round: on a shared
     // machine a burst of load then slows one round, not one side.
     let py: Record<string, number> | undefined;

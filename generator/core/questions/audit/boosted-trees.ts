@@ -119,8 +119,11 @@ export function predictBoosted(model: BoostedModel, row: readonly number[]): num
   return s;
 }
 
+/** What prediction reads of a model: no nested trees, so it is cheap to send to a worker. */
+export type PortableBoostedModel = Pick<BoostedModel, 'base' | 'learningRate' | 'flat'>;
+
 /** The model's log-odds for the row of `rows` that starts at `offset`. */
-export function predictBoostedAt(model: BoostedModel, rows: Float64Array, offset: number): number {
+export function predictBoostedAt(model: PortableBoostedModel, rows: Float64Array, offset: number): number {
   const { roots, feature, threshold, left, value } = model.flat;
   const rate = model.learningRate;
   let s = model.base;

@@ -22,7 +22,7 @@
  */
 import { fitLogisticFlat, type LogisticCurvature, type LogisticModel, scoreRow, standardiseWithin } from './ranker.js';
 import { argmaxCredit } from './shortcuts/types.js';
-import { type BoostedModel, fitBoostedFlat, predictBoostedAt } from './boosted-trees.js';
+import { type PortableBoostedModel, fitBoostedFlat, predictBoostedAt } from './boosted-trees.js';
 import { fitTreesOffThread } from './trees-thread.js';
 import { rankedInto, writeRaw } from './ranked-rows.js';
 
@@ -207,7 +207,8 @@ const boostedTrees: AdversaryLearner = {
   name: 'trees',
   fit(training) {
     const data = treesData(training);
-    return treesScorer(fitBoostedFlat(data.x, data.width, data.y), data);
+    const { base, learningRate, flat } = fitBoostedFlat(data.x, data.width, data.y);
+    return treesScorer({ model: { base, learningRate, flat }, width: data.width, mean: data.mean, sd: data.sd });
   },
 };
 
@@ -216,9 +217,27 @@ const boostedTrees: AdversaryLearner = {
  * `offThread` and there is one (trees-thread.ts), so that the caller can fit others meanwhile.
  */
 export async function fitTrees(training: readonly TrainingQuestion[], offThread: boolean): Promise<Scorer> {
+  return treesScorer(await fitTreesParts(training, offThread));
+}
+
+/**
+ * What a trees scorer needs, in plain arrays that a worker can be sent (structured clones are
+ * exact, so a scorer made from them there scores to the bit as here): the flat trees and the
+ * ranked view's width and raw-column scale.
+ */
+export interface TreesScorerParts {
+  model: PortableBoostedModel;
+  width: number;
+  mean: number[];
+  sd: number[];
+}
+
+/** `fitTrees`, as the parts of its scorer (`treesScorer` makes the scorer). */
+export async function fitTreesParts(training: readonly TrainingQuestion[], offThread: boolean): Promise<TreesScorerParts> {
   const data = treesData(training);
   const remote = offThread ? fitTreesOffThread(data.x, data.width, data.y) : null;
-  return treesScorer(remote ? await remote : fitBoostedFlat(data.x, data.width, data.y), data);
+  const { base, learningRate, flat } = remote ? await remote : fitBoostedFlat(data.x, data.width, data.y);
+  return { model: { base, learningRate, flat }, width: data.width, mean: data.mean, sd: data.sd };
 }
 
 /** The training rows of the trees: the ranked view, flat, labelled 1 for a gold and 0 for a distractor. */
@@ -243,7 +262,8 @@ function treesData(training: readonly TrainingQuestion[]) {
   return { x, y, width, mean, sd };
 }
 
-function treesScorer(model: BoostedModel, { width, mean, sd }: { width: number; mean: number[]; sd: number[] }): Scorer {
+/** Scores a question's options with fitted trees: the ranked view of its rows, then each row's log-odds. */
+export function treesScorer({ model, width, mean, sd }: TreesScorerParts): Scorer {
   let buffer = new Float64Array(0);
   return (rows) => {
     if (buffer.length < rows.length * width) buffer = new Float64Array(rows.length * width);
