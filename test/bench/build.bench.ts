@@ -221,7 +221,9 @@ function buildCompiled(trajectories: readonly Trajectory[]): TimedBuild {
   // A script file, not `node -e`: worker threads inherit the parent's exec arguments.
   const script = path.join(root, 'bench-build-round.mjs');
   writeFileSync(script, buildRoundScript());
-  const res = spawnSync(process.execPath, [script, out, corpus, process.env.BENCH_BUILD_HASH ? '1' : ''], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  // BENCH_BUILD_NODE_ARGS: node flags for that process (`--cpu-prof --cpu-prof-dir=DIR` profiles the build and its workers).
+  const nodeArgs = (process.env.BENCH_BUILD_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const res = spawnSync(process.execPath, [...nodeArgs, script, out, corpus, process.env.BENCH_BUILD_HASH ? '1' : ''], { encoding: 'utf8', maxBuffer: 1 << 26 });
   rmSync(corpus, { force: true });
   rmSync(script, { force: true });
   if (res.status !== 0) throw new Error(`compiled build failed: ${res.stderr}`);

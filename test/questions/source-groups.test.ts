@@ -5,6 +5,8 @@
  * translation; SWE runs of one issue can be filed under two instance ids with the same goal.
  * Grouping by instance id alone put a question's sibling runs in its training folds (an outside
  * adversary grouped by research question read about 5 points less than one grouped by instance).
+ * The few-shot split is drawn by the same groups, so no test question has a sibling run among the
+ * few-shot examples the harness shows.
  */
 import { describe, expect, it } from 'vitest';
 import { MemoryVfs } from '../../generator/core/kernel/memory-vfs.js';
@@ -88,5 +90,22 @@ describe('source groups: a research question across runs, agents and languages',
     questions.forEach((q, i) => foldOf.set(sourceGroup(q), (foldOf.get(sourceGroup(q)) ?? new Set()).add(folds.fold[i]!)));
     expect([...foldOf.values()].every((f) => f.size === 1)).toBe(true);
     expect(folds.groups).toBe(new Set(questions.map(sourceGroup)).size);
+  });
+
+  it('the few-shot split takes whole groups: no run of a few-shot example’s question is a test question', async () => {
+    // 30 questions, three runs each: the split's 10% is nine runs, three whole groups.
+    const rows = Array.from({ length: 30 }, (_, q) => `Landmark ${q}`).flatMap((topic, q) => [
+      row(`f-${q}-1`, 300 + q, 'deepseek_ddg', `What year was ${topic} founded?`, topic),
+      row(`f-${q}-2`, 300 + q, 'deepseek_lang_ddg', `What year was ${topic} founded?`, topic),
+      row(`f-${q}-3`, 300 + q, 'gemini-2.5-flash_google', `${topic}是哪一年建立的？`, topic),
+    ]);
+    const trajectories = await read(rows);
+    for (const seed of ['s0', 's1', 's2', 's3']) {
+      const built = await buildQuestions(trajectories, { seed, shots: 0, kinds: ['dr_answer_tc'] });
+      const splits = new Map<string, Set<string>>();
+      for (const q of built.questions) splits.set(sourceGroup(q as McqQuestion), (splits.get(sourceGroup(q as McqQuestion)) ?? new Set<string>()).add(q.split ?? 'test'));
+      expect([...splits.values()].filter((s) => s.size > 1), seed).toEqual([]);
+      expect([...splits.values()].filter((s) => s.has('fewshot')).length, seed).toBeGreaterThan(0);
+    }
   });
 });

@@ -104,15 +104,37 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
   // Across languages: a translated run belongs to its original's research question.
   const groups = sourceGroups(usable);
   const root = new Rng(seed);
-  // The few-shot split is drawn per domain, so every domain's kinds have examples to show.
+  // The few-shot split is drawn per domain, so every domain's kinds have examples to show, and by
+  // source group: another run of a few-shot example's issue or research question (another agent's,
+  // a translation) is never a test question. The harness shows the few-shot split's first
+  // documents to every test question (`emit --shots`); a sibling run among them would show a test
+  // question its own answer.
   const fewshotIds = new Set<string>();
   for (const domain of [...new Set(usable.map((t) => t.domain))].sort()) {
     const members = usable.filter((t) => t.domain === domain);
-    members
-      .map((t) => ({ id: t.traj_id, rank: sha256(`${seed}\u0000fewshot\u0000${t.traj_id}`) }))
-      .sort((a, b) => (a.rank < b.rank ? -1 : 1))
-      .slice(0, fewshotCount(members.length, options.fewshotFraction ?? BUILD_DEFAULTS.fewshotFraction))
-      .forEach((x) => fewshotIds.add(x.id));
+    const wanted = fewshotCount(members.length, options.fewshotFraction ?? BUILD_DEFAULTS.fewshotFraction);
+    const byGroup = new Map<string, Trajectory[]>();
+    for (const t of members) {
+      const group = groups.get(t)!;
+      const list = byGroup.get(group);
+      if (list) list.push(t);
+      else byGroup.set(group, [t]);
+    }
+    // A group ranks as its best-ranked run: a run alone in its group keeps the rank it has by its own id.
+    const rankOf = (t: Trajectory) => sha256(`${seed}\u0000fewshot\u0000${t.traj_id}`);
+    const ranked = [...byGroup]
+      .map(([group, runs]) => ({ group, rank: runs.map(rankOf).reduce((a, b) => (b < a ? b : a)) }))
+      .sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : a.group < b.group ? -1 : 1));
+    // Whole groups in rank order until the split has its share; a group larger than what is left
+    // is passed over (it would take most of the examples, or the whole domain), smaller ones after it still fit.
+    let taken = 0;
+    for (const { group } of ranked) {
+      const runs = byGroup.get(group)!;
+      if (taken >= wanted) break;
+      if (taken + runs.length > wanted) continue;
+      for (const t of runs) fewshotIds.add(t.traj_id);
+      taken += runs.length;
+    }
   }
 
   interface Entry { draft: QuestionDraft; t: Trajectory; id: string }
