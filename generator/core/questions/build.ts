@@ -17,6 +17,7 @@ import { type TemplateSet, loadTemplates, renderBare, renderWithinBudget } from 
 import { answerStemFor, omittedMarkersFor, questionHeaderFor } from './stems-zh.js';
 import { type FilterDropReason, filterByTask } from './adversarial-filter.js';
 import { featuresOffThread, runOffThread } from './adversarial-thread.js';
+import { collectGarbage } from '../kernel/collect-garbage.js';
 import { DraftSplit, OFF_THREAD_KINDS } from './generate-thread.js';
 import { corporaByLanguage, draftTrajectory } from './drafting.js';
 import { nearDuplicateKey, questionLanguage, sourceGroups } from './build-keys.js';
@@ -251,16 +252,22 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
       // The drafts' features are read partly on the filter's worker: this thread waits for them,
       // so the core is handed to that worker before this thread goes on to the next kind.
       await started.catch(() => undefined);
+      // Reading the features rendered a bare prompt per draft, now garbage: collected before this
+      // thread goes on, while the filter starts on its worker.
+      collectGarbage();
     }
     return { kind, list, reasons, skips, findings, filtered };
   };
 
-  const finishKind = async (generated: Generated) => {
+  const finishKind = async (generated: Generated & { done?: boolean }) => {
     const { kind, reasons } = generated;
     let list = generated.list;
     for (const key of generated.skips) skip(key);
     findings.push(...generated.findings);
     if (generated.filtered) {
+      // A thread that waits allocates nothing and so collects nothing: what the kinds before left
+      // is collected now, not after the filter, where the build's memory peaks.
+      if (generated.done === false) collectGarbage();
       const dropped = await generated.filtered;
       for (let i = list.length - 1; i >= 0; i--) {
         const reason = dropped.get(list[i]!.draft);
