@@ -10,7 +10,6 @@
  * tokenizing the built prompts once with cl100k_base.
  */
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { copyFileSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -122,18 +121,16 @@ function scaling(): void {
 async function measure(N: number, references: boolean): Promise<void> {
   const trajectories = Array.from({ length: N }, (_, i) => (i % 10 === 8 ? env(i) : i % 10 === 9 ? dr(i) : swe(i)));
 
-  // As the `build` command runs it: each kind's questions are handed over (there: audited and
-  // written) and let go, so the build holds one kind's questions at a time, never the whole set.
   // BENCH_BUILD_HASH=1 prints a sha256 of every built question, in order: the same build gives the same digest.
-  const timedBuild = process.env.BENCH_BUILD_LOADER === 'tsx' ? await buildInProcess(trajectories) : buildCompiled(trajectories);
-  const { built, promptChars, cpuSeconds } = timedBuild;
-  const chars = { seconds: timedBuild.seconds };
-  if (timedBuild.digest) console.log(`BENCH build-digest: trajectories=${N}  sha256=${timedBuild.digest}`);
+  const measured = timedBuild(trajectories);
+  const { built, promptChars, cpuSeconds } = measured;
+  const chars = { seconds: measured.seconds };
+  if (measured.digest) console.log(`BENCH build-digest: trajectories=${N}  sha256=${measured.digest}`);
   const questions = { length: built };
-  const rssAfterChars = timedBuild.peakRssMiB;
+  const rssAfterChars = measured.peakRssMiB;
 
   if (!references) {
-    report('build', { trajectories: N, questions: questions.length, seconds_chars: chars.seconds, cpu_seconds_chars: cpuSeconds, questions_per_cpu_s_chars: questions.length / cpuSeconds, load_average_1m: loadavg()[0]!, questions_per_s_chars: questions.length / chars.seconds, prompt_mb: promptChars / 1e6, peak_rss_mib_after_chars: rssAfterChars, loader: timedBuild.loader });
+    report('build', { trajectories: N, questions: questions.length, seconds_chars: chars.seconds, cpu_seconds_chars: cpuSeconds, questions_per_cpu_s_chars: questions.length / cpuSeconds, load_average_1m: loadavg()[0]!, questions_per_s_chars: questions.length / chars.seconds, prompt_mb: promptChars / 1e6, peak_rss_mib_after_chars: rssAfterChars, loader: measured.loader });
     return;
   }
 
@@ -184,7 +181,7 @@ print(json.dumps({"seconds": time.perf_counter() - start, "questions": made}))
     questions_per_s_chars: questions.length / chars.seconds,
     prompt_mb: promptChars / 1e6,
     peak_rss_mib_after_chars: rssAfterChars,
-    loader: timedBuild.loader,
+    loader: measured.loader,
     cl100k_trajectories: subset.length,
     cl100k_questions: cl.result.questions.length,
     questions_per_s_cl100k: cl.result.questions.length / cl.seconds,
@@ -206,29 +203,30 @@ interface TimedBuild {
 }
 
 /**
- * The timed build, by default as the installed `aptpace build` runs it: the compiled generator
- * (`compileGenerator`) in a plain `node` process of its own that reads the generated corpus from
- * a file, so the peak memory is the build's (and its corpus's) alone. The compiled folder links
- * the repository's templates/ beside its generator/, where the build looks for its shipped
- * templates, so the questions are the same to the byte as the sources build. `BENCH_BUILD_LOADER=tsx`
- * times the TypeScript sources in this process instead, as `npm run aptpace` runs them.
+ * The timed build (build-round.mjs) in a plain `node` process of its own that reads the generated
+ * corpus from a file, so the peak memory is the build's (and its corpus's) alone. By default it
+ * runs as the installed `aptpace build` does, on the compiled generator (`compileGenerator`),
+ * whose folder links the repository's templates/ beside its generator/, where the build looks
+ * for its shipped templates, so the questions are the same to the byte as the sources build.
+ * `BENCH_BUILD_LOADER=tsx` times the TypeScript sources instead, as `npm run aptpace` runs them.
  */
-function buildCompiled(trajectories: readonly Trajectory[]): TimedBuild {
-  const out = process.env.BENCH_BUILD_COMPILED_DIR ?? compileGeneratorWithTemplates();
+function timedBuild(trajectories: readonly Trajectory[]): TimedBuild {
+  const loader = process.env.BENCH_BUILD_LOADER === 'tsx' ? 'tsx' : 'compiled';
+  const buildModule =
+    loader === 'tsx'
+      ? path.join(repoRoot, 'generator', 'core', 'questions', 'build.ts')
+      : path.join(process.env.BENCH_BUILD_COMPILED_DIR ?? compileGeneratorWithTemplates(), 'generator', 'core', 'questions', 'build.js');
   mkdirSync(root, { recursive: true });
   const corpus = path.join(root, 'corpus.jsonl');
   writeFileSync(corpus, trajectories.map((t) => `${JSON.stringify(t)}\n`).join(''));
-  // A script file, not `node -e`: worker threads inherit the parent's exec arguments.
-  const script = path.join(root, 'bench-build-round.mjs');
-  writeFileSync(script, buildRoundScript());
   // BENCH_BUILD_NODE_ARGS: node flags for that process (`--cpu-prof --cpu-prof-dir=DIR` profiles the build and its workers).
-  const nodeArgs = (process.env.BENCH_BUILD_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const res = spawnSync(process.execPath, [...nodeArgs, script, out, corpus, process.env.BENCH_BUILD_HASH ? '1' : ''], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const nodeArgs = [...(loader === 'tsx' ? ['--import', 'tsx'] : []), ...(process.env.BENCH_BUILD_NODE_ARGS ?? '').split(' ').filter(Boolean)];
+  const script = path.join(path.dirname(fileURLToPath(import.meta.url)), 'build-round.mjs');
+  const res = spawnSync(process.execPath, [...nodeArgs, script, buildModule, corpus, process.env.BENCH_BUILD_HASH ? '1' : ''], { encoding: 'utf8', maxBuffer: 1 << 26 });
   rmSync(corpus, { force: true });
-  rmSync(script, { force: true });
-  if (res.status !== 0) throw new Error(`compiled build failed: ${res.stderr}`);
+  if (res.status !== 0) throw new Error(`timed build failed: ${res.stderr}`);
   const lines = res.stdout.trim().split('\n');
-  return { ...JSON.parse(lines[lines.length - 1]!), loader: 'compiled' };
+  return { ...JSON.parse(lines[lines.length - 1]!), loader };
 }
 
 function compileGeneratorWithTemplates(): string {
@@ -236,56 +234,4 @@ function compileGeneratorWithTemplates(): string {
   const link = path.join(out, 'templates');
   if (!existsSync(link)) symlinkSync(path.join(repoRoot, 'templates'), link);
   return out;
-}
-
-/** The compiled build's timed round: the same options and hand-over as `buildInProcess`. */
-function buildRoundScript(): string {
-  return `
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
-const [out, corpus, hash] = process.argv.slice(2);
-const { buildQuestions } = await import(pathToFileURL(path.join(out, 'generator/core/questions/build.js')).href);
-const trajectories = readFileSync(corpus, 'utf8').split('\\n').filter(Boolean).map((l) => JSON.parse(l));
-let built = 0;
-let promptChars = 0;
-const digest = hash ? createHash('sha256') : null;
-const cpu0 = process.cpuUsage();
-const t0 = process.hrtime.bigint();
-const result = await buildQuestions(trajectories, {
-  tokenizer: 'chars',
-  seed: 'bench',
-  onQuestions: (batch) => {
-    built += batch.length;
-    for (const q of batch) promptChars += q.prompt.length;
-    if (digest) for (const q of batch) digest.update(JSON.stringify(q) + '\\n');
-  },
-});
-const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-const cpu = process.cpuUsage(cpu0);
-const errors = result.findings.filter((f) => f.severity === 'error').map((f) => f.code);
-if (built === 0 || errors.length) throw new Error('the build made ' + built + ' questions; errors: ' + errors.join(', '));
-console.log(JSON.stringify({ built, promptChars, seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, peakRssMiB: process.resourceUsage().maxRSS / 1024, digest: digest ? digest.digest('hex') : null }));
-`;
-}
-
-async function buildInProcess(trajectories: Trajectory[]): Promise<TimedBuild> {
-  let built = 0;
-  let promptChars = 0;
-  const digest = process.env.BENCH_BUILD_HASH ? createHash('sha256') : null;
-  const cpuBefore = process.cpuUsage();
-  const run = await timed(() =>
-    buildQuestions(trajectories, {
-      tokenizer: 'chars',
-      seed: 'bench',
-      onQuestions: (batch) => {
-        built += batch.length;
-        for (const q of batch) promptChars += q.prompt.length;
-        if (digest) for (const q of batch) digest.update(`${JSON.stringify(q)}\n`);
-      },
-    }),
-  );
-  const cpu = process.cpuUsage(cpuBefore);
-  return { built, promptChars, seconds: run.seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, peakRssMiB: peakRssMiB(), digest: digest ? digest.digest('hex') : null, loader: 'tsx' };
 }

@@ -7,10 +7,10 @@
  * against one model is adversarial-options.ts.
  */
 import { dealGroups } from './audit/adversary.js';
-import { fitTreesParts, type TreesScorerParts, treesScorer } from './audit/learners.js';
+import { fitTreesParts, type TreesScorerParts } from './audit/learners.js';
 import { LARGE_TASK, boundedTraining, dropPredictable } from './adversarial-drop.js';
 import { planFluency } from './adversarial-fluency.js';
-import { type CoreDraft, FLUENCY, LENGTH, SIMILARITY, choose, fluencyRangeOf, rowsOf } from './adversarial-options.js';
+import { type CoreDraft, FLUENCY, LENGTH, SIMILARITY, chooseShown, fluencyRangeOf, rowsOf } from './adversarial-options.js';
 import { chooseOffThread, endChoosing } from './adversarial-options-thread.js';
 
 export type { CoreDraft } from './adversarial-options.js';
@@ -67,12 +67,9 @@ export async function runFilterCore(task: CoreTask): Promise<CoreResult> {
     for (let fold = 0; fold < k; fold++) if (!offThread[fold]) parts[fold] = await fitOn(prepared.filter((p) => p.fold !== fold), false);
     await Promise.all(remote);
     // Every other draft is chosen on the options worker (when there is one) while this thread chooses the rest.
-    const models = parts.map(treesScorer);
     const away = prepared.filter((_, j) => j % 2 === 1);
     const chosenAway = chooseOffThread(away, parts, round === 0);
-    prepared.forEach((p, j) => {
-      if (!chosenAway || j % 2 === 0) choose(p, models[p.fold]!);
-    });
+    chooseShown(chosenAway ? prepared.filter((_, j) => j % 2 === 0) : prepared, parts);
     if (chosenAway) (await chosenAway).forEach((shown, i) => (away[i]!.shown = shown));
   }
   await endChoosing();

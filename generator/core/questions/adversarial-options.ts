@@ -7,8 +7,7 @@
 import { ADVERSARY_FEATURES, SALIENCE_COLUMN } from './audit/adversary-features.js';
 import { type SalienceTable, distinctiveSalience } from './audit/adversary-salience.js';
 import { type Scorer, type TreesScorerParts, treesScorer } from './audit/learners.js';
-import type { FluencyRange } from './adversarial-fluency.js';
-import { fluencyRange } from './adversarial-fluency.js';
+import { type FluencyRange, fluencyRange } from './adversarial-fluency.js';
 
 /** One draft as the core reads it. */
 export interface CoreDraft {
@@ -94,7 +93,7 @@ export function chooseShown(drafts: readonly CoreDraft[], models: readonly Trees
  * the model (as near as the candidates allow), and among those the set whose distractors the
  * model finds most gold-like (smallest softmax share of the gold).
  */
-export function choose(p: CoreDraft, model: Scorer): void {
+function choose(p: CoreDraft, model: Scorer): void {
   const pinned = Array.from({ length: p.pinned }, (_, i) => i + 1);
   const need = p.options - 1 - p.pinned;
   const alternatives = Array.from({ length: p.raw.length - 1 - p.pinned }, (_, i) => i + 1 + p.pinned);

@@ -124,13 +124,12 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
     // A group ranks as its best-ranked run: a run alone in its group keeps the rank it has by its own id.
     const rankOf = (t: Trajectory) => sha256(`${seed}\u0000fewshot\u0000${t.traj_id}`);
     const ranked = [...byGroup]
-      .map(([group, runs]) => ({ group, rank: runs.map(rankOf).reduce((a, b) => (b < a ? b : a)) }))
+      .map(([group, runs]) => ({ group, runs, rank: runs.map(rankOf).reduce((a, b) => (b < a ? b : a)) }))
       .sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : a.group < b.group ? -1 : 1));
     // Whole groups in rank order until the split has its share; a group larger than what is left
     // is passed over (it would take most of the examples, or the whole domain), smaller ones after it still fit.
     let taken = 0;
-    for (const { group } of ranked) {
-      const runs = byGroup.get(group)!;
+    for (const { runs } of ranked) {
       if (taken >= wanted) break;
       if (taken + runs.length > wanted) continue;
       for (const t of runs) fewshotIds.add(t.traj_id);

@@ -228,10 +228,7 @@ export function auditQuestions(questions: Question[], options: AuditOptions = {}
     if (completionRules) gateCompletionRules(completionRules, maxShortcutGain / 100, taskFindings);
 
     const small = smallCells(taskQuestions, valid);
-    if (small.length) {
-      const scored = taskQuestions.filter((q) => q.split !== 'fewshot').length;
-      taskFindings.push(make('audit-too-few-to-judge', {}, { task, cells: small.map(describeCell), scored, minQuestions: ADVERSARY_MIN_QUESTIONS }));
-    }
+    if (small.length) taskFindings.push(make('audit-too-few-to-judge', {}, { task, cells: small.map(describeCell), minQuestions: ADVERSARY_MIN_QUESTIONS }));
 
     const choiceCounts: Record<string, number> = {};
     for (const q of valid) choiceCounts[String(q.choices.length)] = (choiceCounts[String(q.choices.length)] ?? 0) + 1;

@@ -207,8 +207,7 @@ const boostedTrees: AdversaryLearner = {
   name: 'trees',
   fit(training) {
     const data = treesData(training);
-    const { base, learningRate, flat } = fitBoostedFlat(data.x, data.width, data.y);
-    return treesScorer({ model: { base, learningRate, flat }, width: data.width, mean: data.mean, sd: data.sd });
+    return treesScorer(scorerParts(fitBoostedFlat(data.x, data.width, data.y), data));
   },
 };
 
@@ -236,8 +235,12 @@ export interface TreesScorerParts {
 export async function fitTreesParts(training: readonly TrainingQuestion[], offThread: boolean): Promise<TreesScorerParts> {
   const data = treesData(training);
   const remote = offThread ? fitTreesOffThread(data.x, data.width, data.y) : null;
-  const { base, learningRate, flat } = remote ? await remote : fitBoostedFlat(data.x, data.width, data.y);
-  return { model: { base, learningRate, flat }, width: data.width, mean: data.mean, sd: data.sd };
+  return scorerParts(remote ? await remote : fitBoostedFlat(data.x, data.width, data.y), data);
+}
+
+/** A fitted model's parts a scorer reads (not its nested trees), with the view's scale. */
+function scorerParts({ base, learningRate, flat }: PortableBoostedModel, { width, mean, sd }: { width: number; mean: number[]; sd: number[] }): TreesScorerParts {
+  return { model: { base, learningRate, flat }, width, mean, sd };
 }
 
 /** The training rows of the trees: the ranked view, flat, labelled 1 for a gold and 0 for a distractor. */

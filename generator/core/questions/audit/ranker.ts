@@ -97,13 +97,7 @@ export function fitLogisticFlat(rows: Float64Array, d: number, y: ArrayLike<numb
       if (fresh) hessian[j * D + j] = 1;
     }
     if (fresh) accumulateNewton(rows, D, y, c, margins, gradient, hessian);
-    else {
-      for (let i = 0; i < n; i++) {
-        const residual = c * (sigmoid(margins[i]!) - y[i]!);
-        const at = i * D;
-        for (let a = 0; a < D; a++) gradient[a]! += residual * rows[at + a]!;
-      }
-    }
+    else addGradient(rows, D, Float64Array.from(margins, (z, i) => c * (sigmoid(z) - y[i]!)), gradient);
     if (fresh || factored === null) factored = factor(hessian, D);
     const step = solveFactored(factored, gradient);
     let scale = 1;
@@ -150,11 +144,7 @@ function accumulateNewton(rows: Float64Array, D: number, y: ArrayLike<number>, c
     residuals[i] = c * (p - y[i]!);
     curvatures[i] = c * p * (1 - p);
   }
-  for (let i = 0; i < n; i++) {
-    const at = i * D;
-    const r = residuals[i]!;
-    for (let a = 0; a < D; a++) gradient[a]! += r * rows[at + a]!;
-  }
+  addGradient(rows, D, residuals, gradient);
   let i = 0;
   for (; i + 8 <= n; i += 8) {
     const at0 = i * D;
@@ -186,6 +176,15 @@ function accumulateNewton(rows: Float64Array, D: number, y: ArrayLike<number>, c
       const ca = ci * rows[at + a]!;
       for (let b = 0, k = a * D; b <= a; b++, k++) hessian[k]! += ca * rows[at + b]!;
     }
+  }
+}
+
+/** gradient[a] += residualᵢ · xᵢₐ, rows in order. */
+function addGradient(rows: Float64Array, D: number, residuals: Float64Array, gradient: Float64Array): void {
+  for (let i = 0; i < residuals.length; i++) {
+    const at = i * D;
+    const r = residuals[i]!;
+    for (let a = 0; a < D; a++) gradient[a]! += r * rows[at + a]!;
   }
 }
 
@@ -237,10 +236,8 @@ interface Factored {
   upper: Float64Array;
   /** The pivot row chosen at each column. */
   pivots: Int32Array;
-  /** Column col's multiplier for the row then at position r: multipliers[col · size + r]; 0 where skipped. */
+  /** Column col's multiplier for the row then at position r: multipliers[col · size + r]; 0 below a (near) zero pivot, where nothing is eliminated. */
   multipliers: Float64Array;
-  /** Columns whose pivot was (near) zero: no elimination below them. */
-  singular: Uint8Array;
 }
 
 const NEAR_ZERO = 1e-14;
@@ -250,7 +247,6 @@ function factor(lower: Float64Array, size: number): Factored {
   for (let a = 0; a < size; a++) for (let b = 0; b < size; b++) m[a * size + b] = b <= a ? lower[a * size + b]! : lower[b * size + a]!;
   const pivots = new Int32Array(size);
   const multipliers = new Float64Array(size * size);
-  const singular = new Uint8Array(size);
   for (let col = 0; col < size; col++) {
     let pivot = col;
     for (let r = col + 1; r < size; r++) if (Math.abs(m[r * size + col]!) > Math.abs(m[pivot * size + col]!)) pivot = r;
@@ -263,10 +259,7 @@ function factor(lower: Float64Array, size: number): Factored {
       }
     }
     const p = m[col * size + col]!;
-    if (Math.abs(p) < NEAR_ZERO) {
-      singular[col] = 1;
-      continue;
-    }
+    if (Math.abs(p) < NEAR_ZERO) continue;
     for (let r = col + 1; r < size; r++) {
       const f = m[r * size + col]! / p;
       multipliers[col * size + r] = f;
@@ -275,7 +268,7 @@ function factor(lower: Float64Array, size: number): Factored {
       for (let cc = col + 1; cc < size; cc++) m[r * size + cc]! -= f * m[col * size + cc]!;
     }
   }
-  return { size, upper: m, pivots, multipliers, singular };
+  return { size, upper: m, pivots, multipliers };
 }
 
 function solveFactored(f: Factored, b: Float64Array): number[] {
@@ -288,7 +281,6 @@ function solveFactored(f: Factored, b: Float64Array): number[] {
       v[col] = v[pivot]!;
       v[pivot] = t;
     }
-    if (f.singular[col]) continue;
     for (let r = col + 1; r < n; r++) {
       const mult = f.multipliers[col * n + r]!;
       if (mult === 0) continue;
