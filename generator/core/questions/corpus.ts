@@ -128,16 +128,24 @@ export class CorpusIndex {
         counts[at] = seen + 1;
       }
     }
-    const scored: Array<[Trajectory, number]> = [];
+    // Best first is most shared tokens, then lowest id. The touched positions are bucketed by
+    // their count and only the buckets that reach `limit` are sorted and checked for the same task:
+    // most positions share a token or two and are never looked at again.
+    const byCount: number[][] = [];
     for (const at of touched) {
-      const o = this.trajectories[at]!;
-      if (!sameTask(o, t)) scored.push([o, counts[at]!]);
+      (byCount[counts[at]!] ??= []).push(at);
       counts[at] = 0;
     }
-    const found = scored
-      .sort(([a, x], [b, y]) => y - x || (a.traj_id < b.traj_id ? -1 : 1))
-      .slice(0, limit)
-      .map(([o]) => o);
+    const found: Trajectory[] = [];
+    for (let shared = byCount.length - 1; shared > 0 && found.length < limit; shared--) {
+      const bucket = byCount[shared];
+      if (!bucket) continue;
+      const others = bucket.map((at) => this.trajectories[at]!).sort((a, b) => (a.traj_id < b.traj_id ? -1 : 1));
+      for (const o of others) {
+        if (found.length >= limit) break;
+        if (!sameTask(o, t)) found.push(o);
+      }
+    }
     if (limit === SIMILAR_LIMIT) this.similarCache.set(t, found);
     return found;
   }

@@ -2,7 +2,7 @@ import type { Trajectory } from '../../trajectories/types.js';
 import { entityTokens, stepActionTokens } from '../context.js';
 import { candidateOf } from '../plans.js';
 import { toolOf } from '../tools.js';
-import { replaceInCandidate, substitutionRepeats } from './edit.js';
+import { replaceLeavingPlan, substitutionRepeats, withAction } from './edit.js';
 import { argumentGrounding, priorText } from './grounding.js';
 import { type EntityType, entitiesIn, priorEntities, sameShape } from './off-target-argument.js';
 import type { StepCandidate, StepOperator } from './types.js';
@@ -123,8 +123,9 @@ function adapt(c: StepCandidate, entities: ReadonlyArray<{ text: string; type: E
     if (!to) continue;
     used.add(to.text);
     replaced.push(e.text);
-    out = replaceInCandidate(out, e.text, to.text);
+    // A derived plan is read only at the end: it is derived once, from the last action.
+    out = replaceLeavingPlan(out, e.text, to.text);
     changed++;
   }
-  return { ...out, reason: c.reason };
+  return { ...(changed > 0 ? withAction(out, out.action, out.planGiven ? out.plan : undefined) : out), reason: c.reason };
 }

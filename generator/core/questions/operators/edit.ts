@@ -118,13 +118,24 @@ function replaceDeep(value: unknown, from: string, to: string): unknown {
 
 /** A candidate with whole-token `from` replaced by `to` everywhere it is written: action text, args and a given plan. */
 export function replaceInCandidate(c: StepCandidate, from: string, to: string): StepCandidate {
-  const action: Action = {
-    ...c.action,
-    text: replaceWhole(c.action.text, from, to),
-    args: replaceDeep(c.action.args, from, to) as Record<string, unknown>,
-    raw: c.action.raw ? replaceWhole(c.action.raw, from, to) : c.action.raw,
+  return { ...withAction(c, replaceInAction(c.action, from, to), c.planGiven ? replaceWhole(c.plan, from, to) : undefined), reason: c.reason };
+}
+
+/**
+ * The same replacement, a derived plan left as it was (stale): for a chain of replacements whose
+ * plan is derived once, from the last action (`withAction`), instead of after every link.
+ */
+export function replaceLeavingPlan(c: StepCandidate, from: string, to: string): StepCandidate {
+  return { ...c, action: replaceInAction(c.action, from, to), plan: c.planGiven ? replaceWhole(c.plan, from, to) : c.plan };
+}
+
+function replaceInAction(action: Action, from: string, to: string): Action {
+  return {
+    ...action,
+    text: replaceWhole(action.text, from, to),
+    args: replaceDeep(action.args, from, to) as Record<string, unknown>,
+    raw: action.raw ? replaceWhole(action.raw, from, to) : action.raw,
   };
-  return { ...withAction(c, action, c.planGiven ? replaceWhole(c.plan, from, to) : undefined), reason: c.reason };
 }
 
 /** A candidate for a new action: a given plan is kept (or replaced), a derived one is derived again. */

@@ -92,6 +92,17 @@ export const offTargetArgument: StepOperator = {
     const usedTo = new Set<string>();
     // Each target's possible replacements, read once: only which were used changes from round to round.
     const fitting = new Map<(typeof shuffled)[number], Array<{ text: string; type: EntityType }>>();
+    // The gold with one replacement made, and its fluency: a later round weighs most of the same replacements again.
+    const variants = new Map<string, { c: StepCandidate; fluency: number }>();
+    const variant = (from: string, to: string) => {
+      const key = `${from}\u0000${to}`;
+      let v = variants.get(key);
+      if (v === undefined) {
+        const c = replaceInCandidate(gold, from, to);
+        variants.set(key, (v = { c, fluency: pairFluency(candidateText(c), seen) }));
+      }
+      return v;
+    };
     for (let round = 0; round < 3 && out.length < 5; round++) {
       for (const target of shuffled) {
         if (out.length >= 5) break;
@@ -103,10 +114,10 @@ export const offTargetArgument: StepOperator = {
         const [low, high] = target.type === 'name' ? [0.5, 1.2] : [0.67, 1.5];
         const close = sameType.filter((e) => e.text.length >= target.text.length * low && e.text.length <= target.text.length * high);
         const pool = close.length > 0 ? close : sameType;
-        const to: string | undefined = mostFluent(rng.shuffle(pool.slice(0, 40)), (e) => candidateText(replaceInCandidate(gold, target.text, e.text)), seen)?.text;
+        const to: string | undefined = mostFluent(rng.shuffle(pool.slice(0, 40)), (e) => variant(target.text, e.text).fluency)?.text;
         if (!to || to === target.text) continue;
         usedTo.add(to);
-        out.push({ ...replaceInCandidate(gold, target.text, to), reason: `about ${to} instead of ${target.text}, which is what the next step needs` });
+        out.push({ ...variant(target.text, to).c, reason: `about ${to} instead of ${target.text}, which is what the next step needs` });
       }
     }
     return out;
@@ -235,11 +246,11 @@ export function numberFits(candidate: string, target: string, text: string): boo
  * context shows in that order ("President of Chad" where the context speaks of Chad's
  * president). The first of equals in the given (seeded) order.
  */
-function mostFluent<T>(pool: readonly T[], textOf: (e: T) => string, seen: ReturnType<typeof priorText>): T | undefined {
+function mostFluent<T>(pool: readonly T[], fluency: (e: T) => number): T | undefined {
   let best: T | undefined;
   let bestScore = -1;
   for (const e of pool) {
-    const score = pairFluency(textOf(e), seen);
+    const score = fluency(e);
     if (score > bestScore) {
       best = e;
       bestScore = score;
