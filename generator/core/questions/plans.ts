@@ -1,3 +1,4 @@
+import { singleSpaced } from '../kernel/whitespace.js';
 import type { Action, Step } from '../trajectories/types.js';
 
 /**
@@ -18,7 +19,7 @@ export function candidateOf(step: Pick<Step, 'plan' | 'action'> & { thought?: st
 }
 
 export function oneLine(text: string, max = MAX_PLAN_CHARS): string {
-  const line = text.replace(/\s+/g, ' ').trim();
+  const line = singleSpaced(text).trim();
   return line.length <= max ? line : `${line.slice(0, max - 1).trimEnd()}…`;
 }
 
@@ -43,7 +44,7 @@ const ZH_INTENT_RE = /(查找|搜索|浏览|确认|核实|验证|获取|查询|�
 
 /** Sentences of a text, split after ., !, ? followed by whitespace (or after 。！？). */
 export function sentences(text: string): string[] {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = singleSpaced(text).trim();
   if (!flat) return [];
   return flat.split(/(?<=[.!?])\s+(?=[^a-z])|(?<=[。！？])/u).map((x) => x.trim()).filter(Boolean);
 }
@@ -81,7 +82,7 @@ export function intentOf(step: { plan?: string | null; thought?: string | null }
 
 /** First sentence of a thought, used when a template shows thoughts compactly. */
 export function firstSentence(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = singleSpaced(text).trim();
   const m = /^(.+?[.!?])(\s|$)/.exec(flat);
   return oneLine(m ? m[1]! : flat);
 }

@@ -296,6 +296,10 @@ function grow(t: Grower, rows: Int32Array, hist: Histogram, depth: number, score
 
 /** Every distinct value but the largest when there are at most `bins` of them, else up to `bins − 1` cut values at the training values' quantiles. */
 function cutPoints(values: Float64Array, bins: number): number[] {
+  // A column of at most `bins` values (flags, counts, ranks among a question's options: most of
+  // them) is read without sorting it: its values are the cut points, the largest left out.
+  const few = fewDistinct(values, bins);
+  if (few) return few.sort((a, b) => a - b).slice(0, -1);
   const sorted = values.slice().sort();
   // Distinct values are counted only as far as `bins` + 1 (most columns have far more), and
   // listed only when there are that few: a typed array's filter calls back per element and was
@@ -313,6 +317,25 @@ function cutPoints(values: Float64Array, bins: number): number[] {
     const v = sorted[Math.min(sorted.length - 1, Math.floor((b * sorted.length) / bins))]!;
     // A cut at the maximum would leave the right side empty.
     if (v < sorted[sorted.length - 1]! && (out.length === 0 || v > out[out.length - 1]!)) out.push(v);
+  }
+  return out;
+}
+
+/**
+ * The distinct values of `values` in order of first appearance, or null once there are more than
+ * `bins` of them (or a NaN, which only the sorting path places). A zero's sign may differ from
+ * the sorting path's; every use of a cut point compares with ≤, where 0 and −0 agree.
+ */
+function fewDistinct(values: Float64Array, bins: number): number[] | null {
+  const out: number[] = [];
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (v !== v) return null;
+    let k = 0;
+    while (k < out.length && out[k] !== v) k++;
+    if (k < out.length) continue;
+    if (out.length === bins) return null;
+    out.push(v);
   }
   return out;
 }

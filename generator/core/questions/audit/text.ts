@@ -1,3 +1,4 @@
+import { singleSpaced } from '../../kernel/whitespace.js';
 import type { McqQuestion } from '../types.js';
 
 /** Letters shown to the model, by position. */
@@ -13,7 +14,7 @@ function nfkc(text: string): string {
 
 /** Whitespace-collapsed, NFKC-normalised text: what "verbatim" means for leak checks. */
 export function collapseWhitespace(text: string): string {
-  return nfkc(text).replace(/\s+/g, ' ').trim();
+  return singleSpaced(nfkc(text)).trim();
 }
 
 // Scripts written without spaces count one character per word, or a whole Chinese sentence
