@@ -91,8 +91,13 @@ function dr(i: number): Trajectory {
   };
 }
 
-if (process.env.BENCH_BUILD_TRAJECTORIES === undefined) scaling();
-else await measure(Number(process.env.BENCH_BUILD_TRAJECTORIES), process.env.BENCH_BUILD_REFERENCES !== '0');
+try {
+  if (process.env.BENCH_BUILD_TRAJECTORIES === undefined) scaling();
+  else await measure(Number(process.env.BENCH_BUILD_TRAJECTORIES), process.env.BENCH_BUILD_REFERENCES !== '0');
+} finally {
+  // The scratch folder goes whichever way the run ends (a size measured without references left it behind).
+  rmSync(root, { recursive: true, force: true });
+}
 
 /** Runs `measure` once per size, each in a process of its own, and reports how the figures scale. */
 function scaling(): void {
@@ -169,7 +174,6 @@ print(json.dumps({"seconds": time.perf_counter() - start, "questions": made}))
 `,
     [input, String(questions.length)],
   );
-  rmSync(root, { recursive: true, force: true });
 
   report('build', {
     trajectories: N,
