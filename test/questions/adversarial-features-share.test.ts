@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../generator/core/kernel/rng.js';
 import type { Trajectory } from '../../generator/core/trajectories/types.js';
-import { type FeatureRunner, filterByTask } from '../../generator/core/questions/adversarial-filter.js';
+import { type CorePoster, type FeatureRunner, filterByTask, runInThread } from '../../generator/core/questions/adversarial-filter.js';
 import { featuresOf } from '../../generator/core/questions/adversarial-inputs.js';
 import type { QuestionDraft } from '../../generator/core/questions/types/module.js';
 
@@ -40,13 +40,14 @@ function entries(): Array<{ draft: QuestionDraft; t: Trajectory; id: string }> {
   });
 }
 
-async function filtered(features: FeatureRunner | undefined, rendered: boolean) {
+async function filtered(features: FeatureRunner | undefined, rendered: boolean, post?: CorePoster) {
   const list = entries();
   const started = await filterByTask(list, {
     seed: 's',
     taskOf: () => 'task',
     renderDraft: (d) => (rendered ? { prompt: `Goal: ${String(d.fields.goal)}\nChoices:\n${d.mcq!.choices.join('\n')}\nAnswer: (`, questionStart: 0 } : null),
     features,
+    post,
   });
   const dropped = await started.dropped;
   return list.map((e) => (dropped.has(e.draft) ? `dropped: ${dropped.get(e.draft)}` : JSON.stringify(e.draft.mcq)));
@@ -70,5 +71,23 @@ describe('adversarial filter features read on two threads', () => {
       expect(await filtered(() => null, rendered)).toEqual(here);
       expect(await filtered(() => Promise.reject(new Error('worker failed')), rendered)).toEqual(here);
     }
+  });
+
+  it('runs the cores on the thread they are posted to, from its own copy, and here again when it fails', async () => {
+    const here = await filtered(undefined, true);
+    // The "worker" runs a clone of what was posted one turn later, after the build's thread has let
+    // go of its cores: were they still needed here, or changed by the release, the results would differ.
+    let posted = 0;
+    const elsewhere = await filtered(undefined, true, (tasks) => {
+      posted += tasks.reduce((n, t) => n + t.drafts.length, 0);
+      const copy = structuredClone(tasks);
+      return new Promise((resolve) => setImmediate(resolve)).then(() => runInThread(copy));
+    });
+    expect(posted).toBeGreaterThan(150);
+    expect(elsewhere).toEqual(here);
+    // A worker that fails after the release: the plans are made again and run here.
+    expect(await filtered(undefined, true, () => new Promise((_, reject) => setImmediate(() => reject(new Error('worker failed')))))).toEqual(here);
+    // No worker at all.
+    expect(await filtered(undefined, true, () => null)).toEqual(here);
   });
 });

@@ -52,7 +52,8 @@ interface Prepared {
   item: FilterItem;
   mcq: McqDraft;
   /** Its `raw` features are read from `input` (`readFeatures`) before the core runs. */
-  core: CoreDraft;
+  /** Null once posted to a worker, which holds its own copy (`filterByTask`). */
+  core: CoreDraft | null;
   /** Let go once the features are read: it holds the draft's bare prompt. */
   input: FeatureInput | null;
   texts: string[];
@@ -60,8 +61,14 @@ interface Prepared {
   reasons: string[];
 }
 
-/** Runs the core of each task (in this thread, or on a worker: adversarial-thread.ts), in order. */
+/** Runs the core of each task in this thread, in order. */
 export type CoreRunner = (tasks: CoreTask[]) => Promise<CoreResult[]>;
+
+/**
+ * Sends the tasks' cores to another thread (adversarial-thread.ts), which runs them in order:
+ * resolves to their results, rejects if that thread fails; null when there is none.
+ */
+export type CorePoster = (tasks: CoreTask[]) => Promise<CoreResult[]> | null;
 
 /**
  * Reads the features of some drafts on another thread: resolves to them in the order given, or
@@ -80,8 +87,8 @@ export const runInThread: CoreRunner = async (tasks) => {
  * Filters one kind's drafts task by task (tasks in name order, each seeded by its name); a
  * draft's source group is its research question / issue, else its trajectory. Resolves once the
  * drafts are prepared (rendered, their features read: a share on `features`' thread when it has
- * one free, the rest here meanwhile) and handed to `runner`, which runs the numeric core, on a
- * worker thread when it is one; `dropped` then resolves to the drafts to drop, once the chosen
+ * one free, the rest here meanwhile) and their numeric cores handed to `post`'s thread (or, when
+ * there is none, run here); `dropped` then resolves to the drafts to drop, once the chosen
  * distractors are written into the others.
  */
 export async function filterByTask(
@@ -93,7 +100,7 @@ export async function filterByTask(
     /** The research question / issue a trajectory works on (`sourceGroups`); else its instance id, else its id. */
     groupOf?: (t: Trajectory) => string;
     renderDraft: (draft: QuestionDraft, t: Trajectory) => { prompt: string; questionStart: number | null } | null;
-    runner?: CoreRunner;
+    post?: CorePoster;
     features?: FeatureRunner;
   },
 ): Promise<{ dropped: Promise<Map<QuestionDraft, FilterDropReason>> }> {
@@ -104,25 +111,48 @@ export async function filterByTask(
     if (members) members.push(e);
     else byTask.set(task, [e]);
   }
-  const trajectoryOf = new Map(entries.map((e) => [e.draft, e.t]));
-  const renderDraft = (draft: QuestionDraft) => {
-    try {
-      return options.renderDraft(draft, trajectoryOf.get(draft)!);
-    } catch {
-      return null; // a template error is reported when the question is rendered for real
-    }
+  const makePlans = () => {
+    const trajectoryOf = new Map(entries.map((e) => [e.draft, e.t]));
+    const renderDraft = (draft: QuestionDraft) => {
+      try {
+        return options.renderDraft(draft, trajectoryOf.get(draft)!);
+      } catch {
+        return null; // a template error is reported when the question is rendered for real
+      }
+    };
+    return [...byTask.keys()].sort().map((task) => {
+      const items = byTask.get(task)!.map((e) => ({ draft: e.draft, group: options.groupOf?.(e.t) ?? (e.t.task.instance_id || e.t.traj_id), id: e.id, language: options.languageOf?.(e.t) }));
+      return planFilter(items, `${options.seed}/${task}`, { renderDraft });
+    });
   };
-  const plans = [...byTask.keys()].sort().map((task) => {
-    const items = byTask.get(task)!.map((e) => ({ draft: e.draft, group: options.groupOf?.(e.t) ?? (e.t.task.instance_id || e.t.traj_id), id: e.id, language: options.languageOf?.(e.t) }));
-    return planFilter(items, `${options.seed}/${task}`, { renderDraft });
-  });
-  trajectoryOf.clear();
+  const tasksOf = (plans: FilterPlan[]) => plans.flatMap((p) => (p.task ? [p.task] : []));
+  const plans = makePlans();
   await readFeatures(plans.flatMap((p) => p.prepared), options.features);
-  const results = (options.runner ?? runInThread)(plans.flatMap((p) => (p.task ? [p.task] : [])));
-  const dropped = results.then((all) => {
+  const tasks = tasksOf(plans);
+  const posted = tasks.length > 0 ? (options.post?.(tasks) ?? null) : null;
+  let finished: Promise<{ plans: FilterPlan[]; results: CoreResult[] }>;
+  if (posted) {
+    // Posting cloned the cores, so the worker holds its own: this thread lets go of its copy (the
+    // feature rows, similarities and salience tables of every draft, held through the kind's whole
+    // filter). Should the worker fail, the plans are made again here from the drafts, which
+    // nothing has changed yet, and run in this thread.
+    for (const plan of plans) {
+      if (plan.task) plan.task = { ...plan.task, drafts: [] };
+      for (const p of plan.prepared) p.core = null;
+    }
+    finished = posted.then(
+      (results) => ({ plans, results }),
+      async () => {
+        const again = makePlans();
+        await readFeatures(again.flatMap((p) => p.prepared), undefined);
+        return { plans: again, results: await runInThread(tasksOf(again)) };
+      },
+    );
+  } else finished = runInThread(tasks).then((results) => ({ plans, results }));
+  const dropped = finished.then(({ plans: applied, results }) => {
     const out = new Map<QuestionDraft, FilterDropReason>();
     let next = 0;
-    for (const plan of plans) for (const [d, reason] of applyFilter(plan, plan.task ? all[next++]! : null)) out.set(d, reason);
+    for (const plan of applied) for (const [d, reason] of applyFilter(plan, plan.task ? results[next++]! : null)) out.set(d, reason);
     return out;
   });
   return { dropped };
@@ -150,8 +180,8 @@ async function readFeatures(prepared: readonly Prepared[], features: FeatureRunn
 }
 
 function setFeatures(p: Prepared, table: AdversaryTable): void {
-  p.core.raw = table.rows;
-  p.core.salience = table.salience;
+  p.core!.raw = table.rows;
+  p.core!.salience = table.salience;
   p.input = null;
 }
 
@@ -181,7 +211,7 @@ function planFilter(items: readonly FilterItem[], seed: string, options: FilterO
     const p = prepare(item, seed, foldOf.get(item.group)!, options.renderDraft);
     return p ? [p] : [];
   });
-  return { seed, prepared, task: { seed, groups, k, rounds, maxExcess, drafts: prepared.map((p) => p.core) } };
+  return { seed, prepared, task: { seed, groups, k, rounds, maxExcess, drafts: prepared.map((p) => p.core!) } };
 }
 
 function applyFilter(plan: FilterPlan, result: CoreResult | null): Map<QuestionDraft, FilterDropReason> {

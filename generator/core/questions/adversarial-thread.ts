@@ -11,7 +11,7 @@
  */
 import { jobThread } from '../kernel/job-thread.js';
 import type { CoreResult, CoreTask } from './adversarial-choose.js';
-import { type CoreRunner, type FeatureRunner, runInThread } from './adversarial-filter.js';
+import type { CorePoster, FeatureRunner } from './adversarial-filter.js';
 import type { FeatureInput } from './adversarial-inputs.js';
 import type { AdversaryTable } from './audit/adversary-features.js';
 
@@ -21,14 +21,14 @@ const thread = jobThread<FilterJob, CoreResult[] | AdversaryTable[]>(import.meta
 /** Cores sent and not yet answered: features go to the worker only when there are none, or they would wait behind a core. */
 let coresOut = 0;
 
-/** Runs the tasks' cores on the worker when there is one (in the order sent), in-thread otherwise or if the worker fails. */
-export const runOffThread: CoreRunner = (tasks) => {
-  const sent = tasks.length === 0 ? null : (thread.post({ tasks }) as Promise<CoreResult[]> | null);
-  if (!sent) return runInThread(tasks);
+/** Posts the tasks' cores to the worker (run in the order sent); null when there is none. Rejects if the worker fails: the caller then runs them itself. */
+export const postCores: CorePoster = (tasks) => {
+  const sent = thread.post({ tasks }) as Promise<CoreResult[]> | null;
+  if (!sent) return null;
   coresOut++;
   const answered = () => void coresOut--;
   sent.then(answered, answered);
-  return sent.catch(() => runInThread(tasks));
+  return sent;
 };
 
 /** Reads the inputs' features on the worker when it is there and has no core to run; null otherwise. */

@@ -16,8 +16,9 @@ import { validateQuestion } from './read-questions.js';
 import { type TemplateSet, loadTemplates, renderBare, renderWithinBudget } from './render.js';
 import { answerStemFor, omittedMarkersFor, questionHeaderFor } from './stems-zh.js';
 import { type FilterDropReason, filterByTask } from './adversarial-filter.js';
-import { featuresOffThread, runOffThread } from './adversarial-thread.js';
+import { featuresOffThread, postCores } from './adversarial-thread.js';
 import { collectGarbage } from '../kernel/collect-garbage.js';
+import { flattened } from '../kernel/flattened.js';
 import { DraftSplit, OFF_THREAD_KINDS } from './generate-thread.js';
 import { corporaByLanguage, draftTrajectory } from './drafting.js';
 import { nearDuplicateKey, questionLanguage, sourceGroups } from './build-keys.js';
@@ -244,7 +245,7 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
         const render = templatesByLanguage.get(questionLanguage(t))?.render.get(QUESTION_TYPES[kind].template);
         return render ? renderBare(render, draft) : null;
       };
-      const started = filterByTask(list, { seed, taskOf: (t) => taskFor(kind, t.domain), languageOf: questionLanguage, groupOf: (t) => groups.get(t)!, renderDraft, runner: runOffThread, features: featuresOffThread });
+      const started = filterByTask(list, { seed, taskOf: (t) => taskFor(kind, t.domain), languageOf: questionLanguage, groupOf: (t) => groups.get(t)!, renderDraft, post: postCores, features: featuresOffThread });
       filtered = started.then((s) => s.dropped);
       // Awaited when the kind is finished; a failure is reported there, not as an unhandled rejection.
       filtered.catch(() => undefined);
@@ -345,7 +346,7 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
         id,
         kind,
         task: taskFor(kind, t.domain),
-        prompt: rendered.prompt,
+        prompt: flattened(rendered.prompt),
         prompt_tokens: rendered.tokens,
         length_bucket: lengthBucket(rendered.tokens),
         truncated: rendered.truncated,

@@ -11,33 +11,38 @@ export function rankedInto(rows: readonly (readonly number[])[], out: Float64Arr
   const k = rows.length;
   if (k === 0) return;
   const d = rows[0]!.length;
+  if (column.length < k) column = new Float64Array(k);
   for (let j = 0; j < d; j++) {
+    // The column read once into a scratch array: the z-scores' sums and the ranks' comparisons read it there.
     let m = 0;
-    for (const r of rows) m += r[j]!;
+    for (let i = 0; i < k; i++) m += column[i] = rows[i]![j]!;
     m /= k;
     let variance = 0;
-    for (const r of rows) variance += (r[j]! - m) ** 2;
+    for (let i = 0; i < k; i++) variance += (column[i]! - m) ** 2;
     const s = Math.sqrt(variance / k);
-    for (let i = 0; i < k; i++) out[i * width + j] = s < 1e-9 ? 0 : (rows[i]![j]! - m) / s;
-  }
-  for (let j = 0; j < d; j++) {
+    for (let i = 0; i < k; i++) out[i * width + j] = s < 1e-9 ? 0 : (column[i]! - m) / s;
     for (let i = 0; i < k; i++) {
       if (k < 2) {
         out[i * width + d + j] = 0;
         continue;
       }
+      // Counted without branches: which option is below which is as good as random to a predictor.
       let below = 0;
       let equal = 0;
-      const v = rows[i]![j]!;
-      for (let m = 0; m < k; m++) {
-        if (rows[m]![j]! < v) below++;
-        else if (rows[m]![j]! === v) equal++;
+      const v = column[i]!;
+      for (let o = 0; o < k; o++) {
+        const w = column[o]!;
+        below += +(w < v);
+        equal += +(w === v);
       }
       out[i * width + d + j] = (below + (equal - 1) / 2) / (k - 1);
     }
   }
   for (let i = 0; i < k; i++) writeRaw(rows[i]!, out, i * width + 2 * d, mean, sd);
 }
+
+/** Scratch for one column of a question's options. */
+let column = new Float64Array(8);
 
 /** A row's raw values standardised by the training mean and sd (0 where the sd is 0), at out[offset …]. */
 export function writeRaw(row: readonly number[], out: Float64Array, offset: number, mean: readonly number[], sd: readonly number[]): void {
