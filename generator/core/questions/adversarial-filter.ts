@@ -51,11 +51,17 @@ export interface FilterOptions {
 interface Prepared {
   item: FilterItem;
   mcq: McqDraft;
-  /** Its `raw` features are read from `input` (`readFeatures`) before the core runs. */
-  /** Null once posted to a worker, which holds its own copy (`filterByTask`). */
+  /**
+   * Its `raw` features are read (`readFeatures`) from what `input` renders, before the core runs.
+   * Null once posted to a worker, which holds its own copy (`filterByTask`).
+   */
   core: CoreDraft | null;
-  /** Let go once the features are read: it holds the draft's bare prompt. */
-  input: FeatureInput | null;
+  /**
+   * The draft's bare prompt and candidates, rendered when its features are read (and again should
+   * a worker fail to read them): a kind's bare prompts are never all held at once. Let go once the
+   * features are read.
+   */
+  input: (() => FeatureInput) | null;
   texts: string[];
   sources: string[];
   reasons: string[];
@@ -167,15 +173,16 @@ const SHARED_FEATURES_FROM = 200;
  */
 async function readFeatures(prepared: readonly Prepared[], features: FeatureRunner | undefined): Promise<void> {
   const away = prepared.length >= SHARED_FEATURES_FROM && features ? prepared.filter((_, i) => i % 2 === 1) : [];
-  const remote = away.length > 0 ? features!(away.map((p) => p.input!)) : null;
+  // Posting clones the inputs: each is garbage here as soon as it is sent.
+  const remote = away.length > 0 ? features!(away.map((p) => p.input!())) : null;
   for (const [i, p] of prepared.entries()) {
     if (remote && i % 2 === 1) continue;
-    setFeatures(p, featuresOf(p.input!));
+    setFeatures(p, featuresOf(p.input!()));
   }
   if (!remote) return;
   const read = await remote.catch(() => null);
   for (const [j, p] of away.entries()) {
-    setFeatures(p, read?.[j] ?? featuresOf(p.input!));
+    setFeatures(p, read?.[j] ?? featuresOf(p.input!()));
   }
 }
 
@@ -252,7 +259,7 @@ function prepare(item: FilterItem, seed: string, fold: number, renderDraft: Filt
   // Read by `readFeatures`, on this thread or another.
   const raw: number[][] = [];
   const salience = emptySalienceTable();
-  const input = featureInput(item, texts, renderDraft);
+  const input = () => featureInput(item, texts, renderDraft);
   const sets = texts.map((t) => new Set(words(t)));
   const similarity = sets.map((a) => sets.map((b) => jaccard(a, b)));
   const rng = new Rng(`${seed}/af-rank/${item.id}`);
