@@ -71,7 +71,7 @@ export function fitBoostedFlat(x: Float64Array, d: number, y: ArrayLike<number>,
   // Bins row by row (bin b holds values ≤ thresholds[b], the last bin the rest): one pass over a
   // row's bins fills every feature's histogram, reading the row's gradient once.
   const binned = options.bins < 256 ? new Uint8Array(n * d) : new Uint16Array(n * d);
-  for (let i = 0; i < n; i++) for (let j = 0; j < d; j++) binned[i * d + j] = binOf(x[i * d + j]!, thresholds[j]!);
+  for (let j = 0; j < d; j++) for (let i = 0; i < n; i++) binned[j * n + i] = binOf(x[i * d + j]!, thresholds[j]!);
   // Each row's places in the interleaved histogram, so the histogram's inner loop only adds. A
   // split reads a feature's bins below its last one only (a feature without cut points: none), so
   // a row in a feature's last bin adds nothing there that is ever read, and has no entry for it.
@@ -79,14 +79,14 @@ export function fitBoostedFlat(x: Float64Array, d: number, y: ArrayLike<number>,
   const starts = new Int32Array(n + 1);
   for (let i = 0; i < n; i++) {
     let used = 0;
-    for (let j = 0; j < d; j++) if (binned[i * d + j]! < thresholds[j]!.length) used++;
+    for (let j = 0; j < d; j++) if (binned[j * n + i]! < thresholds[j]!.length) used++;
     starts[i + 1] = starts[i]! + used;
   }
   const slots = 3 * d * stride < 65536 ? new Uint16Array(starts[n]!) : new Uint32Array(starts[n]!);
-  for (let i = 0, at = 0; i < n; i++) for (let j = 0; j < d; j++) if (binned[i * d + j]! < thresholds[j]!.length) slots[at++] = 3 * (j * stride + binned[i * d + j]!);
+  for (let i = 0, at = 0; i < n; i++) for (let j = 0; j < d; j++) if (binned[j * n + i]! < thresholds[j]!.length) slots[at++] = 3 * (j * stride + binned[j * n + i]!);
   const size = 3 * d * (options.bins + 1);
   const pool = Array.from({ length: options.maxDepth + 1 }, () => [new Float64Array(size), new Float64Array(size)]);
-  const grower: Grower = { binned, slots, starts, d, stride, thresholds, g: new Float64Array(n), h: new Float64Array(n), o: options, pool };
+  const grower: Grower = { binned, slots, starts, n, stride, thresholds, g: new Float64Array(n), h: new Float64Array(n), o: options, pool };
   const score = new Float64Array(n).fill(base);
   const trees: Node[] = [];
   const all = Int32Array.from({ length: n }, (_, i) => i);
@@ -163,12 +163,13 @@ function flattenTrees(trees: readonly Node[]): FlatTrees {
 }
 
 interface Grower {
-  /** Row-major bins: row i's feature j at i·d + j. */
+  /** Column-major bins: row i's feature j at j·n + i. */
   binned: Uint8Array | Uint16Array;
   /** Row i's histogram offsets 3 · (j · stride + bin), for the features j whose bin is not their last, at starts[i]..starts[i + 1]. */
   slots: Uint16Array | Uint32Array;
   starts: Int32Array;
-  d: number;
+  /** Rows. */
+  n: number;
   /** Histogram slots per feature (bins + 1). */
   stride: number;
   thresholds: readonly number[][];
@@ -186,7 +187,11 @@ interface Grower {
  */
 type Histogram = Float64Array;
 
-/** Fills `out` (zeroed here) with the histogram of `rows`. */
+/**
+ * Fills `out` (zeroed here) with the histogram of `rows`. A row's slots are four at a time: one row
+ * adds to each slot at most once, so every slot still sums its rows in their order (the same bits),
+ * and the unrolled loop runs about twice as fast in V8 as one slot per iteration.
+ */
 function histogram(t: Grower, rows: Int32Array, out: Histogram): Histogram {
   const { slots, starts, g, h } = t;
   out.fill(0);
@@ -195,7 +200,26 @@ function histogram(t: Grower, rows: Int32Array, out: Histogram): Histogram {
     const gi = g[i]!;
     const hi = h[i]!;
     const end = starts[i + 1]!;
-    for (let e = starts[i]!; e < end; e++) {
+    let e = starts[i]!;
+    for (; e + 3 < end; e += 4) {
+      const a = slots[e]!;
+      const b = slots[e + 1]!;
+      const c = slots[e + 2]!;
+      const d = slots[e + 3]!;
+      out[a]! += gi;
+      out[a + 1]! += hi;
+      out[a + 2]!++;
+      out[b]! += gi;
+      out[b + 1]! += hi;
+      out[b + 2]!++;
+      out[c]! += gi;
+      out[c + 1]! += hi;
+      out[c + 2]!++;
+      out[d]! += gi;
+      out[d + 1]! += hi;
+      out[d + 2]!++;
+    }
+    for (; e < end; e++) {
       const k = slots[e]!;
       out[k]! += gi;
       out[k + 1]! += hi;
@@ -205,7 +229,7 @@ function histogram(t: Grower, rows: Int32Array, out: Histogram): Histogram {
   return out;
 }
 
-/** `histogram` of every row, its counts copied from `counts`. */
+/** `histogram` of every row, its counts copied from `counts`; four slots at a time, as there. */
 function rootHistogram(t: Grower, counts: Float64Array, out: Histogram): Histogram {
   const { slots, starts, g, h } = t;
   out.set(counts);
@@ -214,7 +238,22 @@ function rootHistogram(t: Grower, counts: Float64Array, out: Histogram): Histogr
     const gi = g[i]!;
     const hi = h[i]!;
     const end = starts[i + 1]!;
-    for (let e = starts[i]!; e < end; e++) {
+    let e = starts[i]!;
+    for (; e + 3 < end; e += 4) {
+      const a = slots[e]!;
+      const b = slots[e + 1]!;
+      const c = slots[e + 2]!;
+      const d = slots[e + 3]!;
+      out[a]! += gi;
+      out[a + 1]! += hi;
+      out[b]! += gi;
+      out[b + 1]! += hi;
+      out[c]! += gi;
+      out[c + 1]! += hi;
+      out[d]! += gi;
+      out[d + 1]! += hi;
+    }
+    for (; e < end; e++) {
       const k = slots[e]!;
       out[k]! += gi;
       out[k + 1]! += hi;
@@ -231,11 +270,12 @@ function subtract(parent: Histogram, child: Histogram, out: Histogram): Histogra
 
 function grow(t: Grower, rows: Int32Array, hist: Histogram, depth: number, score: Float64Array): Node {
   const { o, thresholds, stride } = t;
+  const { g, h } = t;
   let gs = 0;
   let hs = 0;
   for (let r = 0; r < rows.length; r++) {
-    gs += t.g[rows[r]!]!;
-    hs += t.h[rows[r]!]!;
+    gs += g[rows[r]!]!;
+    hs += h[rows[r]!]!;
   }
   const leaf = (): Node => {
     const value = -gs / (hs + o.l2);
@@ -263,16 +303,18 @@ function grow(t: Grower, rows: Int32Array, hist: Histogram, depth: number, score
     }
   }
   if (best.feature < 0) return leaf();
-  const { binned, d } = t;
+  // A feature's bins are a column: a node's rows (ascending) read it front to back.
+  const column = best.feature * t.n;
+  const { binned } = t;
   let leftCount = 0;
-  for (let r = 0; r < rows.length; r++) if (binned[rows[r]! * d + best.feature]! <= best.bin) leftCount++;
+  for (let r = 0; r < rows.length; r++) if (binned[column + rows[r]!]! <= best.bin) leftCount++;
   const left = new Int32Array(leftCount);
   const right = new Int32Array(rows.length - leftCount);
   let li = 0;
   let ri = 0;
   for (let r = 0; r < rows.length; r++) {
     const i = rows[r]!;
-    if (binned[i * d + best.feature]! <= best.bin) left[li++] = i;
+    if (binned[column + i]! <= best.bin) left[li++] = i;
     else right[ri++] = i;
   }
   // Only the smaller child's rows are read; a leaf-depth child needs no histogram at all.
