@@ -5,6 +5,7 @@
  * the same text without the network and the build stays byte-identical. The API key never
  * enters the cache key, the cache file or an error message.
  */
+import { singleSpaced } from '../kernel/whitespace.js';
 import { sha256, stableStringify } from '../kernel/stable-json.js';
 import type { Vfs } from '../kernel/vfs.js';
 import { OutputFolder } from '../kernel/output.js';
@@ -192,6 +193,6 @@ function serverMessage(raw: string): string {
 }
 
 function snippet(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = singleSpaced(text).trim();
   return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat || '(empty body)';
 }

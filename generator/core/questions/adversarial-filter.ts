@@ -16,6 +16,7 @@
  *   one: another dealing of the same set then reads several points more. The caller counts
  *   every drop as a skip reason.
  */
+import { singleSpaced } from '../kernel/whitespace.js';
 import { Rng } from '../kernel/rng.js';
 import type { Trajectory } from '../trajectories/types.js';
 import { dealGroups } from './audit/adversary.js';
@@ -267,7 +268,7 @@ function prepare(item: FilterItem, seed: string, fold: number, renderDraft: Filt
   const goldMostSimilar = rng.int(mcq.choices.length) === 0;
   const longerTarget = rng.int(mcq.choices.length);
   const fluentTarget = 0; // dealt across the task by planFluency
-  const lengths = texts.map((t) => [...t.replace(/\s+/g, ' ').trim()].length);
+  const lengths = texts.map((t) => [...singleSpaced(t).trim()].length);
   const core: CoreDraft = { id: item.id, language: item.language ?? 'en', group: item.group, options: mcq.choices.length, raw, salience, similarity, tools: texts.map(optionTool), pinned, shown, lengths, targetRank, goldMostSimilar, longerTarget, fluentTarget, fold };
   return { item, mcq, core, input, texts, sources, reasons };
 }

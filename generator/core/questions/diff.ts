@@ -1,4 +1,5 @@
 /** A minimal unified-diff model: enough to perturb patches and re-render them faithfully. */
+import { singleSpaced } from '../kernel/whitespace.js';
 export interface DiffHunk {
   header: string;
   /** Lines with their leading marker (' ', '+', '-', '\\'). */
@@ -115,6 +116,6 @@ export function recount(h: DiffHunk): DiffHunk {
  */
 export function normalisePatch(patch: string): string {
   return parseDiff(patch)
-    .map((f) => `${filePath(f)}\n${f.hunks.map((h) => h.lines.map((l) => `${l[0] ?? ' '}${l.slice(1).replace(/\s+/g, ' ').trim()}`).join('\n')).join('\n@@\n')}`)
+    .map((f) => `${filePath(f)}\n${f.hunks.map((h) => h.lines.map((l) => `${l[0] ?? ' '}${singleSpaced(l.slice(1)).trim()}`).join('\n')).join('\n@@\n')}`)
     .join('\n');
 }

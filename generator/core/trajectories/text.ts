@@ -2,6 +2,7 @@
  * Deterministic text helpers shared by the readers: canonical one-line action text, derived
  * plans, goal extraction and language detection. Nothing here depends on the source format.
  */
+import { singleSpaced } from '../kernel/whitespace.js';
 import type { ActionKind } from './types.js';
 
 /** Tools whose arguments are a shell command. */
@@ -59,11 +60,8 @@ export function canonicalActionText(kind: ActionKind, tool: string | null, args:
 
 /** Collapses whitespace; the plan and goal summaries are single lines. */
 export function oneLine(text: string): string {
-  // Text whose only whitespace is single spaces needs no replace (which copies the string).
-  return NEEDS_COLLAPSE.test(text) ? text.replace(/\s+/g, ' ').trim() : text.trim();
+  return singleSpaced(text).trim();
 }
-/** Whitespace other than a space, or two spaces in a row. */
-const NEEDS_COLLAPSE = /[^\S ]| {2}/;
 
 const PLAN_LIMIT = 200;
 /** Characters of a thought read for its plan (see derivePlan). */

@@ -26,7 +26,7 @@ export function rankedInto(rows: readonly (readonly number[])[], out: Float64Arr
         out[i * width + d + j] = 0;
         continue;
       }
-      // Counted without branches: which option is below which is as good as random to a predictor.
+      // Counted without branches: which option is below which is as good as random to the CPU's branch predictor.
       let below = 0;
       let equal = 0;
       const v = column[i]!;

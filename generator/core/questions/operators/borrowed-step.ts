@@ -127,5 +127,5 @@ function adapt(c: StepCandidate, entities: ReadonlyArray<{ text: string; type: E
     out = replaceLeavingPlan(out, e.text, to.text);
     changed++;
   }
-  return { ...(changed > 0 ? withAction(out, out.action, out.planGiven ? out.plan : undefined) : out), reason: c.reason };
+  return { ...(changed > 0 ? withAction(out, out.action) : out), reason: c.reason };
 }

@@ -4,6 +4,7 @@
  * command line. The emitted utils.py scorer (`tool_call_match`) parses both sides the same way;
  * `callKey` here mirrors it so the builder can tell two calls apart exactly as scoring will.
  */
+import { singleSpaced } from '../../kernel/whitespace.js';
 import type { Step, Trajectory } from '../../trajectories/types.js';
 import { normaliseCommand } from '../normalise.js';
 
@@ -47,7 +48,7 @@ export function callText(step: Step, format: CallFormat): string | null {
 /** Whitespace-collapsed scalars as strings: `"15"` and `15` are the same argument. */
 function normaliseValue(value: unknown): unknown {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return value.replace(/\s+/g, ' ').trim();
+  if (typeof value === 'string') return singleSpaced(value).trim();
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (Array.isArray(value)) return value.map(normaliseValue);
   if (typeof value === 'object') return Object.fromEntries(Object.keys(value as object).sort().map((k) => [k, normaliseValue((value as Record<string, unknown>)[k])]));
@@ -103,6 +104,6 @@ export function callKey(text: string, format: CallFormat): string | null {
     if (typeof fn.name !== 'string') return null;
     return JSON.stringify([fn.name.trim(), normaliseValue(args)]);
   }
-  const parts = splitCommand(normaliseCommand(text)).map((p) => p.replace(/\s+/g, ' ').trim());
+  const parts = splitCommand(normaliseCommand(text)).map((p) => singleSpaced(p).trim());
   return parts.length ? JSON.stringify([parts[0], parts.slice(1)]) : null;
 }

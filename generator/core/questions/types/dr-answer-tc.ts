@@ -1,3 +1,4 @@
+import { singleSpaced } from '../../kernel/whitespace.js';
 import { stepView } from '../views.js';
 import type { QuestionTypeModule } from './module.js';
 
@@ -11,7 +12,7 @@ export const drAnswerTc: QuestionTypeModule = {
     if (!t.task.goal.trim()) return { drafts: [], skipped: ['no-goal'] };
     // A successful run's own final answer is the short form the question asks for (APTBench's
     // `answer`); the dataset's gold (often a full sentence) is kept as a second reference.
-    const flat = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim();
+    const flat = (s: string | null | undefined) => singleSpaced(s ?? '').trim();
     const submitted = flat(t.outcome.submission);
     const gold = flat(t.task.gold_answer);
     const targets = [...new Set([submitted.length > 0 && submitted.length <= 300 ? submitted : '', gold].filter(Boolean))];

@@ -1,3 +1,4 @@
+import { singleSpaced } from '../../kernel/whitespace.js';
 import { middleCut } from '../views.js';
 import { offeredToolsBefore } from './new-kinds-shared.js';
 import type { QuestionTypeModule } from './module.js';
@@ -55,7 +56,7 @@ export const drCitationMs: QuestionTypeModule = {
   template: 'dr_citation_ms',
   generate(t, ctx) {
     if (!t.task.goal.trim()) return { drafts: [], skipped: ['no-goal'] };
-    const flat = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim();
+    const flat = (s: string | null | undefined) => singleSpaced(s ?? '').trim();
     const submitted = flat(t.outcome.submission);
     const answer = submitted.length > 0 && submitted.length <= 300 ? submitted : flat(t.task.gold_answer);
     if (!answer) return { drafts: [], skipped: ['no-answer'] };
@@ -73,7 +74,7 @@ export const drCitationMs: QuestionTypeModule = {
     const golds = evidence.map((e, i) => (mentions(e.observation, answer) ? i : -1)).filter((i) => i >= 0);
     if (golds.length === 0) return { drafts: [], skipped: ['no-evidence'] };
     if (golds.length === evidence.length) return { drafts: [], skipped: ['all-evidence'] };
-    const choices = evidence.map((e) => `Observation ${e.number}: ${e.action.replace(/\s+/g, ' ').trim()}`);
+    const choices = evidence.map((e) => `Observation ${e.number}: ${singleSpaced(e.action).trim()}`);
     const reasons: Record<string, string> = {};
     choices.forEach((c, i) => (reasons[c] = golds.includes(i) ? '' : 'its text does not state the answer'));
     const target = citationTarget(golds);

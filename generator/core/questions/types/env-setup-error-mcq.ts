@@ -1,3 +1,4 @@
+import { singleSpaced } from '../../kernel/whitespace.js';
 import type { Trajectory } from '../../trajectories/types.js';
 import { arrange, pickDistinct } from '../distractors.js';
 import { normaliseChoice } from '../normalise.js';
@@ -11,7 +12,7 @@ import { type QuestionDraft, type QuestionTypeModule, type SkipReason, chooseAnc
 export const ENV_SETUP_ERROR_CHOICES = 7;
 export const ENV_SETUP_ERROR_HEADER = 'Request: A setup command failed.';
 
-const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();
+const collapse = (s: string) => singleSpaced(s).trim();
 
 /** Word-ish tokens (paths, package names, flags) used to spot strings from the future. */
 function tokens(text: string): Set<string> {
