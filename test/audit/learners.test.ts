@@ -179,6 +179,32 @@ describe('dropping what the refitted learners still find', () => {
     expect(await dropPredictable(items, options)).toEqual(dropped);
   });
 
+  it('keeps a marked option (the finish) the gold about as often as chance where it is offered, in each language', async () => {
+    // 80 drafts offer a finish (column 5): on the gold in drafts 0–19, on a distractor in 120–179,
+    // so a finish is the gold in 1/4 of them. The learners find the first 60 drafts.
+    const marked = (i: number) => (i < 20 ? 0 : i >= 120 && i < 180 ? 1 : -1);
+    // The finish golds are found most clearly (their cue is the widest), so they are dropped first.
+    const widened = (r: number[], i: number, j: number) => (i < 20 && j === 0 ? [r[0]!, r[1]! + 3, ...r.slice(2, 5)] : r.slice(0, 5));
+    const items = candidates(200, 60, 'finish').map((c, i) => ({ ...c, rows: c.rows.map((r, j) => [...widened(r, i, j), j === marked(i) ? 1 : 0]) }));
+    const share = (dropped: Set<number>) => {
+      const kept = items.filter((_, i) => !dropped.has(i) && marked(i) >= 0);
+      return kept.filter((c) => c.rows[0]![5] === 1).length / kept.length;
+    };
+    const options = { folds: 5, maxExcess: 0.05, minCell: 30 };
+    const unguarded = await dropPredictable(items, options);
+    expect(share(unguarded)).toBeLessThan(0.25 - 0.05);
+    const guarded = await dropPredictable(items, { ...options, balanced: [5] });
+    expect(Math.abs(share(guarded) - 0.25)).toBeLessThanOrEqual(0.05 + 1e-9);
+    expect(guarded.size).toBeGreaterThan(20);
+    // Each language is balanced on its own: the other's finishes never stand in for its own.
+    const twoLanguages = items.map((c, i) => (i % 2 === 1 ? { ...c, language: 'zh' } : c));
+    const perLanguage = await dropPredictable(twoLanguages, { ...options, balanced: [5] });
+    for (const language of ['en', 'zh']) {
+      const kept = twoLanguages.filter((c, i) => c.language === language && !perLanguage.has(i) && marked(i) >= 0);
+      expect(Math.abs(kept.filter((c) => c.rows[0]![5] === 1).length / kept.length - 0.25), language).toBeLessThanOrEqual(0.05 + 1e-9);
+    }
+  });
+
   it('drops nothing, or next to nothing, where no cue exists', async () => {
     const dropped = await dropPredictable(candidates(200, 0, 'clean'), { folds: 5, maxExcess: 0.05, minCell: 30 });
     expect(dropped.size).toBeLessThanOrEqual(10);

@@ -12,6 +12,7 @@ import { replaceInCandidate, replaceWhole } from '../../generator/core/questions
 import { entitiesIn } from '../../generator/core/questions/operators/off-target-argument.js';
 import type { StepCandidate } from '../../generator/core/questions/operators/types.js';
 import type { McqQuestion } from '../../generator/core/questions/types.js';
+import type { Trajectory } from '../../generator/core/trajectories/types.js';
 import { loadCanonical } from './fixtures.js';
 import { omittedMarkersFor } from '../../generator/core/questions/stems-zh.js';
 import { intentOf, isIntent } from '../../generator/core/questions/plans.js';
@@ -77,6 +78,68 @@ describe.skipIf(!hasSharedData)('premature finish on the real deep-research runs
     // Shots are drawn in one seeded order and the few-shot split is letter-balanced in that order.
     const distinct = prompts.filter((q) => new Set(q.build.fewshot_ids!.map((id) => byId.get(id)!.gold)).size === q.build.fewshot_ids!.length).length;
     expect(distinct / prompts.length).toBeGreaterThan(0.9);
+  });
+});
+
+describe('a finish among the options', () => {
+  const RIVERS: Array<[string, number]> = [['Wend', 96], ['Lune', 105], ['Tarn', 87], ['Ouse', 208], ['Eden', 145], ['Aller', 412]];
+  /** A run in `town` that checks `checked` rivers one by one (the longest, Aller, last), then finishes. */
+  function riverRun(town: string, checked: number): Trajectory {
+    const base = loadCanonical('deep-research').find((t) => t.traj_id === 'dr:river-2:0')!;
+    const lengths = RIVERS.slice(RIVERS.length - checked);
+    const search = (index: number, plan: string, text: string, observation: string) => ({
+      ...base.steps[1]!,
+      index,
+      plan,
+      action: { kind: 'tool_call' as const, tool: 'web_search', args: { text }, text: `web_search ${JSON.stringify({ text })}`, raw: null },
+      observation,
+    });
+    const steps = [
+      search(0, `Find which rivers flow through ${town}.`, `rivers flowing through ${town} town`, `title: ${town} - Geography\nbody: ${town} lies on the ${lengths.map(([r]) => r).join(', ')}. The Kent, Nidd and Wharfe pass near it but not through it.`),
+      ...lengths.map(([river, km], j) => search(j + 1, `Look up the length of the ${river}.`, `${river} river length km`, `title: ${river} (river)\nbody: The ${river} is ${km} km long.`)),
+      { ...base.steps[3]!, index: checked + 1 },
+    ];
+    const goal = `What is the length in kilometres of the longest river that flows through the town of ${town}?`;
+    return { ...base, traj_id: `dr:rivers-${town}:0`, task: { ...base.task, instance_id: `rivers-${town}`, goal }, steps };
+  }
+
+  it('beside a finish gold, redundant re-checks of the step before are shown (borrowed steps only made it the one grounded option)', async () => {
+    const run = riverRun('Brennick', 2);
+    const partners = ['Calder', 'Dunmore', 'Esker'].map((town) => riverRun(town, 6));
+    const built = await buildQuestions([run, ...partners], { seed: '0', kinds: ['dr_plan_mcq'], adversarialFilter: false, maxPerTrajectory: 8 });
+    const finishGold = (built.questions as McqQuestion[]).find((q) => q.provenance.traj_id === run.traj_id && FINISH.test(q.choices[q.gold]!))!;
+    expect(finishGold).toBeDefined();
+    expect(finishGold.build.choice_sources!.filter((s) => s !== 'gold')).toEqual(['redundant_recheck', 'redundant_recheck', 'redundant_recheck']);
+    // Each is the last search with another name in its place, never a search the prompt already shows.
+    const searched = run.steps.map((s) => s.plan);
+    for (const [i, choice] of finishGold.choices.entries()) {
+      if (i === finishGold.gold) continue;
+      const step = JSON.parse(choice) as { planning: string; execution: { name: string; args: { text: string } } };
+      expect(step.execution.name).toBe('web_search');
+      const river = /^Look up the length of the (\S+)\.$/.exec(step.planning)?.[1];
+      expect(river).toBeDefined();
+      expect(step.execution.args.text).toBe(`${river} river length km`);
+      expect(searched).not.toContain(step.planning);
+    }
+  });
+
+  it('is offered as a premature distractor by K − 1 questions that show as many steps as the finish gold, from any run', async () => {
+    // A short run finishes at step 3; longer runs reach step 3 before their answer is found.
+    const short = riverRun('Brennick', 2);
+    const long = ['Calder', 'Dunmore', 'Esker', 'Fenwick'].map((town) => riverRun(town, 6));
+    // Under every seed (which questions pair is seeded).
+    for (const seed of ['0', '1', '2', '3', '4']) {
+      const built = await buildQuestions([short, ...long], { seed, kinds: ['dr_plan_mcq'], adversarialFilter: false, maxPerTrajectory: 8 });
+      const questions = built.questions as McqQuestion[];
+      const finishGolds = questions.filter((q) => FINISH.test(q.choices[q.gold]!));
+      const premature = questions.filter((q) => !FINISH.test(q.choices[q.gold]!) && q.choices.some((c) => FINISH.test(c)));
+      // Paired within its own run, a finish offered early told it apart by how much of the run the prompt showed.
+      expect(finishGolds.map((q) => q.provenance.step), seed).toEqual([3]);
+      expect(premature.map((q) => q.provenance.step), seed).toEqual([3, 3, 3]);
+      expect(new Set(premature.map((q) => q.provenance.traj_id)).size, seed).toBe(3);
+      // The long runs' own finishes (step 7) have no partner showing seven steps: they are dropped, as counted.
+      expect(built.skipped['dr_plan_mcq:finish-unbalanced'], seed).toBe(4);
+    }
   });
 });
 

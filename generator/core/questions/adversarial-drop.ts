@@ -46,6 +46,14 @@ export interface DropOptions {
    */
   guards?: readonly number[];
   /**
+   * 0/1 marker columns (the finish marker) whose option is the gold, among the kept drafts of a
+   * language that offer it, about as often as chance. The build pairs each finish gold with
+   * premature finishes to that share; a draft is not dropped when that would bring the share
+   * further from chance and more than `maxExcess` from it (dropping the finish golds the learners
+   * find would leave "avoid the finish" as a cue).
+   */
+  balanced?: readonly number[];
+  /**
    * Most training drafts per fit: a larger training fold is subsampled to this many (bounded-training).
    * A fit's cost grows with its training rows, the scoring of the held-out fold does not need them.
    */
@@ -172,10 +180,12 @@ function guardState(candidates: readonly DropCandidate[], kept: readonly number[
   let count = kept.length;
   let chanceSum = kept.reduce((s, j) => s + 1 / candidates[j]!.rows.length, 0);
   const shares = guards.map((f) => kept.reduce((s, j) => s + tops(candidates[j]!, f), 0));
+  const markers = (options.balanced ?? []).map((f) => markerState(candidates, kept, f, options.maxExcess));
   return {
     blocks(i: number): boolean {
       if (count <= 1) return true;
       const chance = (chanceSum - 1 / candidates[i]!.rows.length) / (count - 1);
+      if (markers.some((m) => m.blocks(i))) return true;
       return guards.some((f, g) => {
         const own = tops(candidates[i]!, f);
         return own > 0 && (shares[g]! - own) / (count - 1) < chance - options.maxExcess;
@@ -185,6 +195,46 @@ function guardState(candidates: readonly DropCandidate[], kept: readonly number[
       count--;
       chanceSum -= 1 / candidates[i]!.rows.length;
       guards.forEach((f, g) => (shares[g]! -= tops(candidates[i]!, f)));
+      markers.forEach((m) => m.drop(i));
+    },
+  };
+}
+
+/**
+ * Per language, the kept drafts offering marker column `f` (some shown option has it set): how
+ * many have it on the gold, how many on a distractor only, and the chance share of the former.
+ */
+function markerState(candidates: readonly DropCandidate[], kept: readonly number[], f: number, maxExcess: number) {
+  const on = (i: number): 'gold' | 'distractor' | null => {
+    const rows = candidates[i]!.rows;
+    if (rows[0]![f]! > 0) return 'gold';
+    return rows.some((r) => r[f]! > 0) ? 'distractor' : null;
+  };
+  const cells = new Map<string, { gold: number; distractor: number; chance: number }>();
+  for (const i of kept) {
+    const side = on(i);
+    if (!side) continue;
+    const cell = cells.get(candidates[i]!.language) ?? { gold: 0, distractor: 0, chance: 0 };
+    cell[side]++;
+    cell.chance += 1 / candidates[i]!.rows.length;
+    cells.set(candidates[i]!.language, cell);
+  }
+  const gap = (gold: number, distractor: number, chance: number) => (gold + distractor === 0 ? 0 : gold / (gold + distractor) - chance / (gold + distractor));
+  return {
+    blocks(i: number): boolean {
+      const side = on(i);
+      if (!side) return false;
+      const c = cells.get(candidates[i]!.language)!;
+      const now = gap(c.gold, c.distractor, c.chance);
+      const after = gap(c.gold - (side === 'gold' ? 1 : 0), c.distractor - (side === 'distractor' ? 1 : 0), c.chance - 1 / candidates[i]!.rows.length);
+      return Math.abs(after) > maxExcess && Math.abs(after) > Math.abs(now);
+    },
+    drop(i: number): void {
+      const side = on(i);
+      if (!side) return;
+      const c = cells.get(candidates[i]!.language)!;
+      c[side]--;
+      c.chance -= 1 / candidates[i]!.rows.length;
     },
   };
 }

@@ -121,6 +121,8 @@ function choose(p: CoreDraft, model: Scorer): void {
 
 const RELEVANCE = ADVERSARY_FEATURES.indexOf('history_overlap');
 export const LENGTH = ADVERSARY_FEATURES.indexOf('log_chars');
+/** 1 on an option that finishes the run (adversary-features.ts). */
+export const FINISH_MARKER = ADVERSARY_FEATURES.indexOf('finish_marker');
 
 /** The audit's combined rule on these options (copies and off-tool options are never shown): most similar, then most relevant, then longest; the gold's share of the ties. */
 function combinedCredit(p: CoreDraft, shown: readonly number[]): number {

@@ -16,6 +16,7 @@ import { validateQuestion } from './read-questions.js';
 import { type TemplateSet, loadTemplates, renderBare, renderWithinBudget } from './render.js';
 import { answerStemFor, omittedMarkersFor, questionHeaderFor } from './stems-zh.js';
 import { type FilterDropReason, filterByTask } from './adversarial-filter.js';
+import { pairFinishes } from './finish-pairs.js';
 import { featuresOffThread, postCores } from './adversarial-thread.js';
 import { collectGarbage } from '../kernel/collect-garbage.js';
 import { flattened } from '../kernel/flattened.js';
@@ -177,7 +178,7 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
   const lastSplitKind = kinds.filter((k) => OFF_THREAD_KINDS.has(k)).at(-1);
   const generateKind = async (kind: QuestionKind): Promise<Generated> => {
     const module = QUESTION_TYPES[kind];
-    const list: Entry[] = [];
+    let list: Entry[] = [];
     const reasons: Record<string, number> = {};
     const skips: string[] = [];
     const findings: Finding[] = [];
@@ -211,11 +212,6 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
       for (const draft of result.drafts) {
         draft.answerStem = answerStemFor(draft.answerStem, questionLanguage(t));
         if (draft.questionHeader) draft.questionHeader = questionHeaderFor(draft.questionHeader, questionLanguage(t));
-        if (options.llm) {
-          const next = draft.step === null ? undefined : t.steps[draft.step + 1];
-          await modelDistractor(draft, options.llm, t, next ? [planOf(next), next.action.text] : [], findings);
-          await rewritePlans(draft, options.llm, t, findings);
-        }
         // The id names the question by what it asks (trajectory, anchor, kind, seed) and nothing
         // else: other trajectories may change its distractors (recorded in build.corpus), never
         // its id, so review decisions and harness-log joins survive a growing corpus.
@@ -235,6 +231,26 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
         seenQuestions.add(dupKey);
         seenIds.add(id);
         list.push({ draft, t, id });
+      }
+    }
+    if (module.pairsFinishes) {
+      const unpaired = pairFinishes(
+        list.map((e) => ({ draft: e.draft, finishGold: e.draft.step !== null && e.t.steps[e.draft.step]?.action.kind === 'finish', cell: `${taskFor(kind, e.t.domain)}\u0000${questionLanguage(e.t)}`, key: e.id })),
+        choices,
+        seed,
+      );
+      for (const _ of unpaired) {
+        skip(`${kind}:finish-unbalanced`);
+        reasons['finish-unbalanced'] = (reasons['finish-unbalanced'] ?? 0) + 1;
+      }
+      list = list.filter((_, i) => !unpaired.has(i));
+    }
+    // The model rewrites the choices as they will be shown (a paired premature finish included).
+    if (options.llm) {
+      for (const { draft, t } of list) {
+        const next = draft.step === null ? undefined : t.steps[draft.step + 1];
+        await modelDistractor(draft, options.llm, t, next ? [planOf(next), next.action.text] : [], findings);
+        await rewritePlans(draft, options.llm, t, findings);
       }
     }
     // Adversarial filtering: per scored task, the distractors a cross-fitted options-only

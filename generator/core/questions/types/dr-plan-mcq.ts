@@ -28,6 +28,7 @@ export const drPlanMcq: QuestionTypeModule = {
   format: 'mcq',
   domains: ['deep_research'],
   template: 'dr_plan_mcq',
+  pairsFinishes: true,
   generate(t, ctx) {
     if (!t.task.goal.trim()) return { drafts: [], skipped: ['no-goal'] };
     if (t.steps.length < 2) return { drafts: [], skipped: ['too-short'] };

@@ -54,7 +54,7 @@ export const SKIP_REASONS = {
   'all-evidence': 'every observation contains the final answer, so "select all" would be the gold',
   'topic-cue': 'the gold is the most on-topic option whatever distractors the pool offers (answerable by topic words alone)',
   'gold-in-prompt': 'the prompt (e.g. the issue text) already names the gold verbatim, so it can be copied',
-  'finish-unbalanced': 'the gold is the run\'s finish but no other question of the run can offer that finish as a premature distractor',
+  'finish-unbalanced': 'the gold is the run\'s finish but no question of its task and language is left to offer a finish as a premature distractor',
   'adversary-solvable': 'the cross-fitted options-only adversary still found the gold after adversarial filtering',
 } as const satisfies Record<SkipReason, string>;
 
@@ -112,6 +112,12 @@ export interface McqDraft {
    * shown distractor not listed here is pinned (e.g. a paired premature finish). Dropped once filtered.
    */
   alternatives?: Array<{ text: string; source: string; reason: string }>;
+  /**
+   * The run's own finish, which may stand in for a distractor as a premature finish (finish
+   * allowed here: the answer is not in the prompt yet). The build decides where it is shown
+   * (finish-pairs.ts) and drops it from every draft.
+   */
+  finishOption?: { text: string; source: string; reason: string };
 }
 
 export interface KindResult {
@@ -126,6 +132,8 @@ export interface QuestionTypeModule {
   domains: readonly Domain[];
   /** Template file (without `.hbs`) under templates/prompts. */
   template: string;
+  /** Next-step kinds: a finish gold is paired with premature finishes offered by other questions (finish-pairs.ts). */
+  pairsFinishes?: boolean;
   generate(t: Trajectory, ctx: KindContext): KindResult;
 }
 

@@ -12,6 +12,7 @@ export const nextActionMcq: QuestionTypeModule = {
   format: 'mcq',
   domains: ['swe', 'ctf'],
   template: 'next_action_mcq',
+  pairsFinishes: true,
   generate(t, ctx) {
     if (!t.task.goal.trim()) return { drafts: [], skipped: ['no-goal'] };
     if (t.steps.length < 3) return { drafts: [], skipped: ['too-short'] };

@@ -13,6 +13,7 @@ export const planMcq: QuestionTypeModule = {
   format: 'mcq',
   domains: ['swe', 'ctf'],
   template: 'plan_mcq',
+  pairsFinishes: true,
   generate(t, ctx) {
     if (!t.task.goal.trim()) return { drafts: [], skipped: ['no-goal'] };
     if (t.steps.length < 3) return { drafts: [], skipped: ['too-short'] };

@@ -60,14 +60,7 @@ export function distractorProblem(c: StepCandidate, text: string, offered: Reado
  * Shared machinery of the "pick the next step" kinds: the gold is step `position`, the
  * distractors come from step operators, and `render` turns a candidate into choice text.
  */
-/**
- * How a premature finish may appear among the distractors: `forbid` leaves it out, `require`
- * makes it one of them (or skips the anchor with `finish-unbalanced`). `nextStepDrafts` pairs
- * them so a finish is a distractor about as often as it is the gold.
- */
-export type FinishPolicy = 'forbid' | 'require';
-
-export function nextStepChoices(t: Trajectory, position: number, ctx: KindContext, spec: StepChoiceSpec, offered: ToolSpec[], finish: FinishPolicy = 'forbid'): McqDraft | SkipReason {
+export function nextStepChoices(t: Trajectory, position: number, ctx: KindContext, spec: StepChoiceSpec, offered: ToolSpec[]): McqDraft | SkipReason {
   const step = t.steps[position]!;
   const gold: StepCandidate = candidateOf(step);
   if (spec.needsIntent && !gold.planGiven) return 'no-intent';
@@ -99,34 +92,51 @@ export function nextStepChoices(t: Trajectory, position: number, ctx: KindContex
       .filter(({ c, text }) => !editBodyMissing(text) && distractorProblem(c, text, names, context, goldText) === null)
       .map(({ c, text }) => asOption(c, p.operator, text)),
   }));
-  // The required finish is the run's own finish step: its text is the same whether it is a gold
-  // (at the end) or a distractor (earlier), so being first seen later is no cue and not checked.
-  let finishOption: { value: Option; operator: string } | null = null;
-  if (finish === 'require') {
-    if (!finishAllowed || gold.action.kind === 'finish') return 'finish-unbalanced';
+  // The run's own finish step, which the build may offer in place of a distractor (finish-pairs.ts).
+  // Its text is the same whether it is a gold (at the end) or a distractor (earlier), so being
+  // first seen later is no cue and not checked.
+  let finishOption: McqDraft['finishOption'];
+  if (finishAllowed && gold.action.kind !== 'finish') {
     for (const p of proposals) {
       for (const c of p.values) {
         if (finishOption || c.action.kind !== 'finish' || !usable(c)) continue;
         const text = spec.render(c);
         const tool = toolOf(c.action);
         if (normaliseChoice(text) === normaliseChoice(goldText) || (tool && !names.has(tool)) || copiedFromPrompt(context, text)) continue;
-        finishOption = { value: asOption(c, p.operator, text), operator: p.operator };
+        finishOption = { text, source: p.operator, reason: asOption(c, p.operator, text).reason };
       }
     }
-    if (!finishOption) return 'finish-unbalanced';
-    excluded.add(normaliseChoice(finishOption.value.text));
   }
-  const need = ctx.choices - 1 - (finishOption ? 1 : 0);
+  const withFinish = (draft: McqDraft): McqDraft => (finishOption ? { ...draft, finishOption } : draft);
+  const need = ctx.choices - 1;
+  // Beside a finish gold, redundant re-checks (the step before it with another entity in its
+  // place) are shown, and the filter may trade them for the drafted pool's steps: a premature
+  // finish is offered beside a gold step and its entity swaps, and the options around a finish
+  // should read alike whether it is the gold or not. Beside borrowed steps only, a finish gold
+  // was the one option grounded in the run; beside re-checks only, the one with words the run
+  // had not shown yet.
+  if (spec.sameSlot && gold.action.kind === 'finish' && position >= 1) {
+    const previous = candidateOf(t.steps[position - 1]!);
+    const passes = (c: StepCandidate) => usable(c) && distractorProblem(c, spec.render(c), names, context, goldText) === null;
+    const recheck = sameSlotDistractors(t, position, ctx, spec, need, { rng, names, context, goldText, excluded, usable }, previous, passes);
+    if (recheck) {
+      const picked = recheck.map((p) => ({ operator: 'redundant_recheck', value: { text: p.value.text, reason: `a redundant re-check: ${p.value.reason.replace(/, which is what the next step needs$/, '')}, after the answer is established` } }));
+      const taken = new Set([...excluded, ...picked.map((p) => normaliseChoice(p.value.text))]);
+      const pool = pickDistinct(rng.fork('pick'), filtered, (o) => normaliseChoice(o.text), normaliseChoice(goldText), taken, need * 2, spec.weights);
+      const draft = arrangeWithReasons(rng.fork('arrange'), goldText, picked);
+      draft.alternatives = [...picked, ...pool].map((p) => ({ text: p.value.text, source: p.operator, reason: p.value.reason }));
+      return draft;
+    }
+  }
   if (spec.sameSlot) {
     const slot = sameSlotDistractors(t, position, ctx, spec, need, { rng, names, context, goldText, excluded, usable });
     if (slot) {
-      const picked = finishOption ? [...slot, finishOption] : slot;
-      const draft = arrangeWithReasons(rng.fork('arrange'), goldText, picked);
+      const draft = arrangeWithReasons(rng.fork('arrange'), goldText, slot);
       // The most fluent swaps are shown, and offered to the filter as its only choice: it may drop
       // the question, but not trade a fluent swap for a clumsy one to meet its own fluency target
       // (on the shared corpus that choosing made the gold easier to find for an outside adversary).
       draft.alternatives = slot.map((p) => ({ text: p.value.text, source: p.operator, reason: p.value.reason }));
-      return draft;
+      return withFinish(draft);
     }
   }
   // A pool larger than the options leaves the cue balancing room to choose.
@@ -136,17 +146,27 @@ export function nextStepChoices(t: Trajectory, position: number, ctx: KindContex
   const segmentWords = topicContext([t.task.goal, ...historyBefore(t, position, ctx.observationChars).flatMap((v, j) => [shownSteps[j]!, v.observation ?? ''])]);
   const { picked, topicForced } = balanceCue(rng.fork('cue'), goldText, pool, need, segmentWords);
   if (topicForced) return 'topic-cue';
-  const draft = arrangeWithReasons(rng.fork('arrange'), goldText, finishOption ? [...picked, finishOption] : picked);
+  const draft = arrangeWithReasons(rng.fork('arrange'), goldText, picked);
   draft.alternatives = pool.map((p) => ({ text: p.value.text, source: p.operator, reason: p.value.reason }));
-  return draft;
+  return withFinish(draft);
 }
 
 /**
- * Distractors that each put another entity in the one place of the gold its entity swaps can
- * fill (`sameSlotSwaps`), or null when fewer than `need` of them pass the defect checks.
+ * Distractors that each put another entity in the one place of `source` (the gold unless told)
+ * its entity swaps can fill (`sameSlotSwaps`, ranking only the swaps `keep` passes), or null
+ * when fewer than `need` of them pass the defect checks.
  */
-function sameSlotDistractors(t: Trajectory, position: number, ctx: KindContext, spec: StepChoiceSpec, need: number, s: SlotSetting): Array<{ value: Option; operator: string }> | null {
-  const swaps = sameSlotSwaps({ rng: s.rng.fork('slot'), trajectory: t, position, gold: candidateOf(t.steps[position]!), corpus: ctx.corpus, offered: s.names }, need, SLOT_SPARE);
+function sameSlotDistractors(
+  t: Trajectory,
+  position: number,
+  ctx: KindContext,
+  spec: StepChoiceSpec,
+  need: number,
+  s: SlotSetting,
+  source = candidateOf(t.steps[position]!),
+  keep?: (c: StepCandidate) => boolean,
+): Array<{ value: Option; operator: string }> | null {
+  const swaps = sameSlotSwaps({ rng: s.rng.fork('slot'), trajectory: t, position, gold: source, corpus: ctx.corpus, offered: s.names }, need, SLOT_SPARE, keep);
   const taken = new Set([normaliseChoice(s.goldText), ...s.excluded]);
   const picked: Array<{ value: Option; operator: string }> = [];
   for (const c of swaps) {
@@ -203,6 +223,8 @@ export function nextStepDrafts(
   const drafts: QuestionDraft[] = [];
   const skipped: SkipReason[] = [];
   const built: Array<{ position: number; offered: ToolSpec[]; mcq: McqDraft }> = [];
+  // A finish gold is kept here; the build pairs it with premature finishes offered in other
+  // questions of its task and language, or drops it (finish-pairs.ts).
   for (const i of anchorOrder(ctx, spec.eligible)) {
     if (built.length >= ctx.maxPerTrajectory) break;
     const offered = offeredTools(t, i).tools;
@@ -212,26 +234,6 @@ export function nextStepDrafts(
       continue;
     }
     built.push({ position: i, offered, mcq });
-  }
-  // A finish that is only ever the gold is a cue (on the real deep-research runs it was the gold
-  // in 26 of 29 questions offering it). For each question whose gold is the finish, up to K − 1
-  // other questions of the run offer that finish as a premature distractor, so a finish among the
-  // options is the gold about 1/K of the time; a finish gold that no other question can pair with is dropped.
-  const finishGold = built.findIndex((b) => t.steps[b.position]!.action.kind === 'finish');
-  if (finishGold >= 0) {
-    let paired = 0;
-    for (const index of ctx.rng.fork('finish-pairs').shuffle(built.map((_, j) => j))) {
-      if (index === finishGold || paired >= ctx.choices - 1) continue;
-      const b = built[index]!;
-      const mcq = nextStepChoices(t, b.position, ctx, spec, b.offered, 'require');
-      if (typeof mcq === 'string') continue;
-      b.mcq = mcq;
-      paired++;
-    }
-    if (paired === 0) {
-      built.splice(finishGold, 1);
-      skipped.push('finish-unbalanced');
-    }
   }
   for (const { position: i, offered, mcq } of built) {
     drafts.push({
