@@ -97,31 +97,12 @@ describe('a finish among the options', () => {
     const steps = [
       search(0, `Find which rivers flow through ${town}.`, `rivers flowing through ${town} town`, `title: ${town} - Geography\nbody: ${town} lies on the ${lengths.map(([r]) => r).join(', ')}. The Kent, Nidd and Wharfe pass near it but not through it.`),
       ...lengths.map(([river, km], j) => search(j + 1, `Look up the length of the ${river}.`, `${river} river length km`, `title: ${river} (river)\nbody: The ${river} is ${km} km long.`)),
-      { ...base.steps[3]!, index: checked + 1 },
+      // The answer names the river, so a finish gold has distractors: the finish naming another.
+      { ...base.steps[3]!, index: checked + 1, plan: 'Finish: the Aller is the longest river.', action: { ...base.steps[3]!.action, args: { answer: 'Aller, 412 km' }, text: 'task_complete {"answer": "Aller, 412 km"}' } },
     ];
     const goal = `What is the length in kilometres of the longest river that flows through the town of ${town}?`;
     return { ...base, traj_id: `dr:rivers-${town}:0`, task: { ...base.task, instance_id: `rivers-${town}`, goal }, steps };
   }
-
-  it('beside a finish gold, redundant re-checks of the step before are shown (borrowed steps only made it the one grounded option)', async () => {
-    const run = riverRun('Brennick', 2);
-    const partners = ['Calder', 'Dunmore', 'Esker'].map((town) => riverRun(town, 6));
-    const built = await buildQuestions([run, ...partners], { seed: '0', kinds: ['dr_plan_mcq'], adversarialFilter: false, maxPerTrajectory: 8 });
-    const finishGold = (built.questions as McqQuestion[]).find((q) => q.provenance.traj_id === run.traj_id && FINISH.test(q.choices[q.gold]!))!;
-    expect(finishGold).toBeDefined();
-    expect(finishGold.build.choice_sources!.filter((s) => s !== 'gold')).toEqual(['redundant_recheck', 'redundant_recheck', 'redundant_recheck']);
-    // Each is the last search with another name in its place, never a search the prompt already shows.
-    const searched = run.steps.map((s) => s.plan);
-    for (const [i, choice] of finishGold.choices.entries()) {
-      if (i === finishGold.gold) continue;
-      const step = JSON.parse(choice) as { planning: string; execution: { name: string; args: { text: string } } };
-      expect(step.execution.name).toBe('web_search');
-      const river = /^Look up the length of the (\S+)\.$/.exec(step.planning)?.[1];
-      expect(river).toBeDefined();
-      expect(step.execution.args.text).toBe(`${river} river length km`);
-      expect(searched).not.toContain(step.planning);
-    }
-  });
 
   it('is offered as a premature distractor by K − 1 questions that show as many steps as the finish gold, from any run', async () => {
     // A short run finishes at step 3; longer runs reach step 3 before their answer is found.

@@ -142,10 +142,8 @@ function replacementsFor(target: { text: string; type: EntityType }, prior: Read
  * target with the most replacements, then the first in the gold): the options then differ from
  * each other exactly as they differ from the gold, so no option is the one the others vary.
  * The most fluent replacements under the context, of a seeded sample. Empty when no target has `count`.
- * `keep`, when given, rejects swaps before they are ranked (a re-check of a step the prompt shows
- * must not reproduce another step it shows, which the most fluent swaps tend to).
  */
-export function sameSlotSwaps({ rng, trajectory, position, gold, corpus }: StepOperatorContext, count: number, spare = 3, keep?: (c: StepCandidate) => boolean): StepCandidate[] {
+export function sameSlotSwaps({ rng, trajectory, position, gold, corpus }: StepOperatorContext, count: number, spare = 3): StepCandidate[] {
   const goldText = `${gold.plan}\n${gold.action.text}`;
   const targets = entitiesIn(goldText).filter((e) => gold.action.text.includes(e.text) || JSON.stringify(gold.action.args).includes(e.text));
   const allPrior = priorEntities(trajectory, position);
@@ -171,10 +169,8 @@ export function sameSlotSwaps({ rng, trajectory, position, gold, corpus }: StepO
       .fork(target.text)
       .shuffle(fits.slice(0, 40))
       .map((e, order) => ({ e, order, c: replaceInCandidate(gold, target.text, e.text) }))
-      .filter((x) => !keep || keep(x.c))
       .map((x) => ({ ...x, fluency: pairFluency(candidateText(x.c), seen) }))
       .sort((a, b) => b.fluency - a.fluency || a.order - b.order);
-    if (scored.length < count) continue;
     const fluency = scored.slice(0, count).reduce((s, x) => s + x.fluency, 0) / count;
     if (!best || fluency > best.fluency + 1e-12 || (Math.abs(fluency - best.fluency) <= 1e-12 && fits.length > best.fits)) best = { target, swaps: scored.slice(0, count + spare), fluency, fits: fits.length };
   }

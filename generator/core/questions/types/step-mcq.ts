@@ -109,25 +109,6 @@ export function nextStepChoices(t: Trajectory, position: number, ctx: KindContex
   }
   const withFinish = (draft: McqDraft): McqDraft => (finishOption ? { ...draft, finishOption } : draft);
   const need = ctx.choices - 1;
-  // Beside a finish gold, redundant re-checks (the step before it with another entity in its
-  // place) are shown, and the filter may trade them for the drafted pool's steps: a premature
-  // finish is offered beside a gold step and its entity swaps, and the options around a finish
-  // should read alike whether it is the gold or not. Beside borrowed steps only, a finish gold
-  // was the one option grounded in the run; beside re-checks only, the one with words the run
-  // had not shown yet.
-  if (spec.sameSlot && gold.action.kind === 'finish' && position >= 1) {
-    const previous = candidateOf(t.steps[position - 1]!);
-    const passes = (c: StepCandidate) => usable(c) && distractorProblem(c, spec.render(c), names, context, goldText) === null;
-    const recheck = sameSlotDistractors(t, position, ctx, spec, need, { rng, names, context, goldText, excluded, usable }, previous, passes);
-    if (recheck) {
-      const picked = recheck.map((p) => ({ operator: 'redundant_recheck', value: { text: p.value.text, reason: `a redundant re-check: ${p.value.reason.replace(/, which is what the next step needs$/, '')}, after the answer is established` } }));
-      const taken = new Set([...excluded, ...picked.map((p) => normaliseChoice(p.value.text))]);
-      const pool = pickDistinct(rng.fork('pick'), filtered, (o) => normaliseChoice(o.text), normaliseChoice(goldText), taken, need * 2, spec.weights);
-      const draft = arrangeWithReasons(rng.fork('arrange'), goldText, picked);
-      draft.alternatives = [...picked, ...pool].map((p) => ({ text: p.value.text, source: p.operator, reason: p.value.reason }));
-      return draft;
-    }
-  }
   if (spec.sameSlot) {
     const slot = sameSlotDistractors(t, position, ctx, spec, need, { rng, names, context, goldText, excluded, usable });
     if (slot) {
@@ -152,21 +133,11 @@ export function nextStepChoices(t: Trajectory, position: number, ctx: KindContex
 }
 
 /**
- * Distractors that each put another entity in the one place of `source` (the gold unless told)
- * its entity swaps can fill (`sameSlotSwaps`, ranking only the swaps `keep` passes), or null
- * when fewer than `need` of them pass the defect checks.
+ * Distractors that each put another entity in the one place of the gold its entity swaps can
+ * fill (`sameSlotSwaps`), or null when fewer than `need` of them pass the defect checks.
  */
-function sameSlotDistractors(
-  t: Trajectory,
-  position: number,
-  ctx: KindContext,
-  spec: StepChoiceSpec,
-  need: number,
-  s: SlotSetting,
-  source = candidateOf(t.steps[position]!),
-  keep?: (c: StepCandidate) => boolean,
-): Array<{ value: Option; operator: string }> | null {
-  const swaps = sameSlotSwaps({ rng: s.rng.fork('slot'), trajectory: t, position, gold: source, corpus: ctx.corpus, offered: s.names }, need, SLOT_SPARE, keep);
+function sameSlotDistractors(t: Trajectory, position: number, ctx: KindContext, spec: StepChoiceSpec, need: number, s: SlotSetting): Array<{ value: Option; operator: string }> | null {
+  const swaps = sameSlotSwaps({ rng: s.rng.fork('slot'), trajectory: t, position, gold: candidateOf(t.steps[position]!), corpus: ctx.corpus, offered: s.names }, need, SLOT_SPARE);
   const taken = new Set([normaliseChoice(s.goldText), ...s.excluded]);
   const picked: Array<{ value: Option; operator: string }> = [];
   for (const c of swaps) {
