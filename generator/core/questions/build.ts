@@ -16,7 +16,7 @@ import { validateQuestion } from './read-questions.js';
 import { type TemplateSet, loadTemplates, renderBare, renderWithinBudget } from './render.js';
 import { answerStemFor, omittedMarkersFor, questionHeaderFor } from './stems-zh.js';
 import { type FilterDropReason, filterByTask } from './adversarial-filter.js';
-import { pairFinishes } from './finish-pairs.js';
+import { pairFinishesOf } from './finish-pairs.js';
 import { featuresOffThread, postCores } from './adversarial-thread.js';
 import { collectGarbage } from '../kernel/collect-garbage.js';
 import { flattened } from '../kernel/flattened.js';
@@ -234,16 +234,10 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
       }
     }
     if (module.pairsFinishes) {
-      const unpaired = pairFinishes(
-        list.map((e) => ({ draft: e.draft, finishGold: e.draft.step !== null && e.t.steps[e.draft.step]?.action.kind === 'finish', cell: `${taskFor(kind, e.t.domain)}\u0000${questionLanguage(e.t)}`, key: e.id })),
-        choices,
-        seed,
-      );
-      for (const _ of unpaired) {
-        skip(`${kind}:finish-unbalanced`);
-        reasons['finish-unbalanced'] = (reasons['finish-unbalanced'] ?? 0) + 1;
-      }
-      list = list.filter((_, i) => !unpaired.has(i));
+      const paired = pairFinishesOf(list, (t) => `${taskFor(kind, t.domain)}\u0000${questionLanguage(t)}`, choices, seed);
+      for (let n = 0; n < paired.unpaired; n++) skip(`${kind}:finish-unbalanced`);
+      if (paired.unpaired > 0) reasons['finish-unbalanced'] = (reasons['finish-unbalanced'] ?? 0) + paired.unpaired;
+      list = paired.kept;
     }
     // The model rewrites the choices as they will be shown (a paired premature finish included).
     if (options.llm) {

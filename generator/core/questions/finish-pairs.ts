@@ -3,7 +3,7 @@
  * deep-research runs it was the gold in 26 of 29 questions offering it), and so is one offered as
  * a distractor only early in its run: a finish gold comes at the end of a run and shows all of it,
  * and paired within its own run the premature finishes always showed fewer steps (a step count
- * told them apart with AUC 0.8–0.87 on the shared builds).
+ * told them apart with AUC 0.79 on the shared builds).
  *
  * So each finish gold is paired, within its task and language, with K − 1 questions of any run
  * whose prompts show as many steps as its own (`stepTolerance`), and those questions offer their
@@ -14,6 +14,7 @@
  * Pure: it reads the drafts and says which to change and which to drop.
  */
 import { hashSeed } from '../kernel/rng.js';
+import type { Trajectory } from '../trajectories/types.js';
 import type { McqDraft, QuestionDraft } from './types/module.js';
 
 export interface FinishCandidate {
@@ -116,4 +117,18 @@ export function offerFinish(mcq: McqDraft): void {
   if (mcq.reasons) mcq.reasons[replaced] = finish.reason;
   if (mcq.alternatives) mcq.alternatives = mcq.alternatives.filter((a) => a.text !== removed);
   delete mcq.finishOption;
+}
+
+/**
+ * `pairFinishes` over a kind's entries, each draft's run finished where `cellOf` says: the
+ * entries kept (finish golds left unpaired removed) and how many were removed.
+ */
+export function pairFinishesOf<E extends { draft: QuestionDraft; t: Trajectory; id: string }>(entries: readonly E[], cellOf: (t: Trajectory) => string, choices: number, seed: string): { kept: E[]; unpaired: number } {
+  const finishGold = (e: E) => e.draft.step !== null && e.t.steps[e.draft.step]?.action.kind === 'finish';
+  const unpaired = pairFinishes(
+    entries.map((e) => ({ draft: e.draft, finishGold: finishGold(e), cell: cellOf(e.t), key: e.id })),
+    choices,
+    seed,
+  );
+  return { kept: entries.filter((_, i) => !unpaired.has(i)), unpaired: unpaired.size };
 }
