@@ -41,8 +41,8 @@ export function pairFinishes(candidates: readonly FinishCandidate[], choices: nu
     list.push(i);
     cells.set(c.cell, list);
   });
-  const rank = (i: number) => hashSeed(`${seed}\u0000finish\u0000${candidates[i]!.key}`);
-  const byRank = (a: number, b: number) => rank(a) - rank(b) || (candidates[a]!.key < candidates[b]!.key ? -1 : 1);
+  const ranks = candidates.map((c) => hashSeed(`${seed}\u0000finish\u0000${c.key}`));
+  const byRank = (a: number, b: number) => ranks[a]! - ranks[b]! || (candidates[a]!.key < candidates[b]!.key ? -1 : 1);
   for (const members of cells.values()) {
     const golds = members.filter((i) => candidates[i]!.finishGold).sort(byRank);
     if (golds.length === 0) continue;
@@ -58,7 +58,7 @@ export function pairFinishes(candidates: readonly FinishCandidate[], choices: nu
     for (const list of byStep.values()) list.sort(byRank);
     const steps = [...byStep.keys()].sort((a, b) => a - b);
     for (const g of golds) {
-      const taken = takeNearest(byStep, steps, candidates[g]!.draft.step ?? 0, choices - 1, rank(g) % 2 === 0);
+      const taken = takeNearest(byStep, steps, candidates[g]!.draft.step ?? 0, choices - 1, ranks[g]! % 2 === 0);
       if (!taken) {
         unpaired.add(g);
         continue;

@@ -68,8 +68,8 @@ export function fitBoostedFlat(x: Float64Array, d: number, y: ArrayLike<number>,
     for (let i = 0; i < n; i++) column[i] = x[i * d + j]!;
     return cutPoints(column, options.bins);
   });
-  // Bins row by row (bin b holds values ≤ thresholds[b], the last bin the rest): one pass over a
-  // row's bins fills every feature's histogram, reading the row's gradient once.
+  // Bins by column (bin b holds values ≤ thresholds[b], the last bin the rest): a split reads one
+  // feature's bins for a node's rows. The histograms read each row's slots below instead.
   const binned = options.bins < 256 ? new Uint8Array(n * d) : new Uint16Array(n * d);
   for (let j = 0; j < d; j++) for (let i = 0; i < n; i++) binned[j * n + i] = binOf(x[i * d + j]!, thresholds[j]!);
   // Each row's places in the interleaved histogram, so the histogram's inner loop only adds. A

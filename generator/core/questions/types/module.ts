@@ -54,7 +54,7 @@ export const SKIP_REASONS = {
   'all-evidence': 'every observation contains the final answer, so "select all" would be the gold',
   'topic-cue': 'the gold is the most on-topic option whatever distractors the pool offers (answerable by topic words alone)',
   'gold-in-prompt': 'the prompt (e.g. the issue text) already names the gold verbatim, so it can be copied',
-  'finish-unbalanced': 'the gold is the run\'s finish but no question of its task and language is left to offer a finish as a premature distractor',
+  'finish-unbalanced': 'the gold is the run\'s finish but fewer than K − 1 questions of its task and language that show as many steps are left to offer a premature finish beside it',
   'adversary-solvable': 'the cross-fitted options-only adversary still found the gold after adversarial filtering',
 } as const satisfies Record<SkipReason, string>;
 
