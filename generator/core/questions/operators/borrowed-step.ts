@@ -65,24 +65,33 @@ export const borrowedStep: StepOperator = {
     // showed). On a small SWE task it leaves mostly near-copies of the gold, which "most similar"
     // then finds; borrowed SWE steps keep their own files and commands either way.
     const grounded = trajectory.domain === 'deep_research';
-    return scored
-      .sort((a, b) => a.rank - b.rank || b.score - a.score || (a.key < b.key ? -1 : 1))
-      .slice(0, 48)
-      .map((x, order) => {
-        const borrowed: StepCandidate = { ...x.facts.c, reason: `a step of another task (${x.other.task.instance_id}), not a continuation of this trajectory` };
-        x.facts.entities ??= entitiesIn(`${borrowed.plan}\n${borrowed.action.text}`).sort((a, b) => b.text.length - a.text.length);
-        const c = adapt(borrowed, x.facts.entities, prior, priorTexts);
-        return { c, order, rank: x.rank, share: topicShares([`${c.plan}\n${c.action.text}`], context)[0]!, outOfBand: lengthBand(c, gold) };
-      })
+    scored.sort((a, b) => a.rank - b.rank || b.score - a.score || (a.key < b.key ? -1 : 1));
+    const made: Array<{ c: StepCandidate; order: number; rank: number; share: number; outOfBand: number }> = [];
+    let kept = 0;
+    let lastRank = -1;
+    for (const [order, x] of scored.slice(0, 48).entries()) {
+      // Candidates are ranked below by band first and then by source rank: once KEPT in-band
+      // candidates of the ranks looked at are made, no candidate of a later rank can be kept, and
+      // adapting it (the costly part) is skipped.
+      if (kept >= KEPT && x.rank > lastRank) break;
+      lastRank = x.rank;
+      const borrowed: StepCandidate = { ...x.facts.c, reason: `a step of another task (${x.other.task.instance_id}), not a continuation of this trajectory` };
+      x.facts.entities ??= entitiesIn(`${borrowed.plan}\n${borrowed.action.text}`).sort((a, b) => b.text.length - a.text.length);
+      const c = adapt(borrowed, x.facts.entities, prior, priorTexts);
       // A borrowed step still searching with its own task's words is told from the gold by
       // whether its arguments are in the context (most golds have all of them there).
-      .filter((x) => !grounded || argumentGrounding(x.c, seen) >= MIN_ARGUMENT_GROUNDING)
-      // A step a little shorter than the gold first (a borrowed step is usually longer than the
-      // real one, so "never pick the longest" would be a rule); then similarity of the source
-      // trajectory: a step of an unrelated task that happens to share words is exactly the
-      // off-topic distractor this operator must not pick.
+      if (grounded && argumentGrounding(c, seen) < MIN_ARGUMENT_GROUNDING) continue;
+      const outOfBand = lengthBand(c, gold);
+      if (outOfBand === 0) kept++;
+      made.push({ c, order, rank: x.rank, share: topicShares([`${c.plan}\n${c.action.text}`], context)[0]!, outOfBand });
+    }
+    // A step a little shorter than the gold first (a borrowed step is usually longer than the
+    // real one, so "never pick the longest" would be a rule); then similarity of the source
+    // trajectory: a step of an unrelated task that happens to share words is exactly the
+    // off-topic distractor this operator must not pick.
+    return made
       .sort((a, b) => a.outOfBand - b.outOfBand || a.rank - b.rank || b.share - a.share || a.order - b.order)
-      .slice(0, 6)
+      .slice(0, KEPT)
       .map((x) => x.c);
   },
 };
@@ -97,6 +106,9 @@ function lengthBand(c: StepCandidate, gold: StepCandidate): number {
   const ratio = (c.plan.length + c.action.text.length + 1) / (gold.plan.length + gold.action.text.length + 1);
   return ratio >= 0.6 && ratio <= 1.1 ? 0 : 1;
 }
+
+/** Borrowed steps proposed per anchor. */
+const KEPT = 6;
 
 /** Least share of a borrowed step's argument words, after adaptation, that the context must show. */
 const MIN_ARGUMENT_GROUNDING = 0.8;
