@@ -27,6 +27,16 @@ describe('question segment and offered tools, derived when not recorded', () => 
     expect(optionTool('ls -la')).toBeNull();
   });
 
+  it('an option that begins another is found on its own line: not read as copied from the prompt (a seed-6 env_setup_error_mcq FAILed so)', () => {
+    const choices = ['mkdir -p /workspace/pony/src', 'mkdir -p /workspace/pony/src/build_release', 'mkdir -p /workspace/pony/build/build_release', 'mkdir -p /workspace/pony/lib'];
+    const q = mcq({ prompt: `The command failed: cd: can't cd to /workspace/pony/build/build_release\nChoices:\n${choices.map((c, i) => `(${String.fromCharCode(65 + i)}) ${c}`).join('\n')}\nThe command that fixes the error is (`, choices, gold: 2, answer_stem: 'The command that fixes the error is (' });
+    expect(questionSegment(q).context).not.toContain(choices[0]);
+    expect(errorsOf([q]).map((f) => f.code)).not.toContain('audit-option-copied');
+    // The same option shown in the history is still a copy.
+    const shown = mcq({ ...q, id: 'shown', prompt: `Earlier: ${choices[0]}\n${q.prompt}` });
+    expect(errorsOf([shown]).map((f) => f.code)).toContain('audit-option-copied');
+  });
+
   it('a shell tool in the offered set makes every command on-tool; recorded offered_tools win over the listed ones', () => {
     const choices = ['{"name": "grep_tool"}', '{"name": "bash"}'];
     const q = mcq({ prompt: `Tool set:\n(1) {"name": "bash"}\nChoices:\n(A) ${choices[0]}\n(B) ${choices[1]}\nThe correct next step is (`, choices, gold: 1 });

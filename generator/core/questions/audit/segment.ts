@@ -87,7 +87,7 @@ function choiceBlockSpan(prompt: string, choices: readonly string[], from: numbe
   let hi = -1;
   for (const choice of choices) {
     if (choice.length === 0) return null;
-    const at = prompt.lastIndexOf(choice);
+    const at = renderedAt(prompt, choice);
     if (at < from) return null;
     lo = Math.min(lo, at);
     hi = Math.max(hi, at + choice.length);
@@ -96,6 +96,20 @@ function choiceBlockSpan(prompt: string, choices: readonly string[], from: numbe
   // Include the "(A) " marker in front of the first option.
   const lineStart = prompt.lastIndexOf('\n', lo - 1) + 1;
   return [/^\s*\(?[A-Z][).:]\s*$/.test(prompt.slice(lineStart, lo)) ? lineStart : lo, hi];
+}
+
+/**
+ * Where `choice` is rendered as an option: its last occurrence that ends a line, else its last
+ * occurrence. An option that begins another ("mkdir -p /src" beside "mkdir -p /src/build") is
+ * found on its own line, not inside the longer one's, where the choice list would be taken to
+ * start after it and the option be read as part of the prompt.
+ */
+function renderedAt(prompt: string, choice: string): number {
+  for (let at = prompt.lastIndexOf(choice); at >= 0; at = at > 0 ? prompt.lastIndexOf(choice, at - 1) : -1) {
+    const next = prompt[at + choice.length];
+    if (next === undefined || next === '\n' || next === '\r') return at;
+  }
+  return prompt.lastIndexOf(choice);
 }
 
 const TOOL_HEADER = /^(?:Tool set|Tools|Available tools|工具集|可用工具)\s*[:：]\s*$/im;
