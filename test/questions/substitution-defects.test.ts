@@ -74,7 +74,8 @@ describe('substitution replaces whole tokens only', () => {
   it('a borrowed step adapted to this trajectory has no glued or cut words (was "AprilEuropean Union")', () => {
     const here = trajectory('eu-gini', 'What was the Gini index of the European Union in April 2012, per the Karl Nehammer master degree report?', [
       ['Search the Gini index of the European Union.', 'European Union Gini index 2012', 'Eurostat says the European Union had a Gini index of 30.4 in April 2012. Karl Nehammer obtained his master degree in political communication.'],
-      ['Verify where Karl Nehammer obtained his master degree.', 'Karl Nehammer master degree political communication', 'Karl Nehammer obtained his master degree in April from a university.'],
+      // A place of study the borrowed step's university can become (a name of its class, name-class.ts).
+      ['Verify where Karl Nehammer obtained his master degree.', 'Karl Nehammer master degree political communication', 'Karl Nehammer obtained his master degree in April from a university in Wiener Neustadt.'],
       ['Search the Gini report again.', 'European Union Gini report', 'The report of April 2012 lists the European Union members.'],
     ]);
     const other = trajectory('nehammer', 'Where did Karl Nehammer obtain his master degree in political communication?', [

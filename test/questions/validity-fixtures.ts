@@ -48,7 +48,7 @@ export function researchCorpus(): Trajectory[] {
       finish(),
     ], { ...opts, answer: 'University of Cambridge' }),
     traj('dr-baseball', 'deep_research', 'In which town was the baseball pitcher Hezekiah Allen born in 1863?', [
-      search('Search for the birthplace of Hezekiah Allen the baseball pitcher.', 'Hezekiah Allen baseball birthplace 1863', 'title: Hezekiah Allen\nbody: Hezekiah Allen (1863-1916) was a pitcher born in Westport, Connecticut.\nurl: https://example.org/allen'),
+      search('Search for the birthplace of Hezekiah Allen the baseball pitcher.', 'Hezekiah Allen baseball birthplace 1863', 'title: Hezekiah Allen\nbody: Hezekiah Allen (1863-1916) was a pitcher born in Westport, Connecticut. He pitched in New Haven and Long Island, and scouts saw him in New York.\nurl: https://example.org/allen'),
       browse('Browse the Hezekiah Allen page to confirm his birthplace.', 'https://example.org/allen', 'Where was Hezekiah Allen born?', 'He was born in Westport, Connecticut, on 14 May 1863 and retired in 1890.'),
       search('Search for Westport Connecticut baseball players born in 1863 to cross-check.', 'Westport Connecticut baseball players 1863', 'title: Players born in Westport\nbody: Hezekiah Allen, pitcher.\nurl: https://example.org/westport'),
       finish(),

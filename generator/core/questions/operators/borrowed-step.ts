@@ -4,7 +4,8 @@ import { candidateOf } from '../plans.js';
 import { toolOf } from '../tools.js';
 import { replaceLeavingPlan, substitutionRepeats, withAction } from './edit.js';
 import { argumentGrounding, priorText } from './grounding.js';
-import { type EntityType, entitiesIn, priorEntities, sameShape } from './off-target-argument.js';
+import { type EntityType, entitiesIn, priorEntities, priorLowerCase, sameShape } from './off-target-argument.js';
+import { sameNameClass } from './name-class.js';
 import type { StepCandidate, StepOperator } from './types.js';
 import { topicContext, topicShares } from '../types/cues.js';
 
@@ -77,7 +78,7 @@ export const borrowedStep: StepOperator = {
       lastRank = x.rank;
       const borrowed: StepCandidate = { ...x.facts.c, reason: `a step of another task (${x.other.task.instance_id}), not a continuation of this trajectory` };
       x.facts.entities ??= entitiesIn(`${borrowed.plan}\n${borrowed.action.text}`).sort((a, b) => b.text.length - a.text.length);
-      const c = adapt(borrowed, x.facts.entities, prior, priorTexts);
+      const c = adapt(borrowed, x.facts.entities, prior, priorTexts, () => priorLowerCase(trajectory, position));
       // A borrowed step still searching with its own task's words is told from the gold by
       // whether its arguments are in the context (most golds have all of them there).
       if (grounded && argumentGrounding(c, seen) < MIN_ARGUMENT_GROUNDING) continue;
@@ -121,7 +122,7 @@ const MAX_ADAPTED = 4;
  * met (another person, page, file) become entities of the same kind this trajectory did meet,
  * so the step is about this task's subjects and only reasoning about the step rejects it.
  */
-function adapt(c: StepCandidate, entities: ReadonlyArray<{ text: string; type: EntityType }>, prior: ReturnType<typeof priorEntities>, priorNames: ReadonlySet<string>): StepCandidate {
+function adapt(c: StepCandidate, entities: ReadonlyArray<{ text: string; type: EntityType }>, prior: ReturnType<typeof priorEntities>, priorNames: ReadonlySet<string>, lowerCase: () => ReadonlySet<string>): StepCandidate {
   let out = c;
   const used = new Set<string>();
   let changed = 0;
@@ -131,7 +132,7 @@ function adapt(c: StepCandidate, entities: ReadonlyArray<{ text: string; type: E
     if (changed >= MAX_ADAPTED) break;
     if (priorNames.has(e.text) || e.type === 'number' || replaced.some((r) => r.includes(e.text))) continue;
     // Never one that would repeat a word next to where it lands ("first president of President").
-    const to = prior.find((p) => p.type === e.type && sameShape(p.text, e.text) && !used.has(p.text) && !out.action.text.includes(p.text) && !substitutionRepeats(out, e.text, p.text));
+    const to = prior.find((p) => p.type === e.type && sameShape(p.text, e.text) && (e.type !== 'name' || sameNameClass(e.text, p.text, lowerCase())) && !used.has(p.text) && !out.action.text.includes(p.text) && !substitutionRepeats(out, e.text, p.text));
     if (!to) continue;
     used.add(to.text);
     replaced.push(e.text);

@@ -2,6 +2,7 @@ import type { Trajectory } from '../../trajectories/types.js';
 import { joins, pathsIn, replaceInCandidate, replaceWhole, substitutionRepeats } from './edit.js';
 import { candidateText, pairFluency, priorText } from './grounding.js';
 import { words } from '../audit/text.js';
+import { sameNameClass } from './name-class.js';
 import type { StepCandidate, StepOperator, StepOperatorContext } from './types.js';
 
 export type EntityType = 'url' | 'path' | 'name' | 'number' | 'code';
@@ -67,9 +68,24 @@ export function priorEntities(t: Trajectory, position: number): ReadonlyArray<{ 
 }
 
 function readPriorEntities(t: Trajectory, position: number): Array<{ text: string; type: EntityType }> {
+  return entitiesIn(priorJoined(t, position));
+}
+
+function priorJoined(t: Trajectory, position: number): string {
   const parts = [t.task.goal];
   for (const s of t.steps.slice(0, position)) parts.push(s.thought ?? '', s.action.text, (s.observation ?? '').slice(0, 6000));
-  return entitiesIn(parts.join('\n'));
+  return parts.join('\n');
+}
+
+/** The last anchor's lower-case words: read only when a name is swapped. */
+let lastLowerCase: { t: Trajectory; position: number; words: ReadonlySet<string> } | null = null;
+
+/** The words the context before `position` writes in lower case (name-class.ts reads a single capitalised word it also writes so as a common word). */
+export function priorLowerCase(t: Trajectory, position: number): ReadonlySet<string> {
+  if (lastLowerCase?.t !== t || lastLowerCase.position !== position) {
+    lastLowerCase = { t, position, words: new Set(priorJoined(t, position).match(/(?<![\p{L}\p{N}_])\p{Ll}[\p{Ll}'’-]*/gu) ?? []) };
+  }
+  return lastLowerCase.words;
 }
 
 /**
@@ -107,7 +123,7 @@ export const offTargetArgument: StepOperator = {
       for (const target of shuffled) {
         if (out.length >= 5) break;
         let fits = fitting.get(target);
-        if (fits === undefined) fitting.set(target, (fits = replacementsFor(target, prior, gold, goldText)));
+        if (fits === undefined) fitting.set(target, (fits = replacementsFor(target, prior, gold, goldText, () => priorLowerCase(trajectory, position))));
         const sameType = fits.filter((e) => !usedTo.has(e.text));
         // Names lean short, as borrowed steps do (the gold must be the longest option 1/K of the
         // time); paths, code and URLs keep about their length.
@@ -124,12 +140,19 @@ export const offTargetArgument: StepOperator = {
   },
 };
 
-/** Entities of the context that can stand where `target` stands in the gold: same type and shape, not a part of it, no repeated word. */
-function replacementsFor(target: { text: string; type: EntityType }, prior: ReadonlyArray<{ text: string; type: EntityType }>, gold: StepCandidate, goldText: string): Array<{ text: string; type: EntityType }> {
+/** Entities of the context that can stand where `target` stands in the gold: same type, shape and kind of name, not a part of it, no repeated word. */
+function replacementsFor(
+  target: { text: string; type: EntityType },
+  prior: ReadonlyArray<{ text: string; type: EntityType }>,
+  gold: StepCandidate,
+  goldText: string,
+  lowerCase: () => ReadonlySet<string>,
+): Array<{ text: string; type: EntityType }> {
   return prior.filter(
     (e) =>
       e.type === target.type &&
       sameShape(e.text, target.text) &&
+      (target.type !== 'name' || sameNameClass(target.text, e.text, lowerCase())) &&
       !e.text.includes(target.text) &&
       !target.text.includes(e.text) &&
       (target.type !== 'number' || numberFits(e.text, target.text, goldText)) &&
@@ -163,7 +186,7 @@ export function sameSlotSwaps({ rng, trajectory, position, gold, corpus }: StepO
   // speaks of countries, not a title), then the one with most replacements, then the first.
   let best: { target: { text: string; type: EntityType }; swaps: Array<{ e: { text: string }; c: StepCandidate }>; fluency: number; fits: number } | null = null;
   for (const target of targets) {
-    const fits = replacementsFor(target, poolFor(target), gold, goldText);
+    const fits = replacementsFor(target, poolFor(target), gold, goldText, () => priorLowerCase(trajectory, position));
     if (fits.length < count) continue;
     const scored = rng
       .fork(target.text)

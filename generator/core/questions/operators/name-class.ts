@@ -1,0 +1,125 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type compromise from 'compromise';
+import wordListPath from 'word-list';
+
+/**
+ * What kind of thing a capitalised name is, so an entity swap puts a person where a person stood
+ * and a place where a place stood. On the shared deep-research builds 61–65% of the English name
+ * swaps put another kind of name there: "the academic expertise of Independent Uganda" for the first
+ * president's, "the net worth of Net Worth", "Chancellor" for a month, "Identify South Korea" for
+ * a president. A base model rejects those on sight, so the question stops measuring planning.
+ *
+ * The class, in this order of evidence:
+ * - `month`, `weekday`: a month or day name (its abbreviations too);
+ * - `place`: a country's English name or alias (i18n-iso-countries: "Chad" is a country here,
+ *   not the first name compromise's lexicon has);
+ * - `common`: a phrase opening with a verb, conjunction, preposition or the like ("Key
+ *   Candidates", "While Democratic Party"), or an adjective made of a name ("Moscow-backed");
+ * - `organization`, `place`, `event` (prizes, games, treaties, works): the head word of a
+ *   phrase says so ("Anti-Fascist Council", "Eastern Europe", "Sydney Olympics"); a title
+ *   ("Austrian Chancellor") is `common`;
+ * - `person`, `place`, `organization`: else what compromise's tagger and `people()`,
+ *   `places()` and `organizations()` find in it;
+ * - `proper`: a name compromise cannot place, mostly names of other languages ("Badra Gunba",
+ *   "Abkhazia");
+ * - `common`: a phrase opening with an adjective ("Big Four"), one with no proper noun in it,
+ *   a demonym ("Italian"), and a single word that is an English word (the word-list package's
+ *   274,000: "Parliament", "Renewal") or that the context also writes in lower case.
+ */
+export type NameClass = 'person' | 'place' | 'organization' | 'event' | 'month' | 'weekday' | 'proper' | 'common';
+
+const MONTH = /^(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?$/;
+const WEEKDAY = /^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)$/;
+/** Tags of a first word that make a capitalised phrase a heading or a sentence's words, not a name. */
+const NOT_A_NAME_START = ['Verb', 'Conjunction', 'Preposition', 'Determiner', 'Adverb', 'Pronoun', 'Gerund', 'Expression', 'QuestionWord'];
+const NAMED = ['ProperNoun', 'Person', 'Place', 'Organization', 'Honorific'];
+/** Head words (a phrase's last) that say what it names, before compromise is asked. */
+const HEADS: ReadonlyArray<[RegExp, NameClass]> = [
+  [/^(?:Party|Council|Army|Association|Federation|Union|University|Institute|College|School|Academy|Company|Corporation|Corp|Inc|Ltd|Group|Bank|Committee|Commission|Ministry|Department|Agency|Office|Post|Times|News|Press|Journal|Hospital|Museum|Church|Club|Team|League|Foundation|Society|Court|Parliament|Congress|Senate|Government|Assembly|Bureau|Service|Network|Records|Studios?|Library|Centre|Center|Organi[sz]ation|Nations)$/, 'organization'],
+  [/^(?:City|County|Province|State|States|Republic|Kingdom|Island|Islands|River|Lake|Mountains?|Mount|Sea|Ocean|Valley|District|Region|Street|Avenue|Square|Bay|Peninsula|Europe|Asia|Africa|America|Village|Town)$/, 'place'],
+  [/^(?:Prizes?|Awards?|Cup|Championships?|Games|Olympics|Agreement|Protocol|Treaty|Act|War|Race|Elections?|Festival|Conference|Summit|Finals?|Cast|Guides?|Series|Season|Show|Film|Album|Book|Novel|Revolution|Crisis)$/, 'event'],
+  [/^(?:President|Chancellor|Minister|Speaker|Secretary|Director|Chairman|Chair|King|Queen|Prince|Princess|Governor|Mayor|Ambassador|General|Professor|Prof|Dean|Deans|Leader|Chief|Senator)$/, 'common'],
+];
+
+// Both libraries are loaded on the first name classified (about half a second): a build that
+// swaps no name never loads them.
+const require = createRequire(import.meta.url);
+let tagger: typeof compromise | undefined;
+let countries: ReadonlySet<string> | undefined;
+let english: ReadonlySet<string> | undefined;
+
+function nlp(text: string): ReturnType<typeof compromise> {
+  tagger ??= require('compromise') as typeof compromise;
+  return tagger(text);
+}
+
+function isCountry(name: string): boolean {
+  if (countries === undefined) {
+    const lib = require('i18n-iso-countries') as { registerLocale(locale: unknown): void; getNames(lang: string, o: { select: 'all' }): Record<string, string[]> };
+    lib.registerLocale(require('i18n-iso-countries/langs/en.json'));
+    countries = new Set(Object.values(lib.getNames('en', { select: 'all' })).flat());
+  }
+  return countries.has(name);
+}
+
+/** Whether `word` (lower case) is an English word: the list ships with the word-list package, read once. */
+function isEnglishWord(word: string): boolean {
+  english ??= new Set(readFileSync(wordListPath, 'utf8').split('\n'));
+  return english.has(word);
+}
+
+/** Classes read from the name alone; a single word of no known class is settled by the context (`nameClass`). */
+const classes = new Map<string, NameClass | 'unknown-word'>();
+
+/**
+ * The class of `name`. `lowerCase`: the words the context writes in lower case; a single
+ * capitalised word compromise cannot place is `common` when the context also writes it in
+ * lower case (a heading's or a sentence's first word), else `proper`.
+ */
+export function nameClass(name: string, lowerCase?: ReadonlySet<string>): NameClass {
+  const bare = name.replace(/[:;,.]+$/, '');
+  let c = classes.get(bare);
+  if (c === undefined) classes.set(bare, (c = classify(bare)));
+  if (c !== 'unknown-word') return c;
+  return lowerCase?.has(bare.toLowerCase()) ? 'common' : 'proper';
+}
+
+function classify(name: string): NameClass | 'unknown-word' {
+  if (MONTH.test(name)) return 'month';
+  if (WEEKDAY.test(name)) return 'weekday';
+  if (isCountry(name)) return 'place';
+  // "Moscow-backed", "Grammy-winning": an adjective made of a name.
+  if (/-\p{Ll}/u.test(name)) return 'common';
+  const doc = nlp(name);
+  const terms: string[][] = doc.terms().json().map((t: { terms: Array<{ tags: string[] }> }) => t.terms[0]?.tags ?? []);
+  const first = terms[0];
+  if (!first || NOT_A_NAME_START.some((t) => first.includes(t))) return 'common';
+  const single = terms.length === 1;
+  const byHead = single ? undefined : HEADS.find(([re]) => re.test(name.split(/\s+/).at(-1)!));
+  if (byHead) return byHead[1];
+  if (first.includes('Adjective')) return 'common';
+  if (single && first.includes('Demonym')) return 'common';
+  if (doc.people().length > 0) return 'person';
+  if (doc.places().length > 0) return 'place';
+  if (doc.organizations().length > 0) return 'organization';
+  // Read alone, a name's first word opens a sentence, so compromise cannot take its capital as a
+  // proper noun's: a phrase must have another word it knows as one; a single word is judged by the context.
+  if (single) return isEnglishWord(name.toLowerCase()) ? 'common' : 'unknown-word';
+  return terms.some((tags) => NAMED.some((t) => tags.includes(t))) ? 'proper' : 'common';
+}
+
+/**
+ * Whether `replacement` may stand where `target` stands: the same class, or a `proper` name
+ * beside a person, and a one-word `proper` name beside a place too. compromise's lexicon lacks
+ * most names of other languages: a full name it cannot place is mostly a person's ("Badra
+ * Gunba"), a single word a surname or a place ("Osler", "Abkhazia"); organisations and events
+ * it lacks mostly carry a head word that says so.
+ */
+export function sameNameClass(target: string, replacement: string, lowerCase?: ReadonlySet<string>): boolean {
+  const a = nameClass(target, lowerCase);
+  const b = nameClass(replacement, lowerCase);
+  if (a === b) return true;
+  const fits = (proper: string, other: NameClass) => other === 'person' || (other === 'place' && !/\s/.test(proper.trim()));
+  return (a === 'proper' && fits(target, b)) || (b === 'proper' && fits(replacement, a));
+}

@@ -1,0 +1,139 @@
+/**
+ * Entity swaps put a name of the same kind where the gold's stood (operators/name-class.ts): a
+ * person for a person, a month for a month. On the shared deep-research builds 61–65% of the
+ * English name swaps did not ("the academic expertise of Independent Uganda" for a president's,
+ * "the net worth of Net Worth", "Chancellor" for "January"), which a base model rejects on sight.
+ */
+import { describe, expect, it } from 'vitest';
+import { Rng } from '../../generator/core/kernel/rng.js';
+import { CorpusIndex } from '../../generator/core/questions/corpus.js';
+import { nameClass, sameNameClass } from '../../generator/core/questions/operators/name-class.js';
+import { sameSlotSwaps } from '../../generator/core/questions/operators/off-target-argument.js';
+import { STEP_OPERATORS } from '../../generator/core/questions/operators/index.js';
+import type { StepCandidate } from '../../generator/core/questions/operators/types.js';
+import type { Step, Trajectory } from '../../generator/core/trajectories/types.js';
+import { loadCanonical } from './fixtures.js';
+
+describe('name classes', () => {
+  it('tell people, places, organisations, events, months and headings apart', () => {
+    const expected: Record<string, string> = {
+      'Vladislav Ardzinba': 'person',
+      'Sir William Osler': 'person',
+      'Ronald Reagan': 'person',
+      Albania: 'place',
+      // A country's name is a place, though compromise's lexicon has "Chad" as a first name.
+      Chad: 'place',
+      'United States': 'place',
+      'Eastern Europe': 'place',
+      'World Bank': 'organization',
+      'European Union': 'organization',
+      'Anti-Fascist Council': 'organization',
+      'Peoples Party': 'organization',
+      'Nobel Prize': 'event',
+      'Sydney Olympics': 'event',
+      January: 'month',
+      Sept: 'month',
+      Sunday: 'weekday',
+      // Names compromise's lexicon lacks.
+      'Badra Gunba': 'proper',
+      'Yoon Suk Yeol': 'proper',
+      Abkhazia: 'proper',
+      // English words and demonyms, though capitalised alone.
+      Renewal: 'common',
+      Italian: 'common',
+      // Headings, titles and sentence words.
+      'Net Worth': 'common',
+      'Key Candidates': 'common',
+      'Presidential Race': 'event',
+      'Big Four': 'common',
+      'Independent Uganda': 'common',
+      'Identify South Korea': 'common',
+      'While Democratic Party': 'common',
+      'Moscow-backed': 'common',
+      'Austrian Chancellor': 'common',
+    };
+    expect(Object.fromEntries(Object.keys(expected).map((n) => [n, nameClass(n)]))).toEqual(expected);
+  });
+
+  it('a single capitalised word is a common word where it is an English word or the context also writes it in lower case', () => {
+    const context = new Set(['the', 'parliament', 'voted', 'law', 'sancheong', 'tea']);
+    expect(nameClass('Sancheong', context)).toBe('common');
+    expect(nameClass('Sancheong', new Set())).toBe('proper');
+    // An English word is common whatever the context writes.
+    expect(nameClass('Parliament', new Set())).toBe('common');
+    expect(nameClass('Abkhazia', context)).toBe('proper');
+    expect(sameNameClass('Law', 'Chicago', context)).toBe(false);
+    expect(sameNameClass('Abkhazia', 'Georgia', context)).toBe(true);
+    // A full name compromise cannot place is a person's, not a region's.
+    expect(sameNameClass('Haxhi Lleshi', 'Eastern Europe', context)).toBe(false);
+    expect(sameNameClass('Haxhi Lleshi', 'Ramiz Alia', context)).toBe(true);
+  });
+
+  it('a person takes a person or a name the lexicon lacks, never a place, an organisation or a heading', () => {
+    expect(sameNameClass('Vladislav Ardzinba', 'Ronald Reagan')).toBe(true);
+    expect(sameNameClass('Vladislav Ardzinba', 'Badra Gunba')).toBe(true);
+    expect(sameNameClass('Badra Gunba', 'Ronald Reagan')).toBe(true);
+    expect(sameNameClass('Vladislav Ardzinba', 'Albania')).toBe(false);
+    expect(sameNameClass('Vladislav Ardzinba', 'World Bank')).toBe(false);
+    expect(sameNameClass('Badra Gunba', 'Presidential Race')).toBe(false);
+    expect(sameNameClass('Badra Gunba', 'Anti-Fascist Council')).toBe(false);
+    expect(sameNameClass('January', 'Chancellor')).toBe(false);
+    expect(sameNameClass('January', 'August')).toBe(true);
+  });
+});
+
+const base = loadCanonical('deep-research')[0]!;
+
+/** A deep-research run of web_search steps whose observations name people, places, organisations, a prize, months and headings. */
+function run(): Trajectory {
+  const steps: Array<[string, string, string]> = [
+    [
+      'Find who was elected president of Abkhazia in 2025.',
+      'Abkhazia president elected 2025',
+      'Key Candidates: Badra Gunba was elected President of Abkhazia in the Presidential Race of February 2025, backed by the Peoples Party. Adgur Ardzinba came second. Net Worth of the candidates was not published. The European Union and the World Bank did not comment. Observers from Albania and the United States attended in January.',
+    ],
+    [
+      "Find the first president of Abkhazia, the country's founder.",
+      'first president of Abkhazia',
+      'Vladislav Ardzinba was the first president of Abkhazia. Sergei Bagapsh and Raul Khajimba followed him; Ronald Reagan and Leonid Brezhnev were leaders of the time. He was a historian before politics, at the Institute of Oriental Studies in Moscow. Independent Uganda and Eastern Europe are named in his papers; Sydney Olympics news came in August.',
+    ],
+    ['Find the academic expertise of Vladislav Ardzinba.', 'Vladislav Ardzinba academic expertise', 'He was an expert on the Hittite civilization.'],
+  ];
+  return {
+    ...structuredClone(base),
+    traj_id: 'dr:abkhazia-founder:0',
+    task: { ...base.task, instance_id: 'abkhazia-founder', goal: "On March 1, 2025, Badra Gunba was elected president of a country. What civilization was the country's first president an expert on?", language: 'en' },
+    steps: steps.map(([plan, text, observation], index): Step => ({
+      index,
+      thought: null,
+      plan,
+      action: { kind: 'tool_call', tool: 'web_search', args: { text }, text: `web_search ${JSON.stringify({ text })}`, raw: null },
+      observation,
+      obs_meta: null,
+      stage: null,
+    })),
+  };
+}
+
+describe('entity swaps', () => {
+  const t = run();
+  const gold: StepCandidate = { plan: t.steps[2]!.plan!, planGiven: true, action: t.steps[2]!.action };
+  const corpus = new CorpusIndex([t]);
+  /** The name each swap puts where "Vladislav Ardzinba" stood. */
+  const swappedIn = (c: StepCandidate) => /^(.*) academic expertise$/.exec(String(c.action.args.text))?.[1];
+
+  it('put a person where the gold names a person, under every seed', () => {
+    const names = new Set<string>();
+    for (const seed of ['0', '1', '2', '3', '4', '5']) {
+      for (const c of sameSlotSwaps({ rng: new Rng(seed), trajectory: t, position: 2, gold, corpus }, 3, 3)) names.add(swappedIn(c)!);
+      for (const c of STEP_OPERATORS.off_target_argument.propose({ rng: new Rng(seed), trajectory: t, position: 2, gold, corpus })) {
+        const name = swappedIn(c);
+        if (name !== undefined) names.add(name);
+      }
+    }
+    expect(names.size).toBeGreaterThanOrEqual(3);
+    for (const name of names) expect(['person', 'proper'], name).toContain(nameClass(name));
+    // The people the context names are the swaps: the other presidents among them.
+    expect([...names].filter((n) => ['Sergei Bagapsh', 'Raul Khajimba', 'Badra Gunba', 'Adgur Ardzinba'].includes(n)).length).toBeGreaterThan(0);
+  });
+});
