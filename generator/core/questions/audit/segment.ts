@@ -83,14 +83,14 @@ export function segmentStart(q: Pick<McqQuestion, 'prompt' | 'answer_stem' | 'qu
  * prompt does not render every option verbatim.
  */
 function choiceBlockSpan(prompt: string, choices: readonly string[], from: number): [number, number] | null {
+  if (choices.some((c) => c.length === 0)) return null;
+  const at = renderedAt(prompt, choices);
   let lo = Number.POSITIVE_INFINITY;
   let hi = -1;
-  for (const choice of choices) {
-    if (choice.length === 0) return null;
-    const at = renderedAt(prompt, choice);
-    if (at < from) return null;
-    lo = Math.min(lo, at);
-    hi = Math.max(hi, at + choice.length);
+  for (const [i, choice] of choices.entries()) {
+    if (at[i]! < from) return null;
+    lo = Math.min(lo, at[i]!);
+    hi = Math.max(hi, at[i]! + choice.length);
   }
   if (hi < 0) return null;
   // Include the "(A) " marker in front of the first option.
@@ -99,17 +99,23 @@ function choiceBlockSpan(prompt: string, choices: readonly string[], from: numbe
 }
 
 /**
- * Where `choice` is rendered as an option: its last occurrence that ends a line, else its last
- * occurrence. An option that begins another ("mkdir -p /src" beside "mkdir -p /src/build") is
- * found on its own line, not inside the longer one's, where the choice list would be taken to
- * start after it and the option be read as part of the prompt.
+ * Where each option is rendered: its last occurrence, longest options first, skipping any that
+ * lies inside a longer option's. An option that begins another ("mkdir -p /src" beside
+ * "mkdir -p /src/build") is found where it is shown, not inside the longer one, where the
+ * choice list would be taken to start after it and the option be read as part of the prompt.
  */
-function renderedAt(prompt: string, choice: string): number {
-  for (let at = prompt.lastIndexOf(choice); at >= 0; at = at > 0 ? prompt.lastIndexOf(choice, at - 1) : -1) {
-    const next = prompt[at + choice.length];
-    if (next === undefined || next === '\n' || next === '\r') return at;
+function renderedAt(prompt: string, choices: readonly string[]): number[] {
+  const at = choices.map(() => -1);
+  const placed: Array<[number, number]> = [];
+  const order = choices.map((_, i) => i).sort((a, b) => choices[b]!.length - choices[a]!.length);
+  for (const i of order) {
+    const choice = choices[i]!;
+    let pos = prompt.lastIndexOf(choice);
+    while (pos >= 0 && placed.some(([s, e]) => pos >= s && pos + choice.length <= e)) pos = pos > 0 ? prompt.lastIndexOf(choice, pos - 1) : -1;
+    at[i] = pos;
+    if (pos >= 0) placed.push([pos, pos + choice.length]);
   }
-  return prompt.lastIndexOf(choice);
+  return at;
 }
 
 const TOOL_HEADER = /^(?:Tool set|Tools|Available tools|工具集|可用工具)\s*[:：]\s*$/im;

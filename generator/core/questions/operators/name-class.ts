@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type compromise from 'compromise';
-import wordListPath from 'word-list';
 
 /**
  * What kind of thing a capitalised name is, so an entity swap puts a person where a person stood
@@ -24,8 +22,9 @@ import wordListPath from 'word-list';
  * - `proper`: a name compromise cannot place, mostly names of other languages ("Badra Gunba",
  *   "Abkhazia");
  * - `common`: a phrase opening with an adjective ("Big Four"), one with no proper noun in it,
- *   a demonym ("Italian"), and a single word that is an English word (the word-list package's
- *   274,000: "Parliament", "Renewal") or that the context also writes in lower case.
+ *   a demonym ("Italian"), and a single word that is an English word (the 275,000 of
+ *   an-array-of-english-words: "Parliament", "Renewal") or that the context also writes in
+ *   lower case.
  */
 export type NameClass = 'person' | 'place' | 'organization' | 'event' | 'month' | 'weekday' | 'proper' | 'common';
 
@@ -63,9 +62,9 @@ function isCountry(name: string): boolean {
   return countries.has(name);
 }
 
-/** Whether `word` (lower case) is an English word: the list ships with the word-list package, read once. */
+/** Whether `word` (lower case) is an English word (an-array-of-english-words, loaded once). */
 function isEnglishWord(word: string): boolean {
-  english ??= new Set(readFileSync(wordListPath, 'utf8').split('\n'));
+  english ??= new Set(require('an-array-of-english-words') as string[]);
   return english.has(word);
 }
 
