@@ -11,8 +11,8 @@ import { nameClass, sameNameClass } from '../../generator/core/questions/operato
 import { sameSlotSwaps } from '../../generator/core/questions/operators/off-target-argument.js';
 import { STEP_OPERATORS } from '../../generator/core/questions/operators/index.js';
 import type { StepCandidate } from '../../generator/core/questions/operators/types.js';
-import type { Step, Trajectory } from '../../generator/core/trajectories/types.js';
-import { loadCanonical } from './fixtures.js';
+import { candidateOf } from '../../generator/core/questions/plans.js';
+import { traj } from './validity-fixtures.js';
 
 describe('name classes', () => {
   it('tell people, places, organisations, events, months and headings apart', () => {
@@ -82,42 +82,26 @@ describe('name classes', () => {
   });
 });
 
-const base = loadCanonical('deep-research')[0]!;
+const search = (plan: string, text: string, obs: string) => ({ plan, tool: 'web_search', args: { text }, obs });
 
 /** A deep-research run of web_search steps whose observations name people, places, organisations, a prize, months and headings. */
-function run(): Trajectory {
-  const steps: Array<[string, string, string]> = [
-    [
-      'Find who was elected president of Abkhazia in 2025.',
-      'Abkhazia president elected 2025',
-      'Key Candidates: Badra Gunba was elected President of Abkhazia in the Presidential Race of February 2025, backed by the Peoples Party. Adgur Ardzinba came second. Net Worth of the candidates was not published. The European Union and the World Bank did not comment. Observers from Albania and the United States attended in January.',
-    ],
-    [
-      "Find the first president of Abkhazia, the country's founder.",
-      'first president of Abkhazia',
-      'Vladislav Ardzinba was the first president of Abkhazia. Sergei Bagapsh and Raul Khajimba followed him; Ronald Reagan and Leonid Brezhnev were leaders of the time. He was a historian before politics, at the Institute of Oriental Studies in Moscow. Independent Uganda and Eastern Europe are named in his papers; Sydney Olympics news came in August.',
-    ],
-    ['Find the academic expertise of Vladislav Ardzinba.', 'Vladislav Ardzinba academic expertise', 'He was an expert on the Hittite civilization.'],
-  ];
-  return {
-    ...structuredClone(base),
-    traj_id: 'dr:abkhazia-founder:0',
-    task: { ...base.task, instance_id: 'abkhazia-founder', goal: "On March 1, 2025, Badra Gunba was elected president of a country. What civilization was the country's first president an expert on?", language: 'en' },
-    steps: steps.map(([plan, text, observation], index): Step => ({
-      index,
-      thought: null,
-      plan,
-      action: { kind: 'tool_call', tool: 'web_search', args: { text }, text: `web_search ${JSON.stringify({ text })}`, raw: null },
-      observation,
-      obs_meta: null,
-      stage: null,
-    })),
-  };
-}
+const run = traj('abkhazia-founder', 'deep_research', "On March 1, 2025, Badra Gunba was elected president of a country. What civilization was the country's first president an expert on?", [
+  search(
+    'Find who was elected president of Abkhazia in 2025.',
+    'Abkhazia president elected 2025',
+    'Key Candidates: Badra Gunba was elected President of Abkhazia in the Presidential Race of February 2025, backed by the Peoples Party. Adgur Ardzinba came second. Net Worth of the candidates was not published. The European Union and the World Bank did not comment. Observers from Albania and the United States attended in January.',
+  ),
+  search(
+    "Find the first president of Abkhazia, the country's founder.",
+    'first president of Abkhazia',
+    'Vladislav Ardzinba was the first president of Abkhazia. Sergei Bagapsh and Raul Khajimba followed him; Ronald Reagan and Leonid Brezhnev were leaders of the time. He was a historian before politics, at the Institute of Oriental Studies in Moscow. Independent Uganda and Eastern Europe are named in his papers; Sydney Olympics news came in August.',
+  ),
+  search('Find the academic expertise of Vladislav Ardzinba.', 'Vladislav Ardzinba academic expertise', 'He was an expert on the Hittite civilization.'),
+]);
 
 describe('entity swaps', () => {
-  const t = run();
-  const gold: StepCandidate = { plan: t.steps[2]!.plan!, planGiven: true, action: t.steps[2]!.action };
+  const t = run;
+  const gold = candidateOf(t.steps[2]!);
   const corpus = new CorpusIndex([t]);
   /** The name each swap puts where "Vladislav Ardzinba" stood. */
   const swappedIn = (c: StepCandidate) => /^(.*) academic expertise$/.exec(String(c.action.args.text))?.[1];

@@ -42,7 +42,7 @@ export function researchCorpus(): Trajectory[] {
       finish(),
     ], { ...opts, answer: "St John's College, Cambridge" }),
     traj('dr-rutherford', 'deep_research', 'Which university did Ernest Rutherford lead as Cavendish Professor after leaving Manchester?', [
-      search('Search for Ernest Rutherford Cavendish Professor.', 'Ernest Rutherford Cavendish Professor', 'title: Ernest Rutherford\nbody: In 1919 Rutherford became Cavendish Professor at the University of Cambridge, succeeding J. J. Thomson.\nurl: https://en.wikipedia.org/wiki/Ernest_Rutherford'),
+      search('Search for Ernest Rutherford Cavendish Professor.', 'Ernest Rutherford Cavendish Professor', 'title: Ernest Rutherford\nbody: In 1919 Rutherford became Cavendish Professor at the University of Cambridge, succeeding J. J. Thomson. The Plumian Professor and the Jacksonian Professor also taught there.\nurl: https://en.wikipedia.org/wiki/Ernest_Rutherford'),
       browse('Browse the Ernest Rutherford page to confirm the year he moved to Cambridge.', 'https://en.wikipedia.org/wiki/Ernest_Rutherford', 'When did Rutherford move to Cambridge?', 'Rutherford moved from Manchester to Cambridge in 1919.'),
       search('Search for the list of Cavendish Professors at Cambridge to verify the succession.', 'Cavendish Professor list Cambridge Thomson Rutherford', 'title: Cavendish Professor of Physics\nbody: Thomson 1884, Rutherford 1919, Bragg 1938.\nurl: https://en.wikipedia.org/wiki/Cavendish_Professor_of_Physics'),
       finish(),

@@ -79,7 +79,7 @@ export function segmentStart(q: Pick<McqQuestion, 'prompt' | 'answer_stem' | 'qu
 
 /**
  * The span of the rendered choice list of the scored question: from the first to the end of
- * the last option, each searched at its last occurrence at or after `from`. Null when the
+ * the last option, each where `renderedAt` places it, at or after `from`. Null when the
  * prompt does not render every option verbatim.
  */
 function choiceBlockSpan(prompt: string, choices: readonly string[], from: number): [number, number] | null {

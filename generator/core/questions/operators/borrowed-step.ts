@@ -132,7 +132,15 @@ function adapt(c: StepCandidate, entities: ReadonlyArray<{ text: string; type: E
     if (changed >= MAX_ADAPTED) break;
     if (priorNames.has(e.text) || e.type === 'number' || replaced.some((r) => r.includes(e.text))) continue;
     // Never one that would repeat a word next to where it lands ("first president of President").
-    const to = prior.find((p) => p.type === e.type && sameShape(p.text, e.text) && (e.type !== 'name' || sameNameClass(e.text, p.text, lowerCase())) && !used.has(p.text) && !out.action.text.includes(p.text) && !substitutionRepeats(out, e.text, p.text));
+    const to = prior.find(
+      (p) =>
+        p.type === e.type &&
+        sameShape(p.text, e.text) &&
+        !used.has(p.text) &&
+        !out.action.text.includes(p.text) &&
+        (e.type !== 'name' || sameNameClass(e.text, p.text, lowerCase())) &&
+        !substitutionRepeats(out, e.text, p.text),
+    );
     if (!to) continue;
     used.add(to.text);
     replaced.push(e.text);

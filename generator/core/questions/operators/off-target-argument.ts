@@ -152,10 +152,11 @@ function replacementsFor(
     (e) =>
       e.type === target.type &&
       sameShape(e.text, target.text) &&
-      (target.type !== 'name' || sameNameClass(target.text, e.text, lowerCase())) &&
       !e.text.includes(target.text) &&
       !target.text.includes(e.text) &&
       (target.type !== 'number' || numberFits(e.text, target.text, goldText)) &&
+      // After the string checks: a name not yet classed is tagged (cached per name).
+      (target.type !== 'name' || sameNameClass(target.text, e.text, lowerCase())) &&
       !substitutionRepeats(gold, target.text, e.text),
   );
 }
