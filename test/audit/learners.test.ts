@@ -205,6 +205,37 @@ describe('dropping what the refitted learners still find', () => {
     }
   });
 
+  it('judges the scored drafts of a language on their own: few-shot examples do not dilute a cue', async () => {
+    // 300 drafts; 100 are scored, 30 of them cued; the other 200 are clean few-shot examples. Over
+    // all 300 the cue reads about 7.5 points above chance, within the 10-point limit; over the
+    // scored 100 (what the audit judges) about 22.
+    const items = candidates(300, 30, 'scored').map((c, i) => ({ ...c, scored: i < 100 }));
+    const options = { folds: 5, maxExcess: 0.1, minCell: 30 };
+    const blind = await dropPredictable(items.map(({ scored: _, ...c }) => c), options);
+    const judged = await dropPredictable(items, options);
+    expect(blind.size).toBeLessThanOrEqual(2);
+    const cued = [...judged].filter((i) => i < 30).length;
+    expect(cued).toBeGreaterThanOrEqual(4);
+    expect(cued / judged.size).toBeGreaterThan(0.5);
+    expect([...judged].every((i) => i < 100)).toBe(true);
+  });
+
+  it('keeps a fixed rule the audit gates (the combined rule) near chance while dropping', async () => {
+    // The learners find drafts 0–79, where the rule misses the gold; it finds it in 50 of the other
+    // 120, so it reads 25% over all 200. Dropping the found drafts alone would lift it well above.
+    const items = candidates(200, 80, 'rule').map((c, i) => ({ ...c, rules: [i >= 80 && i < 130 ? 1 : 0] }));
+    const share = (dropped: Set<number>) => {
+      const kept = items.filter((_, i) => !dropped.has(i));
+      return kept.reduce((s, c) => s + c.rules[0]!, 0) / kept.length;
+    };
+    const options = { folds: 5, maxExcess: 0.05, minCell: 30 };
+    const unguarded = await dropPredictable(items.map(({ rules: _, ...c }) => c), options);
+    expect(share(unguarded)).toBeGreaterThan(0.25 + 0.05);
+    const guarded = await dropPredictable(items, options);
+    expect(guarded.size).toBeGreaterThan(5);
+    expect(Math.abs(share(guarded) - 0.25)).toBeLessThanOrEqual(0.05 + 1e-9);
+  });
+
   it('drops nothing, or next to nothing, where no cue exists', async () => {
     const dropped = await dropPredictable(candidates(200, 0, 'clean'), { folds: 5, maxExcess: 0.05, minCell: 30 });
     expect(dropped.size).toBeLessThanOrEqual(10);

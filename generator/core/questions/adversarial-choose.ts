@@ -10,7 +10,7 @@ import { dealGroups } from './audit/adversary.js';
 import { fitTreesParts, type TreesScorerParts } from './audit/learners.js';
 import { LARGE_TASK, boundedTraining, dropPredictable } from './adversarial-drop.js';
 import { planFluency } from './adversarial-fluency.js';
-import { type CoreDraft, FINISH_MARKER, FLUENCY, LENGTH, SIMILARITY, chooseShown, fluencyRangeOf, rowsOf } from './adversarial-options.js';
+import { type CoreDraft, FINISH_MARKER, FLUENCY, LENGTH, SIMILARITY, chooseShown, combinedCredit, fluencyRangeOf, rowsOf } from './adversarial-options.js';
 import { chooseOffThread, endChoosing } from './adversarial-options-thread.js';
 
 export type { CoreDraft } from './adversarial-options.js';
@@ -78,7 +78,7 @@ export async function runFilterCore(task: CoreTask): Promise<CoreResult> {
   // at its first pass within bounds, and over fewer that pass is often a lucky dealing. From
   // LARGE_TASK drafts one dealing's estimate moves by about a point, and two are enough.
   const more = (prepared.length >= LARGE_TASK ? ['af/2'] : ['af/2', 'af/3']).map((salt) => dealGroups(task.groups, k, salt));
-  const candidates = prepared.map((p) => ({ id: p.id, folds: [p.fold, ...more.map((d) => d.get(p.group)!)], language: p.language, rows: rowsOf(p, p.shown) }));
+  const candidates = prepared.map((p) => ({ id: p.id, folds: [p.fold, ...more.map((d) => d.get(p.group)!)], language: p.language, scored: p.scored, rows: rowsOf(p, p.shown), rules: [combinedCredit(p, p.shown)] }));
   const solvable = await dropPredictable(candidates, { folds: k, maxExcess: task.maxExcess, minCell: MIN_ITEMS, guards: [LENGTH, FLUENCY, SIMILARITY], balanced: [FINISH_MARKER], maxTraining: MAX_TRAINING });
   prepared.forEach((p, j) => {
     if (solvable.has(j)) result.dropped[kept[j]!] = 'adversary-solvable';

@@ -25,8 +25,21 @@ export interface DropCandidate {
   /** The candidate's fold under each dealing of the source groups (every candidate lists the same number). */
   folds: readonly number[];
   language: string;
+  /**
+   * False for a few-shot example. The audit judges the scored questions alone, and without the
+   * examples a cue can read several points stronger: each language's scored drafts are a cell of
+   * their own (default true).
+   */
+  scored?: boolean;
   /** Raw feature rows of the shown options, the gold first. */
   rows: number[][];
+  /**
+   * The gold's credit under each fixed rule the audit gates over the whole task (its combined
+   * rule). The choosing rounds aim it at chance; dropping the drafts a learner finds must not
+   * carry it away: a draft is not dropped when that would bring a rule's share further from
+   * chance and more than `maxExcess` from it, either way.
+   */
+  rules?: readonly number[];
 }
 
 export interface DropOptions {
@@ -138,12 +151,15 @@ export const LARGE_TASK = 1000;
 
 type Margins = Map<number, Map<number, { credit: number; margin: number }>>;
 
-/** The cell (the whole task, each language with `minCell` drafts) the strongest learner finds most above chance, and every learner above the limit in some cell. */
+/** The cell (the whole task, each language with `minCell` drafts, and its scored drafts when some are few-shot examples) the strongest learner finds most above chance, and every learner above the limit in some cell. */
 function judge(candidates: readonly DropCandidate[], kept: readonly number[], margins: Margins, options: DropOptions) {
   const cells = [{ language: 'all', members: [...kept] }];
+  const examples = kept.some((i) => candidates[i]!.scored === false);
   for (const language of [...new Set(kept.map((i) => candidates[i]!.language))].sort()) {
     const members = kept.filter((i) => candidates[i]!.language === language);
     if (members.length >= options.minCell) cells.push({ language, members });
+    const scored = examples ? members.filter((i) => candidates[i]!.scored !== false) : [];
+    if (scored.length >= options.minCell) cells.push({ language: `${language}/scored`, members: scored });
   }
   let worst: { members: number[]; learner: number; excess: number } | null = null;
   const above = new Set<number>();
@@ -181,11 +197,19 @@ function guardState(candidates: readonly DropCandidate[], kept: readonly number[
   let chanceSum = kept.reduce((s, j) => s + 1 / candidates[j]!.rows.length, 0);
   const shares = guards.map((f) => kept.reduce((s, j) => s + tops(candidates[j]!, f), 0));
   const markers = (options.balanced ?? []).map((f) => markerState(candidates, kept, f, options.maxExcess));
+  const ruleCount = candidates[0]?.rules?.length ?? 0;
+  const rules = Array.from({ length: ruleCount }, (_, r) => kept.reduce((s, j) => s + candidates[j]!.rules![r]!, 0));
   return {
     blocks(i: number): boolean {
       if (count <= 1) return true;
       const chance = (chanceSum - 1 / candidates[i]!.rows.length) / (count - 1);
       if (markers.some((m) => m.blocks(i))) return true;
+      const ruleBlocks = rules.some((share, r) => {
+        const now = share / count - chanceSum / count;
+        const after = (share - candidates[i]!.rules![r]!) / (count - 1) - chance;
+        return Math.abs(after) > options.maxExcess && Math.abs(after) > Math.abs(now);
+      });
+      if (ruleBlocks) return true;
       return guards.some((f, g) => {
         const own = tops(candidates[i]!, f);
         return own > 0 && (shares[g]! - own) / (count - 1) < chance - options.maxExcess;
@@ -195,6 +219,7 @@ function guardState(candidates: readonly DropCandidate[], kept: readonly number[
       count--;
       chanceSum -= 1 / candidates[i]!.rows.length;
       guards.forEach((f, g) => (shares[g]! -= tops(candidates[i]!, f)));
+      rules.forEach((_, r) => (rules[r]! -= candidates[i]!.rules![r]!));
       markers.forEach((m) => m.drop(i));
     },
   };

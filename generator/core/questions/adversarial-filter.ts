@@ -38,6 +38,8 @@ export interface FilterItem {
   id: string;
   /** The language the question is asked in: the audit judges each language on its own. */
   language?: string;
+  /** False for a few-shot example: the audit judges the scored questions alone (default true). */
+  scored?: boolean;
 }
 
 export interface FilterOptions {
@@ -106,6 +108,8 @@ export async function filterByTask(
     languageOf?: (t: Trajectory) => string;
     /** The research question / issue a trajectory works on (`sourceGroups`); else its instance id, else its id. */
     groupOf?: (t: Trajectory) => string;
+    /** False for a trajectory whose questions are few-shot examples (default: every one is scored). */
+    scoredOf?: (t: Trajectory) => boolean;
     renderDraft: (draft: QuestionDraft, t: Trajectory) => { prompt: string; questionStart: number | null } | null;
     post?: CorePoster;
     features?: FeatureRunner;
@@ -128,7 +132,7 @@ export async function filterByTask(
       }
     };
     return [...byTask.keys()].sort().map((task) => {
-      const items = byTask.get(task)!.map((e) => ({ draft: e.draft, group: options.groupOf?.(e.t) ?? (e.t.task.instance_id || e.t.traj_id), id: e.id, language: options.languageOf?.(e.t) }));
+      const items = byTask.get(task)!.map((e) => ({ draft: e.draft, group: options.groupOf?.(e.t) ?? (e.t.task.instance_id || e.t.traj_id), id: e.id, language: options.languageOf?.(e.t), scored: options.scoredOf?.(e.t) ?? true }));
       return planFilter(items, `${options.seed}/${task}`, { renderDraft });
     });
   };
@@ -269,7 +273,7 @@ function prepare(item: FilterItem, seed: string, fold: number, renderDraft: Filt
   const longerTarget = rng.int(mcq.choices.length);
   const fluentTarget = 0; // dealt across the task by planFluency
   const lengths = texts.map((t) => [...singleSpaced(t).trim()].length);
-  const core: CoreDraft = { id: item.id, language: item.language ?? 'en', group: item.group, options: mcq.choices.length, raw, salience, similarity, tools: texts.map(optionTool), pinned, shown, lengths, targetRank, goldMostSimilar, longerTarget, fluentTarget, fold };
+  const core: CoreDraft = { id: item.id, language: item.language ?? 'en', group: item.group, scored: item.scored ?? true, options: mcq.choices.length, raw, salience, similarity, tools: texts.map(optionTool), pinned, shown, lengths, targetRank, goldMostSimilar, longerTarget, fluentTarget, fold };
   return { item, mcq, core, input, texts, sources, reasons };
 }
 

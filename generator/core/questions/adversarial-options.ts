@@ -14,6 +14,8 @@ export interface CoreDraft {
   id: string;
   language: string;
   group: string;
+  /** Whether the question is scored (the test split) rather than a few-shot example: the audit judges the scored ones. */
+  scored: boolean;
   /** Options shown (gold included). */
   options: number;
   /** Raw feature rows: 0 the gold, then the pinned distractors, then the alternatives. */
@@ -125,7 +127,7 @@ export const LENGTH = ADVERSARY_FEATURES.indexOf('log_chars');
 export const FINISH_MARKER = ADVERSARY_FEATURES.indexOf('finish_marker');
 
 /** The audit's combined rule on these options (copies and off-tool options are never shown): most similar, then most relevant, then longest; the gold's share of the ties. */
-function combinedCredit(p: CoreDraft, shown: readonly number[]): number {
+export function combinedCredit(p: CoreDraft, shown: readonly number[]): number {
   const options = [0, ...shown];
   let candidates = options;
   const keep = (score: (i: number) => number) => {

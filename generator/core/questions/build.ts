@@ -255,7 +255,7 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
         const render = templatesByLanguage.get(questionLanguage(t))?.render.get(QUESTION_TYPES[kind].template);
         return render ? renderBare(render, draft) : null;
       };
-      const started = filterByTask(list, { seed, taskOf: (t) => taskFor(kind, t.domain), languageOf: questionLanguage, groupOf: (t) => groups.get(t)!, renderDraft, post: postCores, features: featuresOffThread });
+      const started = filterByTask(list, { seed, taskOf: (t) => taskFor(kind, t.domain), languageOf: questionLanguage, groupOf: (t) => groups.get(t)!, scoredOf: (t) => !fewshotIds.has(t.traj_id), renderDraft, post: postCores, features: featuresOffThread });
       filtered = started.then((s) => s.dropped);
       // Awaited when the kind is finished; a failure is reported there, not as an unhandled rejection.
       filtered.catch(() => undefined);
