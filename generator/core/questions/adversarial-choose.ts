@@ -8,7 +8,7 @@
  */
 import { dealGroups } from './audit/adversary.js';
 import { fitTreesParts, type TreesScorerParts } from './audit/learners.js';
-import { LARGE_TASK, boundedTraining, dropPredictable } from './adversarial-drop.js';
+import { JUDGING_DEALINGS, LARGE_TASK, boundedTraining, dropPredictable } from './adversarial-drop.js';
 import { planFluency } from './adversarial-fluency.js';
 import { type CoreDraft, FINISH_MARKER, FLUENCY, LENGTH, SIMILARITY, chooseShown, combinedCredit, fluencyRangeOf, rowsOf } from './adversarial-options.js';
 import { chooseOffThread, endChoosing } from './adversarial-options-thread.js';
@@ -74,10 +74,11 @@ export async function runFilterCore(task: CoreTask): Promise<CoreResult> {
   }
   await endChoosing();
   // AFLite's last step: every learner refitted on the chosen sets; drop what they still find.
-  // Over three dealings of the groups into folds (the rounds' and two more): the drop loop stops
-  // at its first pass within bounds, and over fewer that pass is often a lucky dealing. From
-  // LARGE_TASK drafts one dealing's estimate moves by about a point, and two are enough.
-  const more = (prepared.length >= LARGE_TASK ? ['af/2'] : ['af/2', 'af/3']).map((salt) => dealGroups(task.groups, k, salt));
+  // Below LARGE_TASK drafts over six dealings of the groups into folds (the rounds' and five
+  // more): three choose what to drop, three fresh ones judge when to stop (adversarial-drop.ts).
+  // From LARGE_TASK drafts one dealing's estimate moves by about a point, and two are enough.
+  const salts = prepared.length >= LARGE_TASK ? ['af/2'] : Array.from({ length: 2 * JUDGING_DEALINGS - 1 }, (_, d) => `af/${d + 2}`);
+  const more = salts.map((salt) => dealGroups(task.groups, k, salt));
   const candidates = prepared.map((p) => ({ id: p.id, folds: [p.fold, ...more.map((d) => d.get(p.group)!)], language: p.language, scored: p.scored, rows: rowsOf(p, p.shown), rules: [combinedCredit(p, p.shown)] }));
   const solvable = await dropPredictable(candidates, { folds: k, maxExcess: task.maxExcess, minCell: MIN_ITEMS, guards: [LENGTH, FLUENCY, SIMILARITY], balanced: [FINISH_MARKER], maxTraining: MAX_TRAINING });
   prepared.forEach((p, j) => {

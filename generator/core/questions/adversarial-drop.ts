@@ -99,32 +99,55 @@ export async function dropPredictable(candidates: readonly DropCandidate[], opti
   for (let refit = 0; refit < 100; refit++) {
     const kept = candidates.map((_, i) => i).filter((i) => !dropped.has(i));
     if (kept.length < options.minCell) break;
-    // With many drafts, the first dealing alone, then the others unless it finds a cell of at
-    // least LARGE_TASK drafts far above the limit (more than FAR_ABOVE times it): there the drops
-    // are certain and a second estimate would only reorder them. Every decision to stop is made on
-    // the mean over all dealings, and below LARGE_TASK drafts (where one dealing's estimate moves
-    // by several points) every pass reads all of them.
     const dealings = candidates[0]?.folds.length ?? 0;
-    const first = kept.length >= LARGE_TASK ? [0] : Array.from({ length: dealings }, (_, d) => d);
-    let margins = await heldOutMargins(candidates, kept, options.folds, active, warm, options.maxTraining, first);
-    if (!margins) break;
-    let judged = judge(candidates, kept, margins, options);
-    const settled = judged.worst !== null && judged.worst.excess > FAR_ABOVE * options.maxExcess && judged.worst.members.length >= LARGE_TASK;
-    if (first.length < dealings && !settled) {
-      const rest = await heldOutMargins(candidates, kept, options.folds, active, warm, options.maxTraining, Array.from({ length: dealings - 1 }, (_, d) => d + 1));
-      if (!rest) break;
-      margins = pooled(margins, 1, rest, dealings - 1);
+    const all = Array.from({ length: dealings }, (_, d) => d);
+    let margins: Margins | null;
+    let judged: ReturnType<typeof judge>;
+    let chooseBy: Margins;
+    if (kept.length < LARGE_TASK && dealings >= 2 * JUDGING_DEALINGS) {
+      // Below LARGE_TASK drafts, which drafts to drop is read on the first half of the dealings
+      // and whether to stop on the other half. Dropping what one dealing's held-out fits find
+      // leaves a set that dealing reads low (its lucky misses stay); a fresh dealing reads it as
+      // the audit will, several points higher on the shared builds.
+      const half = dealings / 2;
+      margins = await heldOutMargins(candidates, kept, options.folds, active, warm, options.maxTraining, all.slice(half));
+      if (!margins) break;
       judged = judge(candidates, kept, margins, options);
+      if (!judged.worst) {
+        if (active.length === DROP_LEARNERS.length) break;
+        active = DROP_LEARNERS.map((_, l) => l);
+        continue;
+      }
+      const choosing = await heldOutMargins(candidates, kept, options.folds, [judged.worst.learner], warm, options.maxTraining, all.slice(0, half));
+      if (!choosing) break;
+      chooseBy = choosing;
+    } else {
+      // With many drafts, the first dealing alone, then the others unless it finds a cell of at
+      // least LARGE_TASK drafts far above the limit (more than FAR_ABOVE times it): there the drops
+      // are certain and a second estimate would only reorder them. Every decision to stop is made on
+      // the mean over all dealings.
+      const first = kept.length >= LARGE_TASK ? [0] : all;
+      margins = await heldOutMargins(candidates, kept, options.folds, active, warm, options.maxTraining, first);
+      if (!margins) break;
+      judged = judge(candidates, kept, margins, options);
+      const settled = judged.worst !== null && judged.worst.excess > FAR_ABOVE * options.maxExcess && judged.worst.members.length >= LARGE_TASK;
+      if (first.length < dealings && !settled) {
+        const rest = await heldOutMargins(candidates, kept, options.folds, active, warm, options.maxTraining, all.slice(1));
+        if (!rest) break;
+        margins = pooled(margins, 1, rest, dealings - 1);
+        judged = judge(candidates, kept, margins, options);
+      }
+      if (!judged.worst) {
+        if (active.length === DROP_LEARNERS.length) break;
+        active = DROP_LEARNERS.map((_, l) => l);
+        continue;
+      }
+      chooseBy = margins;
     }
     const { worst, above } = judged;
-    if (!worst) {
-      if (active.length === DROP_LEARNERS.length) break;
-      active = DROP_LEARNERS.map((_, l) => l);
-      continue;
-    }
     active = [...above].sort((a, b) => a - b);
-    const { members, learner, excess } = worst;
-    const byLearner = margins.get(learner)!;
+    const { members, learner, excess } = worst!;
+    const byLearner = chooseBy.get(learner)!;
     const found = members
       .filter((i) => byLearner.get(i)!.credit > 0)
       .sort((a, b) => byLearner.get(b)!.margin - byLearner.get(a)!.margin || (candidates[a]!.id < candidates[b]!.id ? -1 : 1));
@@ -144,6 +167,8 @@ export async function dropPredictable(candidates: readonly DropCandidate[], opti
   return dropped;
 }
 
+/** Dealings a small task's stop is judged on (as many again choose its drops). */
+export const JUDGING_DEALINGS = 3;
 /** A first dealing more than this many times the limit above chance is not confirmed on the others before drafts are dropped (from LARGE_TASK drafts). */
 const FAR_ABOVE = 3;
 /** Drafts from which one dealing's held-out accuracy is trusted far from the limit (its binomial error is about a point). */

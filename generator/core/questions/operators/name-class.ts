@@ -12,8 +12,12 @@ import type compromise from 'compromise';
  * - `month`, `weekday`: a month or day name (its abbreviations too);
  * - `place`: a country's English name or alias (i18n-iso-countries: "Chad" is a country here,
  *   not the first name compromise's lexicon has);
- * - `common`: a phrase opening with a verb, conjunction, preposition or the like ("Key
- *   Candidates", "While Democratic Party"), or an adjective made of a name ("Moscow-backed");
+ * - `fragment`: words of a sentence, not a noun phrase: a phrase opening with a verb,
+ *   conjunction, preposition, adverb or pronoun ("Identify South Korea", "While Democratic
+ *   Party"), or closing with a preposition, conjunction or determiner ("Choice Between"). Put
+ *   where a name stood it reads as garbage, so it neither replaces nor is replaced;
+ * - `common`: a phrase opening with a determiner or a noun a heading capitalises ("The Golden
+ *   Bear", "Key Candidates"), or an adjective made of a name ("Moscow-backed");
  * - `organization`, `place`, `event` (prizes, games, treaties, works): the head word of a
  *   phrase says so ("Anti-Fascist Council", "Eastern Europe", "Sydney Olympics"); a title
  *   ("Austrian Chancellor") is `common`;
@@ -26,12 +30,15 @@ import type compromise from 'compromise';
  *   an-array-of-english-words: "Parliament", "Renewal") or that the context also writes in
  *   lower case.
  */
-export type NameClass = 'person' | 'place' | 'organization' | 'event' | 'month' | 'weekday' | 'proper' | 'common';
+export type NameClass = 'person' | 'place' | 'organization' | 'event' | 'month' | 'weekday' | 'proper' | 'common' | 'fragment';
 
 const MONTH = /^(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?$/;
 const WEEKDAY = /^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)$/;
-/** Tags of a first word that make a capitalised phrase a heading or a sentence's words, not a name. */
-const NOT_A_NAME_START = ['Verb', 'Conjunction', 'Preposition', 'Determiner', 'Adverb', 'Pronoun', 'Gerund', 'Expression', 'QuestionWord'];
+/** Tags of a first word that make a capitalised phrase a sentence's words, not a name. */
+const FRAGMENT_START = ['Verb', 'Conjunction', 'Preposition', 'Adverb', 'Pronoun', 'Gerund', 'Expression', 'QuestionWord'];
+/** Tags of a last word that leave a phrase unfinished; the tagger reads a capitalised "Between" as a name, so the commonest are listed too. */
+const FRAGMENT_END = ['Preposition', 'Conjunction', 'Determiner'];
+const FRAGMENT_END_WORD = /^(?:of|and|or|nor|but|for|to|in|on|at|by|with|from|into|onto|between|among|about|against|versus|vs|via|the|a|an|than|as)$/i;
 const NAMED = ['ProperNoun', 'Person', 'Place', 'Organization', 'Honorific'];
 /** Head words (a phrase's last) that say what it names, before compromise is asked. */
 const HEADS: ReadonlyArray<[RegExp, NameClass]> = [
@@ -93,8 +100,11 @@ function classify(name: string): NameClass | 'unknown-word' {
   const doc = nlp(name);
   const terms: string[][] = doc.terms().json().map((t: { terms: Array<{ tags: string[] }> }) => t.terms[0]?.tags ?? []);
   const first = terms[0];
-  if (!first || NOT_A_NAME_START.some((t) => first.includes(t))) return 'common';
+  if (!first) return 'common';
+  if (FRAGMENT_START.some((t) => first.includes(t))) return 'fragment';
   const single = terms.length === 1;
+  if (!single && (FRAGMENT_END.some((t) => terms.at(-1)!.includes(t)) || FRAGMENT_END_WORD.test(name.split(/\s+/).at(-1)!))) return 'fragment';
+  if (first.includes('Determiner')) return 'common';
   const byHead = single ? undefined : HEADS.find(([re]) => re.test(name.split(/\s+/).at(-1)!));
   if (byHead) return byHead[1];
   if (first.includes('Adjective')) return 'common';
@@ -113,12 +123,21 @@ function classify(name: string): NameClass | 'unknown-word' {
  * beside a person, and a one-word `proper` name beside a place too. compromise's lexicon lacks
  * most names of other languages: a full name it cannot place is mostly a person's ("Badra
  * Gunba"), a single word a surname or a place ("Osler", "Abkhazia"); organisations and events
- * it lacks mostly carry a head word that says so.
+ * it lacks mostly carry a head word that says so. A `fragment` never fits, and two personal
+ * names ending in the same word may name the same person ("President Milanović" for "Zoran
+ * Milanović"): an option that is as right as the gold.
  */
 export function sameNameClass(target: string, replacement: string, lowerCase?: ReadonlySet<string>): boolean {
   const a = nameClass(target, lowerCase);
   const b = nameClass(replacement, lowerCase);
+  if (a === 'fragment' || b === 'fragment') return false;
+  const personal = (c: NameClass) => c === 'person' || c === 'proper';
+  if (personal(a) && personal(b) && lastWord(target) === lastWord(replacement)) return false;
   if (a === b) return true;
   const fits = (proper: string, other: NameClass) => other === 'person' || (other === 'place' && !/\s/.test(proper.trim()));
   return (a === 'proper' && fits(target, b)) || (b === 'proper' && fits(replacement, a));
+}
+
+function lastWord(name: string): string {
+  return (name.replace(/[:;,.]+$/, '').trim().split(/\s+/).at(-1) ?? '').toLowerCase();
 }
