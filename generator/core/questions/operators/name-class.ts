@@ -36,6 +36,8 @@ const MONTH = /^(?:January|February|March|April|May|June|July|August|September|O
 const WEEKDAY = /^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)$/;
 /** Tags of a first word that make a capitalised phrase a sentence's words, not a name. */
 const FRAGMENT_START = ['Verb', 'Conjunction', 'Preposition', 'Adverb', 'Pronoun', 'Gerund', 'Expression', 'QuestionWord'];
+/** Tags of a word that is no name even alone. */
+const SINGLE_FRAGMENT = ['Conjunction', 'Preposition', 'Pronoun', 'QuestionWord'];
 /** Tags of a last word that leave a phrase unfinished; the tagger reads a capitalised "Between" as a name, so the commonest are listed too. */
 const FRAGMENT_END = ['Preposition', 'Conjunction', 'Determiner'];
 const FRAGMENT_END_WORD = /^(?:of|and|or|nor|but|for|to|in|on|at|by|with|from|into|onto|between|among|about|against|versus|vs|via|the|a|an|than|as)$/i;
@@ -101,8 +103,12 @@ function classify(name: string): NameClass | 'unknown-word' {
   const terms: string[][] = doc.terms().json().map((t: { terms: Array<{ tags: string[] }> }) => t.terms[0]?.tags ?? []);
   const first = terms[0];
   if (!first) return 'common';
-  if (FRAGMENT_START.some((t) => first.includes(t))) return 'fragment';
   const single = terms.length === 1;
+  // A single capitalised word the tagger reads as a verb or adverb is mostly a name that is
+  // also an English word ("Wend", "Halsted"): a common word, as below. Alone, only a closed-class
+  // word ("Between", "They") is no name at all.
+  if (single && FRAGMENT_START.some((t) => first.includes(t))) return SINGLE_FRAGMENT.some((t) => first.includes(t)) ? 'fragment' : 'common';
+  if (FRAGMENT_START.some((t) => first.includes(t))) return 'fragment';
   if (!single && (FRAGMENT_END.some((t) => terms.at(-1)!.includes(t)) || FRAGMENT_END_WORD.test(name.split(/\s+/).at(-1)!))) return 'fragment';
   if (first.includes('Determiner')) return 'common';
   const byHead = single ? undefined : HEADS.find(([re]) => re.test(name.split(/\s+/).at(-1)!));
