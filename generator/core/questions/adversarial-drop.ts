@@ -101,26 +101,17 @@ export async function dropPredictable(candidates: readonly DropCandidate[], opti
     if (kept.length < options.minCell) break;
     const dealings = candidates[0]?.folds.length ?? 0;
     const all = Array.from({ length: dealings }, (_, d) => d);
+    // Below LARGE_TASK drafts, whether to stop is read on the second half of the dealings and
+    // which drafts to drop on the first. Dropping what one dealing's held-out fits find leaves a
+    // set that dealing reads low (its lucky misses stay); a fresh dealing reads it as the audit
+    // will, several points higher on the shared builds.
+    const split = kept.length < LARGE_TASK && dealings >= 2 * JUDGING_DEALINGS;
     let margins: Margins | null;
     let judged: ReturnType<typeof judge>;
-    let chooseBy: Margins;
-    if (kept.length < LARGE_TASK && dealings >= 2 * JUDGING_DEALINGS) {
-      // Below LARGE_TASK drafts, which drafts to drop is read on the first half of the dealings
-      // and whether to stop on the other half. Dropping what one dealing's held-out fits find
-      // leaves a set that dealing reads low (its lucky misses stay); a fresh dealing reads it as
-      // the audit will, several points higher on the shared builds.
-      const half = dealings / 2;
-      margins = await heldOutMargins(candidates, kept, options.folds, active, warm, options.maxTraining, all.slice(half));
+    if (split) {
+      margins = await heldOutMargins(candidates, kept, options.folds, active, warm, options.maxTraining, all.slice(dealings / 2));
       if (!margins) break;
       judged = judge(candidates, kept, margins, options);
-      if (!judged.worst) {
-        if (active.length === DROP_LEARNERS.length) break;
-        active = DROP_LEARNERS.map((_, l) => l);
-        continue;
-      }
-      const choosing = await heldOutMargins(candidates, kept, options.folds, [judged.worst.learner], warm, options.maxTraining, all.slice(0, half));
-      if (!choosing) break;
-      chooseBy = choosing;
     } else {
       // With many drafts, the first dealing alone, then the others unless it finds a cell of at
       // least LARGE_TASK drafts far above the limit (more than FAR_ABOVE times it): there the drops
@@ -137,16 +128,17 @@ export async function dropPredictable(candidates: readonly DropCandidate[], opti
         margins = pooled(margins, 1, rest, dealings - 1);
         judged = judge(candidates, kept, margins, options);
       }
-      if (!judged.worst) {
-        if (active.length === DROP_LEARNERS.length) break;
-        active = DROP_LEARNERS.map((_, l) => l);
-        continue;
-      }
-      chooseBy = margins;
     }
     const { worst, above } = judged;
+    if (!worst) {
+      if (active.length === DROP_LEARNERS.length) break;
+      active = DROP_LEARNERS.map((_, l) => l);
+      continue;
+    }
+    const chooseBy = split ? await heldOutMargins(candidates, kept, options.folds, [worst.learner], warm, options.maxTraining, all.slice(0, dealings / 2)) : margins;
+    if (!chooseBy) break;
     active = [...above].sort((a, b) => a - b);
-    const { members, learner, excess } = worst!;
+    const { members, learner, excess } = worst;
     const byLearner = chooseBy.get(learner)!;
     const found = members
       .filter((i) => byLearner.get(i)!.credit > 0)

@@ -86,7 +86,7 @@ const classes = new Map<string, NameClass | 'unknown-word'>();
  * lower case (a heading's or a sentence's first word), else `proper`.
  */
 export function nameClass(name: string, lowerCase?: ReadonlySet<string>): NameClass {
-  const bare = name.replace(/[:;,.]+$/, '');
+  const bare = bareName(name);
   let c = classes.get(bare);
   if (c === undefined) classes.set(bare, (c = classify(bare)));
   if (c !== 'unknown-word') return c;
@@ -104,14 +104,14 @@ function classify(name: string): NameClass | 'unknown-word' {
   const first = terms[0];
   if (!first) return 'common';
   const single = terms.length === 1;
+  const last = name.split(/\s+/).at(-1)!;
   // A single capitalised word the tagger reads as a verb or adverb is mostly a name that is
   // also an English word ("Wend", "Halsted"): a common word, as below. Alone, only a closed-class
   // word ("Between", "They") is no name at all.
-  if (single && FRAGMENT_START.some((t) => first.includes(t))) return SINGLE_FRAGMENT.some((t) => first.includes(t)) ? 'fragment' : 'common';
-  if (FRAGMENT_START.some((t) => first.includes(t))) return 'fragment';
-  if (!single && (FRAGMENT_END.some((t) => terms.at(-1)!.includes(t)) || FRAGMENT_END_WORD.test(name.split(/\s+/).at(-1)!))) return 'fragment';
+  if (FRAGMENT_START.some((t) => first.includes(t))) return !single || SINGLE_FRAGMENT.some((t) => first.includes(t)) ? 'fragment' : 'common';
+  if (!single && (FRAGMENT_END.some((t) => terms.at(-1)!.includes(t)) || FRAGMENT_END_WORD.test(last))) return 'fragment';
   if (first.includes('Determiner')) return 'common';
-  const byHead = single ? undefined : HEADS.find(([re]) => re.test(name.split(/\s+/).at(-1)!));
+  const byHead = single ? undefined : HEADS.find(([re]) => re.test(last));
   if (byHead) return byHead[1];
   if (first.includes('Adjective')) return 'common';
   if (single && first.includes('Demonym')) return 'common';
@@ -144,6 +144,11 @@ export function sameNameClass(target: string, replacement: string, lowerCase?: R
   return (a === 'proper' && fits(target, b)) || (b === 'proper' && fits(replacement, a));
 }
 
+/** A name without the punctuation a sentence leaves after it. */
+function bareName(name: string): string {
+  return name.replace(/[:;,.]+$/, '');
+}
+
 function lastWord(name: string): string {
-  return (name.replace(/[:;,.]+$/, '').trim().split(/\s+/).at(-1) ?? '').toLowerCase();
+  return (bareName(name).trim().split(/\s+/).at(-1) ?? '').toLowerCase();
 }
