@@ -237,6 +237,21 @@ describe('dropping what the refitted learners still find', () => {
     expect(Math.abs(share(guarded) - 0.25)).toBeLessThanOrEqual(0.05 + 1e-9);
   });
 
+  it('goes on to the next cell when the guards block every drop in the worst one', async () => {
+    // zh: 60 drafts, half cued (the worst cell); dropping any of its cued drafts would take the
+    // combined rule (1 on those 30 and on 22 en drafts: 20% of 260, 5 points under chance) further
+    // below chance, so the guard blocks them all. en: 200 drafts, 60 cued, rule 0 on those.
+    const en = candidates(200, 60, 'blocked-en').map((c, i) => ({ ...c, rules: [i >= 100 && i < 122 ? 1 : 0] }));
+    const zh = candidates(60, 30, 'blocked-zh').map((c, i) => ({ ...c, id: `z${c.id}`, language: 'zh', rules: [i < 30 ? 1 : 0] }));
+    const items = [...en, ...zh];
+    const dropped = await dropPredictable(items, { folds: 5, maxExcess: 0.05, minCell: 30 });
+    const enCued = [...dropped].filter((i) => i < 60).length;
+    // The old loop stopped at its first blocked pass and kept every cued en draft.
+    expect(enCued).toBeGreaterThanOrEqual(30);
+    const kept = items.filter((_, i) => !dropped.has(i));
+    expect(Math.abs(kept.reduce((s, c) => s + c.rules[0]!, 0) / kept.length - 0.25)).toBeLessThanOrEqual(0.05 + 1e-9);
+  });
+
   it('judges when to stop on dealings that did not choose the drops: fresh dealings read the kept set nearer chance', async () => {
     // 150 drafts in 75 groups of two, half with the gold highest on feature 1 by a narrow margin.
     // Six dealings go to the drop step; six more, never shown to it, read what it keeps. Dropping

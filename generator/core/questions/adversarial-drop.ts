@@ -129,30 +129,37 @@ export async function dropPredictable(candidates: readonly DropCandidate[], opti
         judged = judge(candidates, kept, margins, options);
       }
     }
-    const { worst, above } = judged;
+    const { worst, above, ranked } = judged;
     if (!worst) {
       if (active.length === DROP_LEARNERS.length) break;
       active = DROP_LEARNERS.map((_, l) => l);
       continue;
     }
-    const chooseBy = split ? await heldOutMargins(candidates, kept, options.folds, [worst.learner], warm, options.maxTraining, all.slice(0, dealings / 2)) : margins;
-    if (!chooseBy) break;
     active = [...above].sort((a, b) => a - b);
-    const { members, learner, excess } = worst;
-    const byLearner = chooseBy.get(learner)!;
-    const found = members
-      .filter((i) => byLearner.get(i)!.credit > 0)
-      .sort((a, b) => byLearner.get(b)!.margin - byLearner.get(a)!.margin || (candidates[a]!.id < candidates[b]!.id ? -1 : 1));
-    // Far above the limit, half the excess goes at once (AFLite drops a fixed share per round);
-    // near it, `step` of the cell per refit.
-    const take = Math.max(1, Math.ceil(Math.max(step, excess / 2) * members.length));
     const guard = guardState(candidates, kept, options);
     const before = dropped.size;
-    for (const i of found) {
-      if (dropped.size - before >= take) break;
-      if (guard.blocks(i)) continue;
-      guard.drop(i);
-      dropped.add(i);
+    // The worst cell and learner first; when the guards block every draft it finds, the next one
+    // above the limit (a cell whose drops would unbalance a guarded rule must not keep the other
+    // cells from being filtered).
+    const choosing = new Map<number, Margins>();
+    for (const { members, learner, excess } of ranked) {
+      const chooseBy = !split ? margins : (choosing.get(learner) ?? (await heldOutMargins(candidates, kept, options.folds, [learner], warm, options.maxTraining, all.slice(0, dealings / 2))));
+      if (!chooseBy) break;
+      choosing.set(learner, chooseBy);
+      const byLearner = chooseBy.get(learner)!;
+      const found = members
+        .filter((i) => byLearner.get(i)!.credit > 0)
+        .sort((a, b) => byLearner.get(b)!.margin - byLearner.get(a)!.margin || (candidates[a]!.id < candidates[b]!.id ? -1 : 1));
+      // Far above the limit, half the excess goes at once (AFLite drops a fixed share per round);
+      // near it, `step` of the cell per refit.
+      const take = Math.max(1, Math.ceil(Math.max(step, excess / 2) * members.length));
+      for (const i of found) {
+        if (dropped.size - before >= take) break;
+        if (guard.blocks(i)) continue;
+        guard.drop(i);
+        dropped.add(i);
+      }
+      if (dropped.size > before) break;
     }
     if (dropped.size === before) break;
   }
@@ -168,7 +175,7 @@ export const LARGE_TASK = 1000;
 
 type Margins = Map<number, Map<number, { credit: number; margin: number }>>;
 
-/** The cell (the whole task, each language with `minCell` drafts, and its scored drafts when some are few-shot examples) the strongest learner finds most above chance, and every learner above the limit in some cell. */
+/** The cells (the whole task, each language with `minCell` drafts, and its scored drafts when some are few-shot examples) and learners above the limit, most above chance first (`worst`), and every learner above the limit in some cell. */
 function judge(candidates: readonly DropCandidate[], kept: readonly number[], margins: Margins, options: DropOptions) {
   const cells = [{ language: 'all', members: [...kept] }];
   const examples = kept.some((i) => candidates[i]!.scored === false);
@@ -178,7 +185,7 @@ function judge(candidates: readonly DropCandidate[], kept: readonly number[], ma
     const scored = examples ? members.filter((i) => candidates[i]!.scored !== false) : [];
     if (scored.length >= options.minCell) cells.push({ language: `${language}/scored`, members: scored });
   }
-  let worst: { members: number[]; learner: number; excess: number } | null = null;
+  const ranked: Array<{ members: number[]; learner: number; excess: number }> = [];
   const above = new Set<number>();
   for (const cell of cells) {
     const chance = cell.members.reduce((s, i) => s + 1 / candidates[i]!.rows.length, 0) / cell.members.length;
@@ -187,10 +194,12 @@ function judge(candidates: readonly DropCandidate[], kept: readonly number[], ma
       const excess = found / cell.members.length - chance;
       if (excess <= options.maxExcess) return;
       above.add(learner);
-      if (!worst || excess > worst.excess) worst = { members: cell.members, learner, excess };
+      ranked.push({ members: cell.members, learner, excess });
     });
   }
-  return { worst: worst as { members: number[]; learner: number; excess: number } | null, above };
+  // Stable: among equal excesses, the earlier cell and learner first (as the single worst was).
+  const order = ranked.map((r, k) => ({ r, k })).sort((a, b) => b.r.excess - a.r.excess || a.k - b.k).map((x) => x.r);
+  return { worst: order[0] ?? null, above, ranked: order };
 }
 
 /** The mean of two sets of margins, each a mean over `wa` and `wb` dealings. */

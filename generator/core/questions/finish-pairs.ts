@@ -11,6 +11,11 @@
  * time at every length of history. A finish gold without K − 1 such partners left is dropped
  * (at later steps the answer is usually in the prompt already, where finishing is no mistake and
  * no premature finish is offered, so there the finish golds outnumber their partners).
+ *
+ * Partners also share their finish gold's style (`McqDraft.swapStyle`): a finish gold among
+ * re-check swaps pairs with swap questions, one among mixed distractors with mixed ones. Paired
+ * across styles, the style told them apart: the finish was the gold in 18 of 23 mixed questions
+ * offering one and in none of 45 swap questions (shared builds, seeds 0–2).
  * Pure: it reads the drafts and says which to change and which to drop.
  */
 import { hashSeed } from '../kernel/rng.js';
@@ -25,7 +30,17 @@ export interface FinishCandidate {
   cell: string;
   /** A stable name (the question id): the order among equals. */
   key: string;
+  /** How closely the options repeat a shown step (`McqDraft.shownEcho`); partners match it within ECHO_TOLERANCE. */
+  echo?: number;
 }
+
+/**
+ * How far a partner's echo may be from its finish gold's. A finish gold's re-checks repeat an
+ * earlier step (echo near 1) and most real next steps do not: paired across echoes, the finish
+ * was the gold in 19 of 33 questions whose options repeated an executed step and in none of 45
+ * whose options were new (shared builds, seeds 0–2).
+ */
+export const ECHO_TOLERANCE = 0.15;
 
 /**
  * Offers a premature finish in `choices − 1` drafts per finish gold, in place of one distractor,
@@ -58,7 +73,9 @@ export function pairFinishes(candidates: readonly FinishCandidate[], choices: nu
     for (const list of byStep.values()) list.sort(byRank);
     const steps = [...byStep.keys()].sort((a, b) => a - b);
     for (const g of golds) {
-      const taken = takeNearest(byStep, steps, candidates[g]!.draft.step ?? 0, choices - 1, ranks[g]! % 2 === 0);
+      const echo = candidates[g]!.echo;
+      const fits = (i: number) => echo === undefined || candidates[i]!.echo === undefined || Math.abs(candidates[i]!.echo! - echo) <= ECHO_TOLERANCE;
+      const taken = takeNearest(byStep, steps, candidates[g]!.draft.step ?? 0, choices - 1, ranks[g]! % 2 === 0, fits);
       if (!taken) {
         unpaired.add(g);
         continue;
@@ -66,7 +83,12 @@ export function pairFinishes(candidates: readonly FinishCandidate[], choices: nu
       for (const partner of taken) offerFinish(candidates[partner]!.draft.mcq!);
     }
   }
-  for (const c of candidates) if (c.draft.mcq) delete c.draft.mcq.finishOption;
+  for (const c of candidates) {
+    if (!c.draft.mcq) continue;
+    delete c.draft.mcq.finishOption;
+    delete c.draft.mcq.swapStyle;
+    delete c.draft.mcq.shownEcho;
+  }
   return unpaired;
 }
 
@@ -82,17 +104,20 @@ export function stepTolerance(step: number): number {
  * Takes `count` partners whose prompts show the steps nearest `step` (within its tolerance; the
  * fewer or the more steps first on a tie, as `fewerFirst` says), or none when fewer are left.
  */
-function takeNearest(byStep: Map<number, number[]>, steps: readonly number[], step: number, count: number, fewerFirst: boolean): number[] | null {
+function takeNearest(byStep: Map<number, number[]>, steps: readonly number[], step: number, count: number, fewerFirst: boolean, fits: (i: number) => boolean): number[] | null {
   const tolerance = stepTolerance(step);
   const near = steps
     .filter((s) => Math.abs(s - step) <= tolerance)
     .sort((a, b) => Math.abs(a - step) - Math.abs(b - step) || (fewerFirst ? a - b : b - a));
-  const available = near.reduce((n, s) => n + byStep.get(s)!.length, 0);
+  const available = near.reduce((n, s) => n + byStep.get(s)!.filter(fits).length, 0);
   if (available < count) return null;
   const taken: number[] = [];
   for (const s of near) {
     const list = byStep.get(s)!;
-    while (taken.length < count && list.length > 0) taken.push(list.shift()!);
+    for (let j = 0; j < list.length && taken.length < count; ) {
+      if (fits(list[j]!)) taken.push(list.splice(j, 1)[0]!);
+      else j++;
+    }
   }
   return taken;
 }
@@ -126,7 +151,7 @@ export function offerFinish(mcq: McqDraft): void {
 export function pairFinishesOf<E extends { draft: QuestionDraft; t: Trajectory; id: string }>(entries: readonly E[], cellOf: (t: Trajectory) => string, choices: number, seed: string): { kept: E[]; unpaired: number } {
   const finishGold = (e: E) => e.draft.step !== null && e.t.steps[e.draft.step]?.action.kind === 'finish';
   const unpaired = pairFinishes(
-    entries.map((e) => ({ draft: e.draft, finishGold: finishGold(e), cell: cellOf(e.t), key: e.id })),
+    entries.map((e) => ({ draft: e.draft, finishGold: finishGold(e), cell: `${cellOf(e.t)}\u0000${e.draft.mcq?.swapStyle ? 'swap' : 'mixed'}`, key: e.id, ...(e.draft.mcq?.shownEcho === undefined ? {} : { echo: e.draft.mcq.shownEcho }) })),
     choices,
     seed,
   );

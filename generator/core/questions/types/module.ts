@@ -118,6 +118,14 @@ export interface McqDraft {
    * (finish-pairs.ts) and drops it from every draft.
    */
   finishOption?: { text: string; source: string; reason: string };
+  /**
+   * The distractors are all one step with another entity in the same place (the gold's, or a
+   * re-check's beside a finish gold). A premature finish stands in only among drafts of the same
+   * style as its finish gold's (finish-pairs.ts), which drops this mark from every draft.
+   */
+  swapStyle?: boolean;
+  /** How closely a swap-style draft's options repeat a step the prompt shows (step-echo.ts); dropped with `swapStyle`. */
+  shownEcho?: number;
 }
 
 export interface KindResult {

@@ -11,6 +11,7 @@ import type { QuestionKind } from '../types.js';
 import { historyBefore, toolListText } from '../views.js';
 import { type KindContext, type McqDraft, type QuestionDraft, type SkipReason, anchorOrder } from './module.js';
 import { balanceCue, topicContext } from './cues.js';
+import { stepEcho } from '../step-echo.js';
 
 interface Option { text: string; reason: string }
 
@@ -110,13 +111,21 @@ export function nextStepChoices(t: Trajectory, position: number, ctx: KindContex
   const withFinish = (draft: McqDraft): McqDraft => (finishOption ? { ...draft, finishOption } : draft);
   const need = ctx.choices - 1;
   if (spec.sameSlot) {
-    const slot = sameSlotDistractors(t, position, ctx, spec, need, { rng, names, context, goldText, excluded, usable });
+    const setting: SlotSetting = { rng, names, context, goldText, excluded, usable };
+    // A finish has no place to swap; its distractors are a re-check built the same way, so a
+    // finish among swaps is no more the gold than a finish among borrowed steps (finish-pairs.ts).
+    const slot = gold.action.kind === 'finish' ? recheckDistractors(t, position, ctx, need, setting, spec.render) : sameSlotDistractors(t, position, ctx, spec, need, setting);
     if (slot) {
       const draft = arrangeWithReasons(rng.fork('arrange'), goldText, slot);
       // The most fluent swaps are shown, and offered to the filter as its only choice: it may drop
       // the question, but not trade a fluent swap for a clumsy one to meet its own fluency target
       // (on the shared corpus that choosing made the gold easier to find for an outside adversary).
       draft.alternatives = slot.map((p) => ({ text: p.value.text, source: p.operator, reason: p.value.reason }));
+      draft.swapStyle = true;
+      // How closely the options repeat a step the prompt shows: the real step's for a swap
+      // question, its re-checks' for a finish gold (finish-pairs.ts pairs like with like).
+      const shownCandidates = t.steps.slice(0, position).map((x) => candidateOf(x));
+      draft.shownEcho = gold.action.kind === 'finish' ? slot.reduce((sum, o) => sum + stepEcho(o.candidate, shownCandidates), 0) / slot.length : stepEcho(gold, shownCandidates);
       return withFinish(draft);
     }
   }
@@ -136,18 +145,45 @@ export function nextStepChoices(t: Trajectory, position: number, ctx: KindContex
  * Distractors that each put another entity in the one place of the gold its entity swaps can
  * fill (`sameSlotSwaps`), or null when fewer than `need` of them pass the defect checks.
  */
-function sameSlotDistractors(t: Trajectory, position: number, ctx: KindContext, spec: StepChoiceSpec, need: number, s: SlotSetting): Array<{ value: Option; operator: string }> | null {
+function sameSlotDistractors(t: Trajectory, position: number, ctx: KindContext, spec: StepChoiceSpec, need: number, s: SlotSetting): SlotOption[] | null {
   const swaps = sameSlotSwaps({ rng: s.rng.fork('slot'), trajectory: t, position, gold: candidateOf(t.steps[position]!), corpus: ctx.corpus, offered: s.names }, need, SLOT_SPARE);
+  const picked = passingSwaps(swaps, need, s, spec.render, (c) => c.reason ?? 'an off-target distractor');
+  return picked.length === need ? picked : null;
+}
+
+/**
+ * Distractors for a finish gold, built as a swap question's are: the latest earlier step of the
+ * run with a swappable place, repeated with another entity in that place, `need` times (the step
+ * itself is in the prompt, so never offered). Once the run has its answer, a further search is
+ * not its next step, and one about another entity is off target as well. Null when no earlier
+ * step gives `need` swaps that pass the defect checks.
+ */
+function recheckDistractors(t: Trajectory, position: number, ctx: KindContext, need: number, s: SlotSetting, render: (c: StepCandidate) => string): SlotOption[] | null {
+  for (let p = position - 1; p >= 0; p--) {
+    const base = candidateOf(t.steps[p]!);
+    if (base.action.kind === 'finish' || !s.usable(base)) continue;
+    const swaps = sameSlotSwaps({ rng: s.rng.fork(`recheck${p}`), trajectory: t, position, gold: base, corpus: ctx.corpus, offered: s.names }, need, SLOT_SPARE);
+    const reason = (c: StepCandidate) => `step ${p + 1} again${c.reason ? `, ${c.reason.replace(/, which is what the next step needs$/, '')}` : ''}: the run has its answer and finishes here`;
+    const picked = passingSwaps(swaps, need, s, render, reason);
+    if (picked.length === need) return picked;
+  }
+  return null;
+}
+
+type SlotOption = { value: Option; operator: string; candidate: StepCandidate };
+
+/** The first `need` swaps, in order, that are usable, distinct and pass the defect checks. */
+function passingSwaps(swaps: readonly StepCandidate[], need: number, s: SlotSetting, render: (c: StepCandidate) => string, reasonOf: (c: StepCandidate) => string): SlotOption[] {
   const taken = new Set([normaliseChoice(s.goldText), ...s.excluded]);
-  const picked: Array<{ value: Option; operator: string }> = [];
+  const picked: SlotOption[] = [];
   for (const c of swaps) {
     if (picked.length >= need) break;
-    const text = spec.render(c);
+    const text = render(c);
     if (!s.usable(c) || taken.has(normaliseChoice(text)) || distractorProblem(c, text, s.names, s.context, s.goldText) !== null) continue;
     taken.add(normaliseChoice(text));
-    picked.push({ value: { text, reason: c.reason ?? 'an off-target distractor' }, operator: 'off_target_argument' });
+    picked.push({ value: { text, reason: reasonOf(c) }, operator: 'off_target_argument', candidate: c });
   }
-  return picked.length === need ? picked : null;
+  return picked;
 }
 
 /** Entity swaps asked for beyond those needed, in case some fail the defect checks. */
