@@ -97,16 +97,18 @@ describe('a finish among the options', () => {
     const steps = [
       search(0, `Find which rivers flow through ${town}.`, `rivers flowing through ${town} town`, `title: ${town} - Geography\nbody: ${town} lies on the ${lengths.map(([r]) => r).join(', ')}. The Kent, Nidd and Wharfe pass near it but not through it.`),
       ...lengths.map(([river, km], j) => search(j + 1, `Look up the length of the ${river}.`, `${river} river length km`, `title: ${river} (river)\nbody: The ${river} is ${km} km long.`)),
-      // The answer names the river, so a finish gold has distractors: the finish naming another.
-      { ...base.steps[3]!, index: checked + 1, plan: 'Finish: the Aller is the longest river.', action: { ...base.steps[3]!.action, args: { answer: 'Aller, 412 km' }, text: 'task_complete {"answer": "Aller, 412 km"}' } },
+      // A finish without arguments, as the deep-research runs write it: its distractors re-check
+      // the last lookup with other rivers the first page named.
+      { ...base.steps[3]!, index: checked + 1, plan: 'Finish: the Aller is the longest river.', action: { ...base.steps[3]!.action, args: {}, text: 'task_complete {}' } },
     ];
     const goal = `What is the length in kilometres of the longest river that flows through the town of ${town}?`;
     return { ...base, traj_id: `dr:rivers-${town}:0`, task: { ...base.task, instance_id: `rivers-${town}`, goal }, steps };
   }
 
   it('is offered as a premature distractor by K − 1 questions that show as many steps as the finish gold, from any run', async () => {
-    // A short run finishes at step 3; longer runs reach step 3 before their answer is found.
-    const short = riverRun('Brennick', 2);
+    // A short run finishes at step 5; longer runs reach step 5 before their answer is found, and
+    // there, like the finish gold's re-checks, their options vary the river of a shown lookup.
+    const short = riverRun('Brennick', 4);
     const long = ['Calder', 'Dunmore', 'Esker', 'Fenwick'].map((town) => riverRun(town, 6));
     // Under every seed (which questions pair is seeded).
     for (const seed of ['0', '1', '2', '3', '4']) {
@@ -115,8 +117,8 @@ describe('a finish among the options', () => {
       const finishGolds = questions.filter((q) => FINISH.test(q.choices[q.gold]!));
       const premature = questions.filter((q) => !FINISH.test(q.choices[q.gold]!) && q.choices.some((c) => FINISH.test(c)));
       // Paired within its own run, a finish offered early told it apart by how much of the run the prompt showed.
-      expect(finishGolds.map((q) => q.provenance.step), seed).toEqual([3]);
-      expect(premature.map((q) => q.provenance.step), seed).toEqual([3, 3, 3]);
+      expect(finishGolds.map((q) => q.provenance.step), seed).toEqual([5]);
+      expect(premature.map((q) => q.provenance.step), seed).toEqual([5, 5, 5]);
       expect(new Set(premature.map((q) => q.provenance.traj_id)).size, seed).toBe(3);
       // The long runs' own finishes (step 7) have no partner showing seven steps: they are dropped, as counted.
       expect(built.skipped['dr_plan_mcq:finish-unbalanced'], seed).toBe(4);

@@ -112,9 +112,10 @@ export function nextStepChoices(t: Trajectory, position: number, ctx: KindContex
   const need = ctx.choices - 1;
   if (spec.sameSlot) {
     const setting: SlotSetting = { rng, names, context, goldText, excluded, usable };
-    // A finish has no place to swap; its distractors are a re-check built the same way, so a
-    // finish among swaps is no more the gold than a finish among borrowed steps (finish-pairs.ts).
-    const slot = gold.action.kind === 'finish' ? recheckDistractors(t, position, ctx, need, setting, spec.render) : sameSlotDistractors(t, position, ctx, spec, need, setting);
+    // A finish without a place to swap (no answer in its arguments) has a re-check built the same
+    // way for distractors, so a finish among swaps is no more the gold than one among borrowed
+    // steps (finish-pairs.ts).
+    const slot = sameSlotDistractors(t, position, ctx, spec, need, setting) ?? (gold.action.kind === 'finish' ? recheckDistractors(t, position, ctx, need, setting, spec.render) : null);
     if (slot) {
       const draft = arrangeWithReasons(rng.fork('arrange'), goldText, slot);
       // The most fluent swaps are shown, and offered to the filter as its only choice: it may drop
