@@ -2,7 +2,7 @@
  * The build says what its audit concluded: one verdict line per task and overall, a failed set
  * written under a name that says so, and emit refusing such a set unless told.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stableStringify } from '../../generator/core/kernel/stable-json.js';
@@ -41,6 +41,19 @@ describe.skipIf(!hasSharedData)('build on the real deep-research runs', () => {
     const r = await cli('build', shared('trajectories'), '--include-unproven', '--seed', '0', '--kinds', 'dr_plan_mcq', '--out', out, '--json');
     expect(r.json.findings.filter((f: any) => f.code === 'audit-adversary-above-chance')).toEqual([]);
     expect(r.json.data.skipped['dr_plan_mcq:adversary-solvable']).toBeGreaterThan(0);
+    // No two options make one call (the same tool and arguments, worded twice in the plan): such a
+    // pair is one step, so neither can be the single right answer (borrowed steps from two runs,
+    // adapted to this one, did that in 9–14 questions per three builds).
+    const rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: string; choices: string[] });
+    const repeated = rows.filter((q) => {
+      const calls = q.choices.map((c) => {
+        const e = (JSON.parse(c) as { execution: { name: string; args: Record<string, unknown> } }).execution;
+        return `${e.name} ${JSON.stringify(Object.fromEntries(Object.entries(e.args).sort(([a], [b]) => (a < b ? -1 : 1))))}`;
+      });
+      return new Set(calls).size < calls.length;
+    });
+    expect(rows.length).toBeGreaterThan(50);
+    expect(repeated.map((q) => q.id)).toEqual([]);
   }, 180_000);
 });
 

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../generator/core/kernel/rng.js';
 import { CorpusIndex } from '../../generator/core/questions/corpus.js';
-import { nameClass, sameNameClass } from '../../generator/core/questions/operators/name-class.js';
+import { nameClass, sameNameClass, spellingVariant } from '../../generator/core/questions/operators/name-class.js';
 import { sameSlotSwaps } from '../../generator/core/questions/operators/off-target-argument.js';
 import { STEP_OPERATORS } from '../../generator/core/questions/operators/index.js';
 import type { StepCandidate } from '../../generator/core/questions/operators/types.js';
@@ -99,6 +99,21 @@ describe('name classes', () => {
     // Other kinds of name may share their head word: another party, another prize.
     expect(sameNameClass('Peoples Party', 'Democratic Party')).toBe(true);
     expect(sameNameClass('Nobel Prize', 'Pulitzer Prize')).toBe(true);
+  });
+
+  it('another spelling of the same name never stands for it (diacritics, one letter)', () => {
+    // Beside the gold "Zoran Milanović", options naming "President Milanovic" and "Zoran
+    // Milanovich" (the spelling of a page's title) were as right as the gold; "Trega" for "Strega".
+    expect(sameNameClass('Zoran Milanović', 'President Milanovic')).toBe(false);
+    expect(sameNameClass('Zoran Milanović', 'Zoran Milanovich')).toBe(false);
+    expect(sameNameClass('Milanović', 'Milanovic')).toBe(false);
+    expect(spellingVariant('Strega', 'Trega')).toBe(true);
+    expect(spellingVariant('Milanović', 'Milanovich')).toBe(true);
+    // Different names stay swappable, short ones even when one letter apart.
+    expect(spellingVariant('Austria', 'Australia')).toBe(false);
+    expect(spellingVariant('Slovakia', 'Slovenia')).toBe(false);
+    expect(spellingVariant('Mali', 'Bali')).toBe(false);
+    expect(sameNameClass('Zoran Milanović', 'Andrej Plenković')).toBe(true);
   });
 });
 

@@ -1,6 +1,7 @@
 /** "Did you mean" for names typed by hand (config keys, stages, flags, target and benchmark names): one rule everywhere. */
 
-function editDistance(a: string, b: string): number {
+/** Levenshtein distance: insertions, deletions and substitutions of one character each. */
+export function editDistance(a: string, b: string): number {
   const prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     let diag = prev[0] as number;

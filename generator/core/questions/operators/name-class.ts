@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type compromise from 'compromise';
+import { editDistance } from '../../kernel/suggest.js';
 
 /**
  * What kind of thing a capitalised name is, so an entity swap puts a person where a person stood
@@ -137,6 +138,7 @@ export function sameNameClass(target: string, replacement: string, lowerCase?: R
   const a = nameClass(target, lowerCase);
   const b = nameClass(replacement, lowerCase);
   if (a === 'fragment' || b === 'fragment') return false;
+  if (spellingVariant(target, replacement)) return false;
   const personal = (c: NameClass) => c === 'person' || c === 'proper';
   if (personal(a) && personal(b) && lastWord(target) === lastWord(replacement)) return false;
   if (a === b) return true;
@@ -150,5 +152,25 @@ function bareName(name: string): string {
 }
 
 function lastWord(name: string): string {
-  return (bareName(name).trim().split(/\s+/).at(-1) ?? '').toLowerCase();
+  return folded(bareName(name).trim().split(/\s+/).at(-1) ?? '');
+}
+
+/** Lower case without diacritics: "Milanović" reads "milanovic". */
+function folded(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
+}
+
+/**
+ * Two spellings of one name, not two names: equal but for case, diacritics and punctuation
+ * ("Milanovic", "Milanović"), or one edit apart in a name of at least five letters
+ * ("Milanovich", "Strega" and "Trega"; two edits from twelve letters). A swap between them
+ * offers the gold again. Names that differ by one letter ("Gambia", "Zambia") are given up too.
+ */
+export function spellingVariant(a: string, b: string): boolean {
+  const x = folded(bareName(a)).replace(/[^\p{L}\p{N}]+/gu, '');
+  const y = folded(bareName(b)).replace(/[^\p{L}\p{N}]+/gu, '');
+  if (x === y) return true;
+  const shorter = Math.min(x.length, y.length);
+  if (shorter < 5) return false;
+  return editDistance(x, y) <= (shorter >= 12 ? 2 : 1);
 }

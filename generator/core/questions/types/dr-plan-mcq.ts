@@ -44,6 +44,7 @@ export const drPlanMcq: QuestionTypeModule = {
       render: drStepJson,
       weights: WEIGHTS,
       sameSlot: true,
+      callShown: true,
       fields: { goal: t.task.goal },
       answerStem: 'The correct next step should be (',
     });

@@ -13,7 +13,12 @@ import { type KindContext, type McqDraft, type QuestionDraft, type SkipReason, a
 import { balanceCue, topicContext } from './cues.js';
 import { stepEcho } from '../step-echo.js';
 
-interface Option { text: string; reason: string }
+interface Option {
+  text: string;
+  reason: string;
+  /** The call the option makes (tool and arguments), when the options show it (`callShown`). */
+  call?: string;
+}
 
 export interface StepChoiceSpec {
   operators: readonly StepOperatorName[];
@@ -28,6 +33,19 @@ export interface StepChoiceSpec {
    * read as another task's) are offered only where no such place exists.
    */
   sameSlot?: boolean;
+  /**
+   * The options show the call a step makes (tool and arguments) beside its plan: two options
+   * making one call are one step worded twice, so a distractor never repeats the gold's call or
+   * another distractor's ("Confirm …" and "Verify … from a reliable source" opening one page).
+   */
+  callShown?: boolean;
+}
+
+/** A step's call: its tool and its arguments with their keys in order. */
+export function callKey(c: Pick<StepCandidate, 'action'>): string {
+  const args = c.action.args ?? {};
+  const sorted = Object.fromEntries(Object.keys(args).sort().map((k) => [k, args[k]]));
+  return `${toolOf(c.action) ?? ''}\u0000${JSON.stringify(sorted)}`;
 }
 
 /** A classic SWE-agent `edit N:M` shows no body once put on one line: golds and distractors differ only by line numbers. */
@@ -84,7 +102,7 @@ export function nextStepChoices(t: Trajectory, position: number, ctx: KindContex
   // Plan kinds: a plan derived from an action reads unlike the agent's own intents (shorter,
   // formulaic), so beside an intent gold only intent-worded distractors are offered.
   const usable = (c: StepCandidate) => !spec.needsIntent || c.planGiven;
-  const asOption = (c: StepCandidate, operator: string, text: string): Option => ({ text, reason: c.reason ?? `a ${operator.replace(/_/g, ' ')} distractor` });
+  const asOption = (c: StepCandidate, operator: string, text: string): Option => ({ text, reason: c.reason ?? `a ${operator.replace(/_/g, ' ')} distractor`, ...(spec.callShown ? { call: callKey(c) } : {}) });
   const filtered = proposals.map((p) => ({
     operator: p.operator,
     values: p.values
@@ -111,7 +129,7 @@ export function nextStepChoices(t: Trajectory, position: number, ctx: KindContex
   const withFinish = (draft: McqDraft): McqDraft => (finishOption ? { ...draft, finishOption } : draft);
   const need = ctx.choices - 1;
   if (spec.sameSlot) {
-    const setting: SlotSetting = { rng, names, context, goldText, excluded, usable };
+    const setting: SlotSetting = { rng, names, context, goldText, goldCall: callKey(gold), excluded, usable };
     // A finish without a place to swap (no answer in its arguments) has a re-check built the same
     // way for distractors, so a finish among swaps is no more the gold than one among borrowed
     // steps (finish-pairs.ts).
@@ -131,7 +149,9 @@ export function nextStepChoices(t: Trajectory, position: number, ctx: KindContex
     }
   }
   // A pool larger than the options leaves the cue balancing room to choose.
-  const pool = pickDistinct(rng.fork('pick'), filtered, (o) => normaliseChoice(o.text), normaliseChoice(goldText), excluded, need * 5, spec.weights);
+  const pool = spec.callShown
+    ? pickDistinct(rng.fork('pick'), filtered, (o) => [normaliseChoice(o.text), o.call!], [normaliseChoice(goldText), callKey(gold)], excluded, need * 5, spec.weights)
+    : pickDistinct(rng.fork('pick'), filtered, (o) => normaliseChoice(o.text), normaliseChoice(goldText), excluded, need * 5, spec.weights);
   if (pool.length < need) return 'too-few-distractors';
   // The words of the question segment as the prompt shows it (goal, earlier steps, cut observations), the audit's topic context.
   const segmentWords = topicContext([t.task.goal, ...historyBefore(t, position, ctx.observationChars).flatMap((v, j) => [shownSteps[j]!, v.observation ?? ''])]);
@@ -176,12 +196,14 @@ type SlotOption = { value: Option; operator: string; candidate: StepCandidate };
 /** The first `need` swaps, in order, that are usable, distinct and pass the defect checks. */
 function passingSwaps(swaps: readonly StepCandidate[], need: number, s: SlotSetting, render: (c: StepCandidate) => string, reasonOf: (c: StepCandidate) => string): SlotOption[] {
   const taken = new Set([normaliseChoice(s.goldText), ...s.excluded]);
+  const calls = new Set([s.goldCall]);
   const picked: SlotOption[] = [];
   for (const c of swaps) {
     if (picked.length >= need) break;
     const text = render(c);
-    if (!s.usable(c) || taken.has(normaliseChoice(text)) || distractorProblem(c, text, s.names, s.context, s.goldText) !== null) continue;
+    if (!s.usable(c) || taken.has(normaliseChoice(text)) || calls.has(callKey(c)) || distractorProblem(c, text, s.names, s.context, s.goldText) !== null) continue;
     taken.add(normaliseChoice(text));
+    calls.add(callKey(c));
     picked.push({ value: { text, reason: reasonOf(c) }, operator: 'off_target_argument', candidate: c });
   }
   return picked;
@@ -192,6 +214,8 @@ const SLOT_SPARE = 3;
 
 interface SlotSetting {
   rng: KindContext['rng'];
+  /** The gold's call (`callKey`): a swap that leaves it unchanged (the entity stood in the plan only) is the gold again. */
+  goldCall: string;
   names: ReadonlySet<string>;
   context: AnchorContext;
   goldText: string;
