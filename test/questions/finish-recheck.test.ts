@@ -15,7 +15,7 @@ import { CorpusIndex } from '../../generator/core/questions/corpus.js';
 import { pairFinishesOf } from '../../generator/core/questions/finish-pairs.js';
 import { drPlanMcq } from '../../generator/core/questions/types/dr-plan-mcq.js';
 import type { KindContext, McqDraft, QuestionDraft } from '../../generator/core/questions/types/module.js';
-import { traj } from './validity-fixtures.js';
+import { changedWords as changed, traj } from './validity-fixtures.js';
 
 const search = (plan: string, text: string, obs: string) => ({ plan, tool: 'web_search', args: { text }, obs });
 const finish = { plan: 'Indicate task completion as the answer has been found.', tool: 'task_complete', args: {}, obs: null };
@@ -30,24 +30,13 @@ function context(corpus: ReturnType<typeof traj>[]): KindContext {
   return { rng: new Rng('recheck'), corpus: new CorpusIndex(corpus), choices: 4, maxPerTrajectory: 10, observationChars: 2000, planHistory: 'plans' };
 }
 
-/** The words of `text` that differ from `base`'s, after their common head and tail. */
-function changed(base: string, text: string): { at: number; from: string } {
-  const b = base.split(' ');
-  const t = text.split(' ');
-  let head = 0;
-  while (head < b.length && b[head] === t[head]) head++;
-  let tail = 0;
-  while (tail < b.length - head && tail < t.length - head && b[b.length - 1 - tail] === t[t.length - 1 - tail]) tail++;
-  return { at: head, from: b.slice(head, b.length - tail).join(' ') };
-}
-
 describe('a finish gold among re-check swaps', () => {
   it('offers an earlier step of the run with another entity in one place, the same place in every distractor, none copied', () => {
     const { drafts } = drPlanMcq.generate(sahel, context([sahel]));
     const atFinish = drafts.find((d) => d.step === 2);
     expect(atFinish, 'the finish anchor is asked').toBeDefined();
     const mcq = atFinish!.mcq!;
-    expect(mcq.swapStyle).toBe(true);
+    expect(mcq.swap).toBeDefined();
     const distractors = mcq.choices.filter((_, i) => i !== mcq.gold).map((c) => JSON.parse(c) as { planning: string; execution: { name: string; args: { text: string } } });
     expect(distractors).toHaveLength(3);
     expect(mcq.sources.filter((s) => s !== 'gold')).toEqual(['off_target_argument', 'off_target_argument', 'off_target_argument']);
@@ -64,9 +53,8 @@ describe('a finish gold among re-check swaps', () => {
     for (const r of mcq.reasons!.filter((_, i) => i !== mcq.gold)) expect(r).toMatch(/^step 2 again, about .+ instead of Niger: the run has its answer and finishes here$/);
     // The re-checks repeat a shown step closely; the real next step at step 2 repeats one less.
     const atSearch = drafts.find((d) => d.step === 1)!.mcq!;
-    expect(mcq.shownEcho).toBeGreaterThan(0.7);
-    expect(atSearch.swapStyle).toBe(true);
-    expect(atSearch.shownEcho).toBeLessThan(mcq.shownEcho! - 0.15);
+    expect(mcq.swap!.echo).toBeGreaterThan(0.7);
+    expect(atSearch.swap!.echo).toBeLessThan(mcq.swap!.echo - 0.15);
   });
 });
 
@@ -78,7 +66,7 @@ describe('premature finishes stand in only beside finish golds of the same style
       gold: 0,
       sources: ['gold', 'x', 'y', 'z'],
       ...(finishGold ? {} : { finishOption: { text: 'finish now', source: 'premature_submit', reason: 'finishes early' } }),
-      ...(style ? { swapStyle: true } : {}),
+      ...(style ? { swap: { echo: 0 } } : {}),
     };
     return { kind: 'dr_plan_mcq', step, fields: {}, history: [], answerStem: '', answerSuffix: ')', mcq };
   };
@@ -87,7 +75,7 @@ describe('premature finishes stand in only beside finish golds of the same style
   it('pairs a finish gold whose options repeat a shown step only with questions whose options repeat one as closely', () => {
     const echoed = (id: string, step: number, finishGold: boolean, echo: number) => {
       const d = draft(step, true, finishGold);
-      d.mcq!.shownEcho = echo;
+      d.mcq!.swap = { echo };
       return entry(id, d, finishGold);
     };
     const entries = [echoed('gold', 1, true, 0.9), ...['n1', 'n2', 'n3'].map((id) => echoed(id, 1, false, 0.2)), ...['e1', 'e2', 'e3'].map((id) => echoed(id, 1, false, 0.8))];
@@ -96,7 +84,7 @@ describe('premature finishes stand in only beside finish golds of the same style
     const lonely = [echoed('gold', 1, true, 0.9), ...['n1', 'n2', 'n3', 'n4'].map((id) => echoed(id, 1, false, 0.2))];
     expect(pairFinishesOf(lonely, () => 'cell', 4, 'seed').unpaired).toBe(1);
     expect(lonely.some((e) => e.draft.mcq!.choices.includes('finish now'))).toBe(false);
-    expect(lonely.every((e) => e.draft.mcq!.shownEcho === undefined)).toBe(true);
+    expect(lonely.every((e) => e.draft.mcq!.swap === undefined)).toBe(true);
   });
 
   it('pairs a swap-style finish gold with swap-style partners only, and drops a mixed-style one that has none', () => {
@@ -113,6 +101,6 @@ describe('premature finishes stand in only beside finish golds of the same style
     expect(offered).toHaveLength(3);
     for (const id of offered) expect(id).toMatch(/^p/);
     // The style marks are the pairing's own: no draft keeps one.
-    expect(entries.every((e) => e.draft.mcq!.swapStyle === undefined && e.draft.mcq!.finishOption === undefined)).toBe(true);
+    expect(entries.every((e) => e.draft.mcq!.swap === undefined && e.draft.mcq!.finishOption === undefined)).toBe(true);
   });
 });

@@ -5,7 +5,7 @@ import { STEP_OPERATORS } from '../../generator/core/questions/operators/index.j
 import { sameSlotSwaps } from '../../generator/core/questions/operators/off-target-argument.js';
 import { argumentGrounding, pairFluency, priorText } from '../../generator/core/questions/operators/grounding.js';
 import { candidateOf } from '../../generator/core/questions/plans.js';
-import { traj } from './validity-fixtures.js';
+import { changedWords as changed, traj } from './validity-fixtures.js';
 
 const search = (plan: string, text: string, obs: string) => ({ plan, tool: 'web_search', args: { text }, obs });
 
@@ -62,17 +62,6 @@ describe('borrowed steps search with words the context shows', () => {
 });
 
 describe('same-slot swaps (dr_plan_mcq): every distractor fills the same place of the gold', () => {
-  /** The words of `text` that differ from `gold`'s, after their common head and tail (word by word). */
-  const changed = (goldText: string, text: string) => {
-    const g = goldText.split(' ');
-    const t = text.split(' ');
-    let head = 0;
-    while (head < g.length && g[head] === t[head]) head++;
-    let tail = 0;
-    while (tail < g.length - head && tail < t.length - head && g[g.length - 1 - tail] === t[t.length - 1 - tail]) tail++;
-    return { at: head, from: g.slice(head, g.length - tail).join(' '), to: t.slice(head, t.length - tail).join(' ') };
-  };
-
   const sahel = traj('dr-sahel', 'deep_research', 'Who was the President of Niger on March 27, 2025?', [
     search('Search for the head of state of Niger.', 'Niger head of state 2025', 'title: Politics of the Sahel\nbody: The President of Chad met the presidents of Mali and Benin in Niamey. Abdourahamane Tchiani leads Niger.\nurl: https://example.org/sahel'),
     search('Find the President of Niger on March 27, 2025.', 'President of Niger March 27 2025', 'title: Niger\nbody: Tchiani.\nurl: https://example.org/niger'),

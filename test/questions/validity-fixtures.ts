@@ -62,3 +62,14 @@ export function prefixRows(): Trajectory[] {
   const shorter = { ...a!, traj_id: 'validity:dr-appleton-prefix:0', task: { ...a!.task, instance_id: 'dr-appleton-prefix' }, steps: a!.steps.slice(0, 3) };
   return [a!, shorter];
 }
+
+/** The words of `text` that differ from `base`'s after their common head and tail (word by word): where, what stood there, what stands now. */
+export function changedWords(base: string, text: string): { at: number; from: string; to: string } {
+  const b = base.split(' ');
+  const t = text.split(' ');
+  let head = 0;
+  while (head < b.length && b[head] === t[head]) head++;
+  let tail = 0;
+  while (tail < b.length - head && tail < t.length - head && b[b.length - 1 - tail] === t[t.length - 1 - tail]) tail++;
+  return { at: head, from: b.slice(head, b.length - tail).join(' '), to: t.slice(head, t.length - tail).join(' ') };
+}

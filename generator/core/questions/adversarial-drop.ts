@@ -121,7 +121,8 @@ export async function dropPredictable(candidates: readonly DropCandidate[], opti
       margins = await heldOutMargins(candidates, kept, options.folds, active, warm, options.maxTraining, first);
       if (!margins) break;
       judged = judge(candidates, kept, margins, options);
-      const settled = judged.worst !== null && judged.worst.excess > FAR_ABOVE * options.maxExcess && judged.worst.members.length >= LARGE_TASK;
+      const worst = judged.ranked[0];
+      const settled = worst !== undefined && worst.excess > FAR_ABOVE * options.maxExcess && worst.members.length >= LARGE_TASK;
       if (first.length < dealings && !settled) {
         const rest = await heldOutMargins(candidates, kept, options.folds, active, warm, options.maxTraining, all.slice(1));
         if (!rest) break;
@@ -129,8 +130,8 @@ export async function dropPredictable(candidates: readonly DropCandidate[], opti
         judged = judge(candidates, kept, margins, options);
       }
     }
-    const { worst, above, ranked } = judged;
-    if (!worst) {
+    const { above, ranked } = judged;
+    if (ranked.length === 0) {
       if (active.length === DROP_LEARNERS.length) break;
       active = DROP_LEARNERS.map((_, l) => l);
       continue;
@@ -175,7 +176,7 @@ export const LARGE_TASK = 1000;
 
 type Margins = Map<number, Map<number, { credit: number; margin: number }>>;
 
-/** The cells (the whole task, each language with `minCell` drafts, and its scored drafts when some are few-shot examples) and learners above the limit, most above chance first (`worst`), and every learner above the limit in some cell. */
+/** The cells (the whole task, each language with `minCell` drafts, and its scored drafts when some are few-shot examples) and learners above the limit, most above chance first, and every learner above the limit in some cell. */
 function judge(candidates: readonly DropCandidate[], kept: readonly number[], margins: Margins, options: DropOptions) {
   const cells = [{ language: 'all', members: [...kept] }];
   const examples = kept.some((i) => candidates[i]!.scored === false);
@@ -197,9 +198,9 @@ function judge(candidates: readonly DropCandidate[], kept: readonly number[], ma
       ranked.push({ members: cell.members, learner, excess });
     });
   }
-  // Stable: among equal excesses, the earlier cell and learner first (as the single worst was).
-  const order = ranked.map((r, k) => ({ r, k })).sort((a, b) => b.r.excess - a.r.excess || a.k - b.k).map((x) => x.r);
-  return { worst: order[0] ?? null, above, ranked: order };
+  // A stable sort: among equal excesses, the earlier cell and learner first.
+  ranked.sort((a, b) => b.excess - a.excess);
+  return { above, ranked };
 }
 
 /** The mean of two sets of margins, each a mean over `wa` and `wb` dealings. */

@@ -12,7 +12,7 @@
  * (at later steps the answer is usually in the prompt already, where finishing is no mistake and
  * no premature finish is offered, so there the finish golds outnumber their partners).
  *
- * Partners also share their finish gold's style (`McqDraft.swapStyle`): a finish gold among
+ * Partners also share their finish gold's style (`McqDraft.swap`): a finish gold among
  * re-check swaps pairs with swap questions, one among mixed distractors with mixed ones. Paired
  * across styles, the style told them apart: the finish was the gold in 18 of 23 mixed questions
  * offering one and in none of 45 swap questions (shared builds, seeds 0–2).
@@ -30,7 +30,7 @@ export interface FinishCandidate {
   cell: string;
   /** A stable name (the question id): the order among equals. */
   key: string;
-  /** How closely the options repeat a shown step (`McqDraft.shownEcho`); partners match it within ECHO_TOLERANCE. */
+  /** How closely the options repeat a shown step (`McqDraft.swap.echo`); partners match it within ECHO_TOLERANCE. */
   echo?: number;
 }
 
@@ -86,8 +86,7 @@ export function pairFinishes(candidates: readonly FinishCandidate[], choices: nu
   for (const c of candidates) {
     if (!c.draft.mcq) continue;
     delete c.draft.mcq.finishOption;
-    delete c.draft.mcq.swapStyle;
-    delete c.draft.mcq.shownEcho;
+    delete c.draft.mcq.swap;
   }
   return unpaired;
 }
@@ -151,7 +150,10 @@ export function offerFinish(mcq: McqDraft): void {
 export function pairFinishesOf<E extends { draft: QuestionDraft; t: Trajectory; id: string }>(entries: readonly E[], cellOf: (t: Trajectory) => string, choices: number, seed: string): { kept: E[]; unpaired: number } {
   const finishGold = (e: E) => e.draft.step !== null && e.t.steps[e.draft.step]?.action.kind === 'finish';
   const unpaired = pairFinishes(
-    entries.map((e) => ({ draft: e.draft, finishGold: finishGold(e), cell: `${cellOf(e.t)}\u0000${e.draft.mcq?.swapStyle ? 'swap' : 'mixed'}`, key: e.id, ...(e.draft.mcq?.shownEcho === undefined ? {} : { echo: e.draft.mcq.shownEcho }) })),
+    entries.map((e) => {
+      const swap = e.draft.mcq?.swap;
+      return { draft: e.draft, finishGold: finishGold(e), cell: `${cellOf(e.t)}\u0000${swap ? 'swap' : 'mixed'}`, key: e.id, ...(swap ? { echo: swap.echo } : {}) };
+    }),
     choices,
     seed,
   );

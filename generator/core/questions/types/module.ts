@@ -119,13 +119,12 @@ export interface McqDraft {
    */
   finishOption?: { text: string; source: string; reason: string };
   /**
-   * The distractors are all one step with another entity in the same place (the gold's, or a
-   * re-check's beside a finish gold). A premature finish stands in only among drafts of the same
-   * style as its finish gold's (finish-pairs.ts), which drops this mark from every draft.
+   * Set when the distractors are all one step with another entity in the same place (the gold's,
+   * or a re-check's beside a finish gold), with `echo`, how closely the options repeat a step the
+   * prompt shows (step-echo.ts). A premature finish stands in only among drafts of the same style
+   * and about the same echo as its finish gold's (finish-pairs.ts), which drops this from every draft.
    */
-  swapStyle?: boolean;
-  /** How closely a swap-style draft's options repeat a step the prompt shows (step-echo.ts); dropped with `swapStyle`. */
-  shownEcho?: number;
+  swap?: { echo: number };
 }
 
 export interface KindResult {

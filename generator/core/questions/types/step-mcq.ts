@@ -12,6 +12,7 @@ import { historyBefore, toolListText } from '../views.js';
 import { type KindContext, type McqDraft, type QuestionDraft, type SkipReason, anchorOrder } from './module.js';
 import { balanceCue, topicContext } from './cues.js';
 import { stepEcho } from '../step-echo.js';
+import { stableStringify } from '../../kernel/stable-json.js';
 
 interface Option {
   text: string;
@@ -43,9 +44,7 @@ export interface StepChoiceSpec {
 
 /** A step's call: its tool and its arguments with their keys in order. */
 export function callKey(c: Pick<StepCandidate, 'action'>): string {
-  const args = c.action.args ?? {};
-  const sorted = Object.fromEntries(Object.keys(args).sort().map((k) => [k, args[k]]));
-  return `${toolOf(c.action) ?? ''}\u0000${JSON.stringify(sorted)}`;
+  return `${toolOf(c.action) ?? ''}\u0000${stableStringify(c.action.args ?? {})}`;
 }
 
 /** A classic SWE-agent `edit N:M` shows no body once put on one line: golds and distractors differ only by line numbers. */
@@ -140,18 +139,19 @@ export function nextStepChoices(t: Trajectory, position: number, ctx: KindContex
       // the question, but not trade a fluent swap for a clumsy one to meet its own fluency target
       // (on the shared corpus that choosing made the gold easier to find for an outside adversary).
       draft.alternatives = slot.map((p) => ({ text: p.value.text, source: p.operator, reason: p.value.reason }));
-      draft.swapStyle = true;
       // How closely the options repeat a step the prompt shows: the real step's for a swap
       // question, its re-checks' for a finish gold (finish-pairs.ts pairs like with like).
       const shownCandidates = t.steps.slice(0, position).map((x) => candidateOf(x));
-      draft.shownEcho = gold.action.kind === 'finish' ? slot.reduce((sum, o) => sum + stepEcho(o.candidate, shownCandidates), 0) / slot.length : stepEcho(gold, shownCandidates);
+      const echo = gold.action.kind === 'finish' ? slot.reduce((sum, o) => sum + stepEcho(o.candidate, shownCandidates), 0) / slot.length : stepEcho(gold, shownCandidates);
+      draft.swap = { echo };
       return withFinish(draft);
     }
   }
   // A pool larger than the options leaves the cue balancing room to choose.
-  const pool = spec.callShown
-    ? pickDistinct(rng.fork('pick'), filtered, (o) => [normaliseChoice(o.text), o.call!], [normaliseChoice(goldText), callKey(gold)], excluded, need * 5, spec.weights)
-    : pickDistinct(rng.fork('pick'), filtered, (o) => normaliseChoice(o.text), normaliseChoice(goldText), excluded, need * 5, spec.weights);
+  // Where the options show the call, an option repeating another's call is a duplicate too.
+  const keyOf = (o: Option) => (spec.callShown ? [normaliseChoice(o.text), o.call!] : normaliseChoice(o.text));
+  const goldKey = spec.callShown ? [normaliseChoice(goldText), callKey(gold)] : normaliseChoice(goldText);
+  const pool = pickDistinct(rng.fork('pick'), filtered, keyOf, goldKey, excluded, need * 5, spec.weights);
   if (pool.length < need) return 'too-few-distractors';
   // The words of the question segment as the prompt shows it (goal, earlier steps, cut observations), the audit's topic context.
   const segmentWords = topicContext([t.task.goal, ...historyBefore(t, position, ctx.observationChars).flatMap((v, j) => [shownSteps[j]!, v.observation ?? ''])]);
