@@ -152,6 +152,41 @@ describe('learned adversary', () => {
     expect(column('max_similarity')[0]!).toBeGreaterThanOrEqual(column('similarity')[0]!);
   });
 
+  it('reads what the goal and the earlier steps show of an option, how like an earlier step it reads, and a repeated call', () => {
+    // An outside adversary found the shared golds as "the option most like an earlier step" and
+    // "the option whose own words the goal shows": the audit's adversary reads both.
+    const step = (planning: string, text: string) => JSON.stringify({ planning, execution: { name: 'web_search', args: { text } } });
+    const first = step('Find when Marie Curie received her Nobel Prizes.', 'Marie Curie Nobel Prizes years');
+    const history = `Step 1: ${first}\nObservation: Marie Curie received the Nobel Prize in Physics in 1903 and in Chemistry in 1911. Pierre Curie taught at the Sorbonne; Irène Joliot-Curie won in 1935.`;
+    const choices = [
+      step('Confirm the year of Marie Curie’s second Nobel Prize.', 'Marie Curie second Nobel Prize year'),
+      first,
+      step('Find where Irène Joliot-Curie taught.', 'Irène Joliot-Curie Sorbonne teaching'),
+      step('Find the opening hours of the Louvre.', 'Louvre opening hours'),
+    ];
+    const prompt = `Question: When did Marie Curie receive her second Nobel Prize?\nExecuted trajectory:\n${history}\nChoices of next step:\n${choices.map((c, i) => `(${'ABCD'[i]}) ${c}`).join('\n')}\nThe correct next step should be (`;
+    const q = mcq({ choices, gold: 0, prompt, question_start: 0, task: 'aptpace_dr_plan_mcq', kind: 'dr_plan_mcq' });
+    const rows = adversaryFeatures(q);
+    const column = (name: string) => rows.map((r) => r[ADVERSARY_FEATURES.indexOf(name as (typeof ADVERSARY_FEATURES)[number])]!);
+    // The second option is step 1 again: the same call, and the same text.
+    expect(column('repeats_earlier_call')).toEqual([0, 1, 0, 0]);
+    expect(column('step_similarity')[1]).toBe(1);
+    // The gold reuses most of step 1's words; the Louvre search none.
+    expect(column('step_similarity')[0]!).toBeGreaterThan(column('step_similarity')[3]!);
+    expect(column('steps_overlap')[0]!).toBeGreaterThan(column('steps_overlap')[3]! + 0.1);
+    // The goal names "second" and the gold's other words; the Louvre and Irène searches share none of theirs.
+    expect(column('goal_overlap')[0]!).toBeGreaterThanOrEqual(0.5);
+    expect(column('goal_overlap')[0]!).toBeGreaterThan(column('goal_overlap')[2]!);
+    expect(column('goal_overlap')[3]).toBe(0);
+    expect(column('arguments_in_goal')[0]!).toBeGreaterThan(column('arguments_in_goal')[2]! + 0.3);
+    expect(column('arguments_in_goal')[3]).toBe(0);
+    // Irène's distinct words stand in the trajectory's observation, not in any earlier step; the Louvre's nowhere.
+    expect(column('distinct_in_history')[2]!).toBeGreaterThan(0);
+    expect(column('distinct_in_steps')[2]).toBe(0);
+    expect(column('distinct_in_last_observation')[2]!).toBeGreaterThan(0);
+    expect(column('distinct_in_history')[3]).toBe(0);
+  });
+
   it('averages each question’s credit over the dealings of the source groups into folds', () => {
     const qs = finishCue(120);
     const dealings = [0, 1, 2].map((repeat) => assignFolds(qs, 5, repeat)!.fold);

@@ -40,13 +40,21 @@ describe('name classes', () => {
       Abkhazia: 'proper',
       // English words and demonyms, though capitalised alone.
       Renewal: 'common',
-      Italian: 'common',
+      Italian: 'demonym',
+      Chinese: 'demonym',
+      // A single adjective: never swapped.
+      Olympic: 'adjective',
+      Democratic: 'adjective',
       // Headings and titles.
       'Presidential Race': 'event',
       'Big Four': 'common',
       'Independent Uganda': 'common',
       'Moscow-backed': 'common',
-      'Austrian Chancellor': 'common',
+      // Offices, alone or as a phrase's head; a person's name ending in one is a person's.
+      'Austrian Chancellor': 'title',
+      President: 'title',
+      'Prime Minister': 'title',
+      'Stephen King': 'person',
       'The Golden Bear': 'common',
       // A sentence's words, not a noun phrase: opening with a verb, conjunction or the like, or
       // left unfinished.
@@ -85,6 +93,19 @@ describe('name classes', () => {
     expect(sameNameClass('Badra Gunba', 'Anti-Fascist Council')).toBe(false);
     expect(sameNameClass('January', 'Chancellor')).toBe(false);
     expect(sameNameClass('January', 'August')).toBe(true);
+  });
+
+  it('an office stands only for an office, a demonym only for a demonym, and an adjective for nothing', () => {
+    // On the shared builds: "Speaker of Lebanon" beside "Republican of Lebanon" and "House of
+    // Lebanon" for the gold's "President of Lebanon"; "Dick actors" for "Chinese actors"; "won
+    // any Star medals" for "Olympic medals".
+    expect(sameNameClass('President', 'Speaker')).toBe(true);
+    expect(sameNameClass('President', 'House')).toBe(false);
+    expect(sameNameClass('President', 'Republican')).toBe(false);
+    expect(sameNameClass('Chinese', 'American')).toBe(true);
+    expect(sameNameClass('Chinese', 'Dick')).toBe(false);
+    expect(sameNameClass('Olympic', 'Star')).toBe(false);
+    expect(sameNameClass('Olympic', 'Paralympic')).toBe(false);
   });
 
   it('a fragment never stands for a name, and a personal name never for one ending in the same word', () => {
@@ -154,5 +175,31 @@ describe('entity swaps', () => {
     for (const name of names) expect(['person', 'proper'], name).toContain(nameClass(name));
     // The people the context names are the swaps: the other presidents among them.
     expect([...names].filter((n) => ['Sergei Bagapsh', 'Raul Khajimba', 'Badra Gunba', 'Adgur Ardzinba'].includes(n)).length).toBeGreaterThan(0);
+  });
+});
+
+describe('which place a same-slot swap varies', () => {
+  // The gold searches the goal's city and a year neither the goal nor the previous step names.
+  // Swapping the city leaves the gold the one option naming the goal's city and repeating the
+  // previous step's words: "the option most like the previous step" and "the option sharing most
+  // words with the goal" found 36% and 34% of the shared English golds so.
+  const t = traj('boston-census', 'deep_research', 'How many people lived in Boston at the last census before the First World War?', [
+    search(
+      'Find the census history of Boston.',
+      'Boston census history',
+      'In 1911 the census counted 2,185,000 people in Chicago, 213,000 in Denver and 237,000 in Seattle, but it does not list Boston. Earlier and later counts: 1891, 1901, 1921.',
+    ),
+    search('Find the population of Boston in 1911.', 'Boston population 1911', 'Boston had 670,585 people in 1911.'),
+  ]);
+  const gold = candidateOf(t.steps[1]!);
+  const corpus = new CorpusIndex([t]);
+
+  it('is one neither the goal nor the previous step names, when the gold has one', () => {
+    for (const seed of ['0', '1', '2', '3']) {
+      const swaps = sameSlotSwaps({ rng: new Rng(seed), trajectory: t, position: 1, gold, corpus }, 3, 0);
+      expect(swaps).toHaveLength(3);
+      // The city stays; the year is what differs.
+      for (const c of swaps) expect(String(c.action.args.text), seed).toMatch(/^Boston population (1891|1901|1921)$/);
+    }
   });
 });

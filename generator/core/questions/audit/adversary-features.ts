@@ -7,15 +7,18 @@
  * its own plan mentions (a plan about one thing and a search for another), similarity to the
  * other options (mean and nearest), the rule features the shortcut baselines use, the step a
  * finish is offered at, the share of its word pairs the goal shows, how long a stretch of the
- * history its plan and arguments copy, its own words the solved examples show, and where the
- * context grounds the words that set an option apart (adversary-salience.ts). Pure and
- * computed once per question object.
+ * history its plan and arguments copy, its own words the solved examples show, how much of it
+ * and of its arguments the goal shows, how like an earlier step it reads (character trigrams),
+ * how many of its words the earlier steps themselves show and whether it repeats an earlier call
+ * (earlier-steps.ts), and where the context grounds the words that set an option apart
+ * (adversary-salience.ts). Pure and computed once per question object.
  */
 import type { McqQuestion } from '../types.js';
 import { jaccard, optionFeatures, relevanceShare } from './features.js';
 import { SALIENCE_FEATURES, STOPWORDS, type SalienceTable, distinctiveSalience, salienceTable } from './adversary-salience.js';
 import { optionTool, questionSegment } from './segment.js';
 import { collapseWhitespace, words } from './text.js';
+import { callKey, earlierSteps, nearestStep, trigrams } from './earlier-steps.js';
 
 /** Feature names, in the column order of `adversaryFeatures`. */
 export const ADVERSARY_FEATURES = [
@@ -45,6 +48,11 @@ export const ADVERSARY_FEATURES = [
   'goal_bigram_overlap',
   'context_match_length',
   'unique_in_examples',
+  'goal_overlap',
+  'arguments_in_goal',
+  'step_similarity',
+  'steps_overlap',
+  'repeats_earlier_call',
   ...SALIENCE_FEATURES,
 ] as const;
 
@@ -122,6 +130,7 @@ function compute(q: McqQuestion): AdversaryTable {
   // What a step says, without the JSON keys every option repeats: the words whose grounding sets options apart.
   const contents = q.choices.map((c) => contentText(collapseWhitespace(c)));
   const lowerContents = contents.map((c) => c.toLowerCase());
+  const contentWords = contents.map((c) => new Set(words(c)));
   const historyGrams = sharedGrams(lowerContents, collapseWhitespace(lowerHistory));
   const wordSets = optionWordLists.map((list) => new Set(list));
   // A real next step opens a link the last observation lists; a borrowed or repeated one opens
@@ -129,7 +138,8 @@ function compute(q: McqQuestion): AdversaryTable {
   // The solved examples before the question: an option whose own words stand there (an entity
   // of the example's task swapped in) is told from the gold by that alone.
   const exampleWords = new Set(words(q.prompt.slice(0, Math.max(0, segment.start))));
-  const salience = salienceTable({ goal: questionWords, last: lastWordList, history: segmentWordList }, contents.map((c) => words(c)));
+  const earlier = earlierSteps(segment.trajectory, contentText);
+  const salience = salienceTable({ goal: questionWords, last: lastWordList, history: segmentWordList, trajectory: earlier.trajectory, steps: earlier.stepWords }, contents.map((c) => words(c)));
   const all = q.choices.map((_, i) => i);
   const step = Math.log1p(Math.max(0, q.provenance.step ?? 0));
   const rows = q.choices.map((choice, i) => {
@@ -177,6 +187,11 @@ function compute(q: McqQuestion): AdversaryTable {
       pairShare(optionWords, goalPairs),
       meanMatch(lowerContents[i]!, historyGrams),
       uniqueShare(set, wordSets, i, exampleWords),
+      relevanceShare(contentWords[i]!, earlier.goal),
+      argumentWords.size === 0 ? 0 : relevanceShare(argumentWords, earlier.goal),
+      nearestStep(trigrams(contents[i]!), earlier.stepGrams),
+      relevanceShare(contentWords[i]!, earlier.stepWords),
+      earlier.calls.has(callKey(text)) ? 1 : 0,
       ...distinctiveSalience(salience, i, all),
     ];
   });

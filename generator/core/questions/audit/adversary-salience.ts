@@ -10,7 +10,12 @@
  * other words (per distinctive word, the share of the option's shared content words the history
  * has within a few words of it, averaged: the real query's entity sits among its other words in
  * some result, a swapped-in one was met in another sentence); and the share of the word pairs
- * touching them that the history shows in that order.
+ * touching them that the history shows in that order. Over its unique words (those no other
+ * option has): the share the trajectory after the goal shows at all, the share the last
+ * observation shows, and the share the earlier steps themselves (their plans and calls) show. An
+ * outside adversary found the shared golds from these three together (a gold's own words stand
+ * in the last page it read more often, and in the earlier pages less often, than a swapped-in
+ * entity's, which the builder takes from those pages).
  *
  * The table is built once per question from every text it may show; the features depend on
  * which options are shown together, so the adversarial filter recomputes them for each set it
@@ -26,6 +31,9 @@ export const SALIENCE_FEATURES = [
   'distinct_repeats',
   'distinct_cooccurrence',
   'distinct_pairs_in_history',
+  'distinct_in_history',
+  'distinct_in_last_observation',
+  'distinct_in_steps',
 ] as const;
 
 /** The place given to a word the text does not show: past its end. */
@@ -42,7 +50,11 @@ export interface SalienceTable {
   /** The ids of each text's distinct content words, ascending, text after text: text j's are [wordStart[j], wordStart[j + 1]). */
   words: Int32Array;
   wordStart: Int32Array;
-  /** Per word id, three values: in the goal (0/1), first relative place in the last observation, log1p of its count in the history. */
+  /**
+   * Per word id, STATS values: in the goal (0/1), first relative place in the last observation,
+   * log1p of its count in the history, in an earlier step's call or plan (0/1), in the
+   * trajectory after the goal (0/1).
+   */
   stats: Float64Array;
   /**
    * Per word id, the texts that have it as a bit mask (bit j: text j); empty when there are more
@@ -69,7 +81,14 @@ export interface SalienceContext {
   last: readonly string[];
   /** The history's words, in order. */
   history: readonly string[];
+  /** The words of the trajectory after the goal: its steps and observations. */
+  trajectory?: ReadonlySet<string>;
+  /** The words of the earlier steps themselves (their calls and plans, not what they returned). */
+  steps?: ReadonlySet<string>;
 }
+
+/** Values per word in `SalienceTable.stats`. */
+const STATS = 5;
 
 /** The grounding of every content word of `texts` (each given as its word list). */
 export function salienceTable(context: SalienceContext, texts: ReadonlyArray<readonly string[]>): SalienceTable {
@@ -112,11 +131,13 @@ export function salienceTable(context: SalienceContext, texts: ReadonlyArray<rea
       beside[b * stride + (a >>> 5)]! |= 1 << (a & 31);
     }
   }
-  const stats = new Float64Array(3 * n);
+  const stats = new Float64Array(STATS * n);
   for (const [w, id] of ids) {
-    stats[3 * id] = context.goal.has(w) ? 1 : 0;
-    stats[3 * id + 1] = lastFirst[id]!;
-    stats[3 * id + 2] = Math.log1p(counts[id]!);
+    stats[STATS * id] = context.goal.has(w) ? 1 : 0;
+    stats[STATS * id + 1] = lastFirst[id]!;
+    stats[STATS * id + 2] = Math.log1p(counts[id]!);
+    stats[STATS * id + 3] = context.steps?.has(w) ? 1 : 0;
+    stats[STATS * id + 4] = context.trajectory?.has(w) ? 1 : 0;
   }
   const holders = new Int32Array(texts.length <= MASK_TEXTS ? n : 0);
   if (holders.length > 0) perText.forEach((own, j) => own.forEach((id) => (holders[id]! |= 1 << j)));
@@ -199,17 +220,37 @@ export function distinctiveSalience(table: SalienceTable, i: number, others: rea
   let lastSum = 0;
   let repeats = 0;
   let besideSum = 0;
+  let unique = 0;
+  let inHistory = 0;
+  let inLast = 0;
+  let inSteps = 0;
   for (const id of distinct) {
-    inGoal += table.stats[3 * id]!;
-    lastSum += table.stats[3 * id + 1]!;
-    repeats += table.stats[3 * id + 2]!;
+    inGoal += table.stats[STATS * id]!;
+    lastSum += table.stats[STATS * id + 1]!;
+    repeats += table.stats[STATS * id + 2]!;
+    if (sharedBy(id) === 0) {
+      unique++;
+      inHistory += table.stats[STATS * id + 4]!;
+      if (table.stats[STATS * id + 1]! < ABSENT) inLast++;
+      inSteps += table.stats[STATS * id + 3]!;
+    }
     if (shared.length > 0) {
       let near = 0;
       for (const s of shared) if ((table.beside[id * table.stride + (s >>> 5)]! >>> (s & 31)) & 1) near++;
       besideSum += near / shared.length;
     }
   }
-  return [Math.log1p(n), n ? inGoal / n : 0, n ? lastSum / n : ABSENT, n ? repeats / n : 0, n ? besideSum / n : 0, pairsShare(table.pairs, table.pairStart[i]!, table.pairStart[i + 1]!, new Set(distinct))];
+  return [
+    Math.log1p(n),
+    n ? inGoal / n : 0,
+    n ? lastSum / n : ABSENT,
+    n ? repeats / n : 0,
+    n ? besideSum / n : 0,
+    pairsShare(table.pairs, table.pairStart[i]!, table.pairStart[i + 1]!, new Set(distinct)),
+    unique ? inHistory / unique : 0,
+    unique ? inLast / unique : 0,
+    unique ? inSteps / unique : 0,
+  ];
 }
 
 /** Share of the pairs touching a word of `distinct` that the history shows (0 when none touch one). */

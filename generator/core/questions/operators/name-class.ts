@@ -19,19 +19,28 @@ import { editDistance } from '../../kernel/suggest.js';
  *   where a name stood it reads as garbage, so it neither replaces nor is replaced;
  * - `common`: a phrase opening with a determiner or a noun a heading capitalises ("The Golden
  *   Bear", "Key Candidates"), or an adjective made of a name ("Moscow-backed");
+ * - `title`: an office, alone or as a phrase's head word ("President", "Austrian Chancellor",
+ *   "Prime Minister"), unless the phrase is a person's name ("Stephen King");
+ * - `demonym`: a single demonym ("Italian", "Chinese");
  * - `organization`, `place`, `event` (prizes, games, treaties, works): the head word of a
- *   phrase says so ("Anti-Fascist Council", "Eastern Europe", "Sydney Olympics"); a title
- *   ("Austrian Chancellor") is `common`;
+ *   phrase says so ("Anti-Fascist Council", "Eastern Europe", "Sydney Olympics");
+ * - `adjective`: a single adjective ("Olympic", "Democratic"). It modifies the words after it,
+ *   so any other word in its place reads as garbage ("won any Star medals" for Olympic ones):
+ *   it neither replaces nor is replaced;
+ * - `common`: a phrase opening with an adjective ("Big Four");
  * - `person`, `place`, `organization`: else what compromise's tagger and `people()`,
  *   `places()` and `organizations()` find in it;
  * - `proper`: a name compromise cannot place, mostly names of other languages ("Badra Gunba",
  *   "Abkhazia");
- * - `common`: a phrase opening with an adjective ("Big Four"), one with no proper noun in it,
- *   a demonym ("Italian"), and a single word that is an English word (the 275,000 of
- *   an-array-of-english-words: "Parliament", "Renewal") or that the context also writes in
- *   lower case.
+ * - `common`: a phrase with no proper noun in it, and a single word that is an English word
+ *   (the 275,000 of an-array-of-english-words: "Parliament", "Renewal") or that the context also
+ *   writes in lower case.
+ *
+ * Titles, demonyms and the rest of `common` are kept apart: "Speaker of Lebanon" may stand for
+ * "President of Lebanon", "American actors" for "Chinese actors", but neither "Republican of
+ * Lebanon" nor "Dick actors".
  */
-export type NameClass = 'person' | 'place' | 'organization' | 'event' | 'month' | 'weekday' | 'proper' | 'common' | 'fragment';
+export type NameClass = 'person' | 'place' | 'organization' | 'event' | 'month' | 'weekday' | 'demonym' | 'title' | 'adjective' | 'proper' | 'common' | 'fragment';
 
 const MONTH = /^(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?$/;
 const WEEKDAY = /^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)$/;
@@ -48,8 +57,9 @@ const HEADS: ReadonlyArray<[RegExp, NameClass]> = [
   [/^(?:Party|Council|Army|Association|Federation|Union|University|Institute|College|School|Academy|Company|Corporation|Corp|Inc|Ltd|Group|Bank|Committee|Commission|Ministry|Department|Agency|Office|Post|Times|News|Press|Journal|Hospital|Museum|Church|Club|Team|League|Foundation|Society|Court|Parliament|Congress|Senate|Government|Assembly|Bureau|Service|Network|Records|Studios?|Library|Centre|Center|Organi[sz]ation|Nations)$/, 'organization'],
   [/^(?:City|County|Province|State|States|Republic|Kingdom|Island|Islands|River|Lake|Mountains?|Mount|Sea|Ocean|Valley|District|Region|Street|Avenue|Square|Bay|Peninsula|Europe|Asia|Africa|America|Village|Town)$/, 'place'],
   [/^(?:Prizes?|Awards?|Cup|Championships?|Games|Olympics|Agreement|Protocol|Treaty|Act|War|Race|Elections?|Festival|Conference|Summit|Finals?|Cast|Guides?|Series|Season|Show|Film|Album|Book|Novel|Revolution|Crisis)$/, 'event'],
-  [/^(?:President|Chancellor|Minister|Speaker|Secretary|Director|Chairman|Chair|King|Queen|Prince|Princess|Governor|Mayor|Ambassador|General|Professor|Prof|Dean|Deans|Leader|Chief|Senator)$/, 'common'],
 ];
+/** Titles and offices, alone or as a phrase's head word ("Austrian Chancellor", "Prime Minister"). */
+const TITLE = /^(?:President|Vice-President|Chancellor|Minister|Premier|Speaker|Secretary|Director|Chairman|Chairwoman|Chair|King|Queen|Prince|Princess|Emperor|Empress|Governor|Mayor|Ambassador|General|Professor|Prof|Dean|Deans|Leader|Chief|Senator|Pope|Bishop|Archbishop|CEO|Commissioner|Judge|Justice)$/;
 
 // Both libraries are loaded on the first name classified (about half a second): a build that
 // swaps no name never loads them.
@@ -112,10 +122,12 @@ function classify(name: string): NameClass | 'unknown-word' {
   if (FRAGMENT_START.some((t) => first.includes(t))) return !single || SINGLE_FRAGMENT.some((t) => first.includes(t)) ? 'fragment' : 'common';
   if (!single && (FRAGMENT_END.some((t) => terms.at(-1)!.includes(t)) || FRAGMENT_END_WORD.test(last))) return 'fragment';
   if (first.includes('Determiner')) return 'common';
+  // "Prime Minister", "Austrian Chancellor"; "Stephen King" is a person's name.
+  if (TITLE.test(last) && (single || doc.people().length === 0)) return 'title';
+  if (single && first.includes('Demonym')) return 'demonym';
   const byHead = single ? undefined : HEADS.find(([re]) => re.test(last));
   if (byHead) return byHead[1];
-  if (first.includes('Adjective')) return 'common';
-  if (single && first.includes('Demonym')) return 'common';
+  if (first.includes('Adjective')) return single ? 'adjective' : 'common';
   if (doc.people().length > 0) return 'person';
   if (doc.places().length > 0) return 'place';
   if (doc.organizations().length > 0) return 'organization';
@@ -130,14 +142,14 @@ function classify(name: string): NameClass | 'unknown-word' {
  * beside a person, and a one-word `proper` name beside a place too. compromise's lexicon lacks
  * most names of other languages: a full name it cannot place is mostly a person's ("Badra
  * Gunba"), a single word a surname or a place ("Osler", "Abkhazia"); organisations and events
- * it lacks mostly carry a head word that says so. A `fragment` never fits, and two personal
+ * it lacks mostly carry a head word that says so. A `fragment` or an `adjective` never fits, and two personal
  * names ending in the same word may name the same person ("President Milanović" for "Zoran
  * Milanović"): an option that is as right as the gold.
  */
 export function sameNameClass(target: string, replacement: string, lowerCase?: ReadonlySet<string>): boolean {
   const a = nameClass(target, lowerCase);
   const b = nameClass(replacement, lowerCase);
-  if (a === 'fragment' || b === 'fragment') return false;
+  if (a === 'fragment' || b === 'fragment' || a === 'adjective' || b === 'adjective') return false;
   if (spellingVariant(target, replacement)) return false;
   const personal = (c: NameClass) => c === 'person' || c === 'proper';
   if (personal(a) && personal(b) && lastWord(target) === lastWord(replacement)) return false;

@@ -162,9 +162,10 @@ function replacementsFor(
 }
 
 /**
- * `count` versions of the gold that each put another context entity in the same one place (the
- * target with the most replacements, then the first in the gold): the options then differ from
- * each other exactly as they differ from the gold, so no option is the one the others vary.
+ * `count` versions of the gold that each put another context entity in the same one place (one
+ * the goal and the previous step do not name when there is one, then the most fluent): the
+ * options then differ from each other exactly as they differ from the gold, so no option is the
+ * one the others vary.
  * The most fluent replacements under the context, of a seeded sample. Empty when no target has `count`.
  */
 export function sameSlotSwaps({ rng, trajectory, position, gold, corpus }: StepOperatorContext, count: number, spare = 3): StepCandidate[] {
@@ -183,10 +184,16 @@ export function sameSlotSwaps({ rng, trajectory, position, gold, corpus }: StepO
     outside ??= outsideEntities(trajectory, corpus, seen);
     return outside;
   };
-  // The place whose swaps read most fluently in this context (a country where the context
-  // speaks of countries, not a title), then the one with most replacements, then the first.
-  let best: { target: { text: string; type: EntityType }; swaps: Array<{ e: { text: string }; c: StepCandidate }>; fluency: number; fits: number } | null = null;
+  // A place neither the goal nor the previous step names, when the gold has one: swapping the
+  // goal's or the previous step's entity leaves the gold the one option that shares them, and
+  // "the option most like the previous step" or "most like the goal" finds it. Among those, the
+  // place whose swaps read most fluently in this context (a country where the context speaks of
+  // countries, not a title), then the one with most replacements, then the first.
+  const previous = trajectory.steps[position - 1];
+  const focalText = `${trajectory.task.goal}\n${previous ? `${previous.thought ?? ''}\n${previous.plan ?? ''}\n${previous.action.text}` : ''}`.toLowerCase();
+  let best: { target: { text: string; type: EntityType }; swaps: Array<{ e: { text: string }; c: StepCandidate }>; fluency: number; fits: number; focal: boolean } | null = null;
   for (const target of targets) {
+    const focal = focalText.includes(target.text.toLowerCase());
     const fits = replacementsFor(target, poolFor(target), gold, goldText, () => priorLowerCase(trajectory, position));
     if (fits.length < count) continue;
     const scored = rng
@@ -196,7 +203,7 @@ export function sameSlotSwaps({ rng, trajectory, position, gold, corpus }: StepO
       .map((x) => ({ ...x, fluency: pairFluency(candidateText(x.c), seen) }))
       .sort((a, b) => b.fluency - a.fluency || a.order - b.order);
     const fluency = scored.slice(0, count).reduce((s, x) => s + x.fluency, 0) / count;
-    if (!best || fluency > best.fluency + 1e-12 || (Math.abs(fluency - best.fluency) <= 1e-12 && fits.length > best.fits)) best = { target, swaps: scored.slice(0, count + spare), fluency, fits: fits.length };
+    if (!best || (best.focal && !focal) || (best.focal === focal && (fluency > best.fluency + 1e-12 || (Math.abs(fluency - best.fluency) <= 1e-12 && fits.length > best.fits)))) best = { target, swaps: scored.slice(0, count + spare), fluency, fits: fits.length, focal };
   }
   if (!best) return [];
   const target = best.target;
