@@ -11,6 +11,14 @@ import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parentPort, Worker, type Transferable } from 'node:worker_threads';
 
+/**
+ * A worker's young generation, in MiB. Each worker is a V8 heap of its own, and the build runs
+ * four at once beside its own thread; the default young generation lets each hold tens of MiB of
+ * short-lived garbage. At 10,000 trajectories the build peaked about 50 MiB lower with 8 (two runs
+ * each way) and took as long.
+ */
+const WORKER_LIMITS = { maxYoungGenerationSizeMb: 8 };
+
 interface Reply<Result> {
   id: number;
   result?: Result;
@@ -47,7 +55,7 @@ export function jobThread<Job extends object, Result>(threadModule: string, work
         // Loader flags given to a worker do not reach its entry module: register tsx's hooks first.
         const api = import.meta.resolve('tsx/esm/api');
         started = new Worker(`import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(pathToFileURL(entry).href)}); });`, { eval: true });
-      } else started = new Worker(entry);
+      } else started = new Worker(entry, { resourceLimits: WORKER_LIMITS });
     } catch {
       return null;
     }

@@ -139,7 +139,7 @@ function compute(q: McqQuestion): AdversaryTable {
   // of the example's task swapped in) is told from the gold by that alone.
   const exampleWords = new Set(words(q.prompt.slice(0, Math.max(0, segment.start))));
   const earlier = earlierSteps(segment.trajectory, contentText);
-  const salience = salienceTable({ goal: questionWords, last: lastWordList, history: segmentWordList, trajectory: earlier.trajectory, steps: earlier.stepWords }, contents.map((c) => words(c)));
+  const salience = salienceTable({ goal: questionWords, last: lastWordList, history: segmentWordList, trajectoryFrom: earlier.goalWords, steps: earlier.stepWords }, contents.map((c) => words(c)));
   const all = q.choices.map((_, i) => i);
   const step = Math.log1p(Math.max(0, q.provenance.step ?? 0));
   const rows = q.choices.map((choice, i) => {

@@ -50,12 +50,10 @@ export interface SalienceTable {
   /** The ids of each text's distinct content words, ascending, text after text: text j's are [wordStart[j], wordStart[j + 1]). */
   words: Int32Array;
   wordStart: Int32Array;
-  /**
-   * Per word id, STATS values: in the goal (0/1), first relative place in the last observation,
-   * log1p of its count in the history, in an earlier step's call or plan (0/1), in the
-   * trajectory after the goal (0/1).
-   */
+  /** Per word id, two values: first relative place in the last observation, log1p of its count in the history. */
   stats: Float64Array;
+  /** Per word id, where else it stands, as bits: IN_GOAL, IN_STEPS, AFTER_GOAL. */
+  flags: Uint8Array;
   /**
    * Per word id, the texts that have it as a bit mask (bit j: text j); empty when there are more
    * than 31 texts. The filter tries up to thousands of sets per draft, and a mask makes "how many
@@ -81,14 +79,16 @@ export interface SalienceContext {
   last: readonly string[];
   /** The history's words, in order. */
   history: readonly string[];
-  /** The words of the trajectory after the goal: its steps and observations. */
-  trajectory?: ReadonlySet<string>;
+  /** Where in `history` the trajectory after the goal (its steps and observations) begins (default: its start). */
+  trajectoryFrom?: number;
   /** The words of the earlier steps themselves (their calls and plans, not what they returned). */
   steps?: ReadonlySet<string>;
 }
 
-/** Values per word in `SalienceTable.stats`. */
-const STATS = 5;
+/** Bits of `SalienceTable.flags`: the word is in the goal, in an earlier step's plan or call, in the trajectory after the goal. */
+const IN_GOAL = 1;
+const IN_STEPS = 2;
+const AFTER_GOAL = 4;
 
 /** The grounding of every content word of `texts` (each given as its word list). */
 export function salienceTable(context: SalienceContext, texts: ReadonlyArray<readonly string[]>): SalienceTable {
@@ -112,12 +112,15 @@ export function salienceTable(context: SalienceContext, texts: ReadonlyArray<rea
   }
   // The history's places of the texts' words, in order: counts, and which words stand near which.
   const counts = new Float64Array(n);
+  const flags = new Uint8Array(n);
+  const trajectoryFrom = context.trajectoryFrom ?? 0;
   const at: number[] = [];
   const who: number[] = [];
   context.history.forEach((w, i) => {
     const id = ids.get(w);
     if (id === undefined) return;
     counts[id]!++;
+    if (i >= trajectoryFrom) flags[id]! |= AFTER_GOAL;
     at.push(i);
     who.push(id);
   });
@@ -131,23 +134,22 @@ export function salienceTable(context: SalienceContext, texts: ReadonlyArray<rea
       beside[b * stride + (a >>> 5)]! |= 1 << (a & 31);
     }
   }
-  const stats = new Float64Array(STATS * n);
+  const stats = new Float64Array(2 * n);
   for (const [w, id] of ids) {
-    stats[STATS * id] = context.goal.has(w) ? 1 : 0;
-    stats[STATS * id + 1] = lastFirst[id]!;
-    stats[STATS * id + 2] = Math.log1p(counts[id]!);
-    stats[STATS * id + 3] = context.steps?.has(w) ? 1 : 0;
-    stats[STATS * id + 4] = context.trajectory?.has(w) ? 1 : 0;
+    stats[2 * id] = lastFirst[id]!;
+    stats[2 * id + 1] = Math.log1p(counts[id]!);
+    if (context.goal.has(w)) flags[id]! |= IN_GOAL;
+    if (context.steps?.has(w)) flags[id]! |= IN_STEPS;
   }
   const holders = new Int32Array(texts.length <= MASK_TEXTS ? n : 0);
   if (holders.length > 0) perText.forEach((own, j) => own.forEach((id) => (holders[id]! |= 1 << j)));
   const { flat: pairs, start: pairStart } = packed(pairsSeen(context.history, texts, ids));
-  return { words, wordStart, stats, holders, beside, stride, pairs, pairStart };
+  return { words, wordStart, stats, flags, holders, beside, stride, pairs, pairStart };
 }
 
 /** A table of no texts: a draft's place-holder until its features are read. */
 export function emptySalienceTable(): SalienceTable {
-  return { words: new Int32Array(0), wordStart: new Int32Array(1), stats: new Float64Array(0), holders: new Int32Array(0), beside: new Uint32Array(0), stride: 0, pairs: new Int32Array(0), pairStart: new Int32Array(1) };
+  return { words: new Int32Array(0), wordStart: new Int32Array(1), stats: new Float64Array(0), flags: new Uint8Array(0), holders: new Int32Array(0), beside: new Uint32Array(0), stride: 0, pairs: new Int32Array(0), pairStart: new Int32Array(1) };
 }
 
 /** Lists as one flat array and where each starts (a last entry for the end). */
@@ -225,14 +227,15 @@ export function distinctiveSalience(table: SalienceTable, i: number, others: rea
   let inLast = 0;
   let inSteps = 0;
   for (const id of distinct) {
-    inGoal += table.stats[STATS * id]!;
-    lastSum += table.stats[STATS * id + 1]!;
-    repeats += table.stats[STATS * id + 2]!;
+    const flags = table.flags[id]!;
+    if (flags & IN_GOAL) inGoal++;
+    lastSum += table.stats[2 * id]!;
+    repeats += table.stats[2 * id + 1]!;
     if (sharedBy(id) === 0) {
       unique++;
-      inHistory += table.stats[STATS * id + 4]!;
-      if (table.stats[STATS * id + 1]! < ABSENT) inLast++;
-      inSteps += table.stats[STATS * id + 3]!;
+      if (flags & AFTER_GOAL) inHistory++;
+      if (table.stats[2 * id]! < ABSENT) inLast++;
+      if (flags & IN_STEPS) inSteps++;
     }
     if (shared.length > 0) {
       let near = 0;

@@ -20,8 +20,8 @@ const GOAL_CHARS = 600;
 export interface EarlierSteps {
   /** The words of the goal: the segment before its first step. */
   goal: ReadonlySet<string>;
-  /** The words of the trajectory after the goal: its steps and their observations. */
-  trajectory: ReadonlySet<string>;
+  /** How many words the goal has: the segment's words from this one on are the trajectory's steps and observations. */
+  goalWords: number;
   /** The words of the earlier steps themselves (plans and calls, not their observations). */
   stepWords: ReadonlySet<string>;
   /** Each earlier step's character trigrams (of what it says, `content`), lower case. */
@@ -49,7 +49,8 @@ export function earlierSteps(segment: string, content: (step: string) => string)
   for (const s of contents) for (const w of words(s)) stepWords.add(w);
   const calls = new Set<string>();
   for (const s of steps) calls.add(callKey(s));
-  return { goal: new Set(words(segment.slice(0, goalEnd))), trajectory: new Set(words(segment.slice(goalEnd))), stepWords, stepGrams: contents.map(trigrams), calls };
+  const goal = words(segment.slice(0, goalEnd));
+  return { goal: new Set(goal), goalWords: goal.length, stepWords, stepGrams: contents.map(trigrams), calls };
 }
 
 /** What a step calls: a JSON step's tool and arguments (key order aside), else its text. */
