@@ -181,8 +181,9 @@ describe('entity swaps', () => {
 describe('which place a same-slot swap varies', () => {
   // The gold searches the goal's city and a year neither the goal nor the previous step names.
   // Swapping the city leaves the gold the one option naming the goal's city and repeating the
-  // previous step's words: "the option most like the previous step" and "the option sharing most
-  // words with the goal" found 36% and 34% of the shared English golds so.
+  // previous step's words, which "the option most like the previous step" and "the option sharing
+  // most words with the goal", an outside adversary's strongest single rules on the shared
+  // builds, read without the run.
   const t = traj('boston-census', 'deep_research', 'How many people lived in Boston at the last census before the First World War?', [
     search(
       'Find the census history of Boston.',
