@@ -18,7 +18,8 @@ import { jaccard, optionFeatures, relevanceShare } from './features.js';
 import { SALIENCE_FEATURES, STOPWORDS, type SalienceTable, distinctiveSalience, salienceTable } from './adversary-salience.js';
 import { optionTool, questionSegment } from './segment.js';
 import { collapseWhitespace, words } from './text.js';
-import { callKey, earlierSteps, nearestStep, trigrams } from './earlier-steps.js';
+import { callOf, earlierSteps, nearestStep, trigrams } from './earlier-steps.js';
+import { argumentCount, callArguments, contentText, parseJsonObject, planText } from './json-step.js';
 
 /** Feature names, in the column order of `adversaryFeatures`. */
 export const ADVERSARY_FEATURES = [
@@ -138,7 +139,7 @@ function compute(q: McqQuestion): AdversaryTable {
   // The solved examples before the question: an option whose own words stand there (an entity
   // of the example's task swapped in) is told from the gold by that alone.
   const exampleWords = new Set(words(q.prompt.slice(0, Math.max(0, segment.start))));
-  const earlier = earlierSteps(segment.trajectory, contentText);
+  const earlier = earlierSteps(segment.trajectory);
   const salience = salienceTable({ goal: questionWords, last: lastWordList, history: segmentWordList, trajectoryFrom: earlier.goalWords, steps: earlier.stepWords }, contents.map((c) => words(c)));
   const all = q.choices.map((_, i) => i);
   const step = Math.log1p(Math.max(0, q.provenance.step ?? 0));
@@ -191,7 +192,7 @@ function compute(q: McqQuestion): AdversaryTable {
       argumentWords.size === 0 ? 0 : relevanceShare(argumentWords, earlier.goal),
       nearestStep(trigrams(contents[i]!), earlier.stepGrams),
       relevanceShare(contentWords[i]!, earlier.stepWords),
-      earlier.calls.has(callKey(text)) ? 1 : 0,
+      earlier.calls.has(callOf(text)) ? 1 : 0,
       ...distinctiveSalience(salience, i, all),
     ];
   });
@@ -218,16 +219,6 @@ function lastObservationStart(trajectory: string): number {
   return at >= 0 && at < trajectory.length ? at : Math.max(0, trajectory.length - LAST_OBSERVATION_CHARS);
 }
 
-function parseJsonObject(text: string): Record<string, unknown> | null {
-  if (!text.startsWith('{')) return null;
-  try {
-    const parsed = JSON.parse(text) as unknown;
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
-
 /** The arguments of a call: `execution.args`/`arguments`/`args` of a JSON step, else a command's words after its first. */
 function argumentText(parsed: Record<string, unknown> | null, text: string): string {
   if (parsed) {
@@ -237,32 +228,6 @@ function argumentText(parsed: Record<string, unknown> | null, text: string): str
   const fn = /<function=[^>]*>([\s\S]*)/.exec(text);
   if (fn) return fn[1]!;
   return text.split(' ').slice(1).join(' ');
-}
-
-/** `execution.args`/`arguments`/`parameters` of a JSON step (or of the step itself when it has no `execution`). */
-function callArguments(parsed: Record<string, unknown>): unknown {
-  const execution = (parsed.execution ?? parsed) as Record<string, unknown>;
-  return execution && typeof execution === 'object' ? (execution.args ?? execution.arguments ?? execution.parameters) : undefined;
-}
-
-/** A JSON step's plan and argument values as plain text; any other option as it stands. */
-function contentText(text: string): string {
-  const parsed = parseJsonObject(text);
-  if (!parsed) return text;
-  const args = callArguments(parsed);
-  const values = args && typeof args === 'object' ? Object.values(args).map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join('\n') : '';
-  return `${planText(parsed)}\n${values}`;
-}
-
-/** What a JSON step says it will do, beside its call: `planning`/`plan`/`thought`. */
-function planText(parsed: Record<string, unknown>): string {
-  const plan = parsed.planning ?? parsed.plan ?? parsed.thought;
-  return typeof plan === 'string' ? plan : '';
-}
-
-function argumentCount(parsed: Record<string, unknown>): number {
-  const args = callArguments(parsed);
-  return args && typeof args === 'object' ? Object.keys(args).length : 0;
 }
 
 /** Lengths of the context runs an option's text is matched against, longest last. */

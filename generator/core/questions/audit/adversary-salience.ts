@@ -212,37 +212,41 @@ export function distinctiveSalience(table: SalienceTable, i: number, others: rea
   }
   const distinct: number[] = [];
   const shared: number[] = [];
+  // Words no rival has: distinct ones, read again for where else they stand.
+  const unique: number[] = [];
   for (let k = table.wordStart[i]!; k < table.wordStart[i + 1]!; k++) {
     const id = table.words[k]!;
-    if (sharedBy(id) * 2 >= rivals.length && rivals.length > 0) shared.push(id);
-    else distinct.push(id);
+    const holders = sharedBy(id);
+    if (holders * 2 >= rivals.length && rivals.length > 0) shared.push(id);
+    else {
+      distinct.push(id);
+      if (holders === 0) unique.push(id);
+    }
   }
   const n = distinct.length;
   let inGoal = 0;
   let lastSum = 0;
   let repeats = 0;
   let besideSum = 0;
-  let unique = 0;
-  let inHistory = 0;
-  let inLast = 0;
-  let inSteps = 0;
   for (const id of distinct) {
-    const flags = table.flags[id]!;
-    if (flags & IN_GOAL) inGoal++;
+    if (table.flags[id]! & IN_GOAL) inGoal++;
     lastSum += table.stats[2 * id]!;
     repeats += table.stats[2 * id + 1]!;
-    if (sharedBy(id) === 0) {
-      unique++;
-      if (flags & AFTER_GOAL) inHistory++;
-      if (table.stats[2 * id]! < ABSENT) inLast++;
-      if (flags & IN_STEPS) inSteps++;
-    }
     if (shared.length > 0) {
       let near = 0;
       for (const s of shared) if ((table.beside[id * table.stride + (s >>> 5)]! >>> (s & 31)) & 1) near++;
       besideSum += near / shared.length;
     }
   }
+  let inHistory = 0;
+  let inLast = 0;
+  let inSteps = 0;
+  for (const id of unique) {
+    if (table.flags[id]! & AFTER_GOAL) inHistory++;
+    if (table.stats[2 * id]! < ABSENT) inLast++;
+    if (table.flags[id]! & IN_STEPS) inSteps++;
+  }
+  const u = unique.length;
   return [
     Math.log1p(n),
     n ? inGoal / n : 0,
@@ -250,9 +254,9 @@ export function distinctiveSalience(table: SalienceTable, i: number, others: rea
     n ? repeats / n : 0,
     n ? besideSum / n : 0,
     pairsShare(table.pairs, table.pairStart[i]!, table.pairStart[i + 1]!, new Set(distinct)),
-    unique ? inHistory / unique : 0,
-    unique ? inLast / unique : 0,
-    unique ? inSteps / unique : 0,
+    u ? inHistory / u : 0,
+    u ? inLast / u : 0,
+    u ? inSteps / u : 0,
   ];
 }
 

@@ -8,6 +8,7 @@
  * show" where the shown set hid neither, so the filter must see them too.
  */
 import { stableStringify } from '../../kernel/stable-json.js';
+import { contentText, executionOf, parseJsonObject } from './json-step.js';
 import { words } from './text.js';
 
 /** A step's mark in a whitespace-collapsed, NFKC segment ("Step 3:", "步骤 3:"). */
@@ -24,17 +25,14 @@ export interface EarlierSteps {
   goalWords: number;
   /** The words of the earlier steps themselves (plans and calls, not their observations). */
   stepWords: ReadonlySet<string>;
-  /** Each earlier step's character trigrams (of what it says, `content`), lower case. */
+  /** Each earlier step's character trigrams (of what it says: `contentText`), lower case. */
   stepGrams: ReadonlyArray<ReadonlySet<string>>;
-  /** Each earlier step's call (`callKey`). */
+  /** Each earlier step's call (`callOf`). */
   calls: ReadonlySet<string>;
 }
 
-/**
- * The goal and earlier steps of a whitespace-collapsed question segment. `content` is what a step
- * says without the keys every step repeats (a JSON step's plan and argument values).
- */
-export function earlierSteps(segment: string, content: (step: string) => string): EarlierSteps {
+/** The goal and earlier steps of a whitespace-collapsed question segment. */
+export function earlierSteps(segment: string): EarlierSteps {
   const marks = [...segment.matchAll(STEP_MARK)];
   const goalEnd = marks.length > 0 ? Math.min(marks[0]!.index, GOAL_CHARS) : GOAL_CHARS;
   const observations = [...segment.matchAll(OBSERVATION_MARK)].map((m) => m.index);
@@ -44,26 +42,22 @@ export function earlierSteps(segment: string, content: (step: string) => string)
     const observed = observations.find((o) => o >= from && o < next);
     return segment.slice(from, observed ?? next).trim();
   });
-  const contents = steps.map(content);
+  const contents = steps.map(contentText);
   const stepWords = new Set<string>();
   for (const s of contents) for (const w of words(s)) stepWords.add(w);
   const calls = new Set<string>();
-  for (const s of steps) calls.add(callKey(s));
+  for (const s of steps) calls.add(callOf(s));
   const goal = words(segment.slice(0, goalEnd));
   return { goal: new Set(goal), goalWords: goal.length, stepWords, stepGrams: contents.map(trigrams), calls };
 }
 
 /** What a step calls: a JSON step's tool and arguments (key order aside), else its text. */
-export function callKey(text: string): string {
-  const parsed = jsonObject(text);
-  if (parsed) {
-    const execution = (parsed.execution ?? parsed) as Record<string, unknown>;
-    if (execution && typeof execution === 'object') {
-      const args = execution.args ?? execution.arguments ?? execution.parameters ?? null;
-      return `${String(execution.name ?? execution.tool ?? '')}\u0000${stableStringify(args)}`;
-    }
-  }
-  return text.trim();
+export function callOf(text: string): string {
+  const parsed = parseJsonObject(text);
+  const execution = parsed && executionOf(parsed);
+  if (!execution) return text.trim();
+  const args = execution.args ?? execution.arguments ?? execution.parameters ?? null;
+  return `${String(execution.name ?? execution.tool ?? '')}\u0000${stableStringify(args)}`;
 }
 
 /** The lower-case character trigrams of a text. */
@@ -85,14 +79,4 @@ export function nearestStep(grams: ReadonlySet<string>, others: ReadonlyArray<Re
     best = Math.max(best, shared / (grams.size + other.size - shared));
   }
   return best;
-}
-
-function jsonObject(text: string): Record<string, unknown> | null {
-  if (!text.startsWith('{')) return null;
-  try {
-    const parsed = JSON.parse(text) as unknown;
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
 }

@@ -191,7 +191,7 @@ export function sameSlotSwaps({ rng, trajectory, position, gold, corpus }: StepO
   // countries, not a title), then the one with most replacements, then the first.
   const previous = trajectory.steps[position - 1];
   const focalText = `${trajectory.task.goal}\n${previous ? `${previous.thought ?? ''}\n${previous.plan ?? ''}\n${previous.action.text}` : ''}`.toLowerCase();
-  let best: { target: { text: string; type: EntityType }; swaps: Array<{ e: { text: string }; c: StepCandidate }>; fluency: number; fits: number; focal: boolean } | null = null;
+  let best: SwapPlace | null = null;
   for (const target of targets) {
     const focal = focalText.includes(target.text.toLowerCase());
     const fits = replacementsFor(target, poolFor(target), gold, goldText, () => priorLowerCase(trajectory, position));
@@ -203,11 +203,31 @@ export function sameSlotSwaps({ rng, trajectory, position, gold, corpus }: StepO
       .map((x) => ({ ...x, fluency: pairFluency(candidateText(x.c), seen) }))
       .sort((a, b) => b.fluency - a.fluency || a.order - b.order);
     const fluency = scored.slice(0, count).reduce((s, x) => s + x.fluency, 0) / count;
-    if (!best || (best.focal && !focal) || (best.focal === focal && (fluency > best.fluency + 1e-12 || (Math.abs(fluency - best.fluency) <= 1e-12 && fits.length > best.fits)))) best = { target, swaps: scored.slice(0, count + spare), fluency, fits: fits.length, focal };
+    const place: SwapPlace = { target, swaps: scored.slice(0, count + spare), fluency, fits: fits.length, focal };
+    if (!best || betterPlace(place, best)) best = place;
   }
   if (!best) return [];
   const target = best.target;
   return best.swaps.map((x) => ({ ...x.c, reason: `about ${x.e.text} instead of ${target.text}, which is what the next step needs` }));
+}
+
+/** A place of the gold that same-slot swaps may vary, with its best swaps. */
+interface SwapPlace {
+  target: { text: string; type: EntityType };
+  swaps: Array<{ e: { text: string }; c: StepCandidate }>;
+  /** Mean fluency of its `count` most fluent swaps. */
+  fluency: number;
+  /** How many replacements it has. */
+  fits: number;
+  /** Whether the goal or the previous step names it. */
+  focal: boolean;
+}
+
+/** Whether place `a` is the one to vary rather than `b`: one no focal text names, then more fluent swaps, then more replacements (the earlier place keeps a tie). */
+function betterPlace(a: SwapPlace, b: SwapPlace): boolean {
+  if (a.focal !== b.focal) return !a.focal;
+  if (Math.abs(a.fluency - b.fluency) > 1e-12) return a.fluency > b.fluency;
+  return a.fits > b.fits;
 }
 
 /** Entities read from one similar task, in order of first appearance (its goal's first). */
