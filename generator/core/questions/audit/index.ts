@@ -5,7 +5,7 @@
  * over-read. `auditQuestions` is pure; the CLI and the build both call it.
  */
 import { type Finding, findingFactory } from '../../kernel/findings.js';
-import { stableStringify } from '../../kernel/stable-json.js';
+import { sha256, stableStringify } from '../../kernel/stable-json.js';
 import { normaliseChoice } from '../normalise.js';
 import type { CompletionQuestion, McqQuestion, Question } from '../types.js';
 import { auditFindings } from './findings.js';
@@ -20,7 +20,7 @@ import { checkDefects, type DefectCounts } from './defects.js';
 import { checkNearDuplicates, type NearDuplicateCounts } from './near-duplicates.js';
 import { questionSegment, type SegmentSource, type ToolsSource } from './segment.js';
 import { describeCell, smallCells, type SmallCell } from './sample-size.js';
-import { collapsedPrompt, collapseWhitespace, letterOf, occurrences } from './text.js';
+import { collapseWhitespace, letterOf, occurrences } from './text.js';
 
 export { auditFindings } from './findings.js';
 export { SHORTCUTS, SHORTCUT_NAMES, GATE_SHORTCUT, type ShortcutName } from './shortcuts/index.js';
@@ -315,7 +315,8 @@ function checkDuplicates(task: string, questions: Question[], at: At, out: Findi
   let duplicates = 0;
   let duplicatePrompts = 0;
   for (const q of questions) {
-    const promptKey = `${q.format}\u0000${collapsedPrompt(q)}\u0000${collapseWhitespace(q.answer_stem)}`;
+    // Keyed by digest: a kind's prompts run to hundreds of MB, and keys holding them would double that.
+    const promptKey = sha256(`${q.format}\u0000${collapseWhitespace(q.prompt)}\u0000${collapseWhitespace(q.answer_stem)}`);
     const contentKey = `${promptKey}\u0000${stableStringify(answerKey(q))}`;
     const sameContent = byContent.get(contentKey);
     if (sameContent) {
@@ -370,7 +371,7 @@ function checkGoldLeak(task: string, q: McqQuestion, minChars: number, at: At, o
 
 function targetInPrompt(q: CompletionQuestion, minChars: number): boolean {
   const target = collapseWhitespace(q.targets[0] ?? '');
-  return target.length >= minChars && collapsedPrompt(q).includes(target);
+  return target.length >= minChars && collapseWhitespace(q.prompt).includes(target);
 }
 
 const TOKEN_CHAR = /[\p{L}\p{N}_]/u;

@@ -6,6 +6,7 @@
  */
 import type { Finding } from '../../kernel/findings.js';
 import { findingFactory } from '../../kernel/findings.js';
+import { sha256 } from '../../kernel/stable-json.js';
 import { normaliseChoice } from '../normalise.js';
 import type { Question } from '../types.js';
 import { auditFindings } from './findings.js';
@@ -23,8 +24,12 @@ export interface NearDuplicateCounts {
   distinct: number;
 }
 
-/** The trajectory prefix (question segment without choice and tool lists) and the gold, normalised. */
+/** The trajectory prefix (question segment without choice and tool lists) and the gold, normalised; a digest, as the prefixes are long. */
 export function nearDuplicateKey(q: Question): string {
+  return sha256(nearDuplicateText(q));
+}
+
+function nearDuplicateText(q: Question): string {
   if (q.format === 'mcq') return `mcq\u0000${questionSegment(q).trajectory}\u0000${normaliseChoice(q.choices[q.gold] ?? '')}`;
   const { start } = segmentStart(q);
   return `completion\u0000${collapseWhitespace(q.prompt.slice(start))}\u0000${collapseWhitespace(q.targets[0] ?? '')}`;

@@ -75,14 +75,3 @@ export function occurrences(haystack: string, needle: string): number {
   for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + 1)) count++;
   return count;
 }
-
-// The audit looks at each prompt several times (duplicates, leaks, overlap); long prompts make
-// collapsing whitespace the dominant cost, so it is done once per question object.
-const collapsedPrompts = new WeakMap<object, string>();
-
-/** `collapseWhitespace(q.prompt)`, computed once per question object. */
-export function collapsedPrompt(q: { prompt: string }): string {
-  let out = collapsedPrompts.get(q);
-  if (out === undefined) collapsedPrompts.set(q, (out = collapseWhitespace(q.prompt)));
-  return out;
-}
