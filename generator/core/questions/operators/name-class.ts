@@ -24,14 +24,18 @@ import { editDistance } from '../../kernel/suggest.js';
  * - `demonym`: a single demonym ("Italian", "Chinese");
  * - `organization`, `place`, `event` (prizes, games, treaties, works): the head word of a
  *   phrase says so ("Anti-Fascist Council", "Eastern Europe", "Sydney Olympics");
- * - `adjective`: a single adjective ("Olympic", "Democratic"). It modifies the words after it,
+ * - `adjective`: a single English adjective ("Olympic", "Democratic"). It modifies the words after it,
  *   so any other word in its place reads as garbage ("won any Star medals" for Olympic ones):
  *   it neither replaces nor is replaced;
- * - `common`: a phrase opening with an adjective ("Big Four");
+ * - `common`: a phrase opening with an English adjective ("Big Four"). The tagger also reads
+ *   unknown names ending in -y as adjectives: "Kirsty Coventry" is `proper`, as below;
  * - `person`, `place`, `organization`: else what compromise's tagger and `people()`,
  *   `places()` and `organizations()` find in it;
  * - `proper`: a name compromise cannot place, mostly names of other languages ("Badra Gunba",
  *   "Abkhazia");
+ * - `common`: a phrase of English words only that nothing above placed, a heading's, a brand's
+ *   or a site's name ("Lyrics Translate", "Paramount Pictures", "Best Villains"): on the shared
+ *   builds such phrases stood for people ("Paramount Pictures" for "Bob Marley");
  * - `common`: a phrase with no proper noun in it, and a single word that is an English word
  *   (the 275,000 of an-array-of-english-words: "Parliament", "Renewal") or that the context also
  *   writes in lower case.
@@ -127,13 +131,18 @@ function classify(name: string): NameClass | 'unknown-word' {
   if (single && first.includes('Demonym')) return 'demonym';
   const byHead = single ? undefined : HEADS.find(([re]) => re.test(last));
   if (byHead) return byHead[1];
-  if (first.includes('Adjective')) return single ? 'adjective' : 'common';
+  // The tagger also reads an unknown name ending in -y as an adjective ("Kirsty Coventry"): only
+  // an English adjective opens a common phrase ("Big Four"), another one a name it cannot place.
+  if (first.includes('Adjective')) return single ? 'adjective' : isEnglishWord(name.split(/\s+/)[0]!.toLowerCase()) ? 'common' : 'proper';
   if (doc.people().length > 0) return 'person';
   if (doc.places().length > 0) return 'place';
   if (doc.organizations().length > 0) return 'organization';
   // Read alone, a name's first word opens a sentence, so compromise cannot take its capital as a
   // proper noun's: a phrase must have another word it knows as one; a single word is judged by the context.
   if (single) return isEnglishWord(name.toLowerCase()) ? 'common' : 'unknown-word';
+  // A phrase made only of English words that no lexicon places is a heading, a brand or a site's
+  // name ("Lyrics Translate", "Medicine Main Menu", "Paramount Pictures"), not a person's name.
+  if (name.split(/\s+/).every((w) => isEnglishWord(w.replace(/[^\p{L}'-]+/gu, '').toLowerCase()))) return 'common';
   return terms.some((tags) => NAMED.some((t) => tags.includes(t))) ? 'proper' : 'common';
 }
 
