@@ -64,7 +64,17 @@ describe('name classes', () => {
       'Best Villains': 'common',
       'Paramount Pictures': 'common',
       'Kirsty Coventry': 'proper',
+      // Two-letter syllables a word list has are no English words here.
+      'Qi Xi': 'proper',
       'International Olympic': 'common',
+      // Opening with a demonym, or ending in an English plural the tagger does not know as a
+      // surname: a heading or a title. "Tiger Woods" is a person's name.
+      'British Cinema': 'common',
+      'Asian American': 'common',
+      'Grammy Winners': 'common',
+      'Sydney Writers': 'common',
+      'Tiger Woods': 'person',
+      'Johns Hopkins Medicine': 'organization',
       // A sentence's words, not a noun phrase: opening with a verb, conjunction or the like, or
       // left unfinished.
       'Identify South Korea': 'fragment',

@@ -27,6 +27,9 @@ import { editDistance } from '../../kernel/suggest.js';
  * - `adjective`: a single English adjective ("Olympic", "Democratic"). It modifies the words after it,
  *   so any other word in its place reads as garbage ("won any Star medals" for Olympic ones):
  *   it neither replaces nor is replaced;
+ * - `common`: a phrase opening with a demonym ("British Cinema", "Asian American") or ending in an
+ *   English plural noun the tagger does not know as a surname ("Grammy Winners", "Sydney
+ *   Writers"; "Tiger Woods" is a person's name): a heading or a title;
  * - `common`: a phrase opening with an English adjective ("Big Four"). The tagger also reads
  *   unknown names ending in -y as adjectives: "Kirsty Coventry" is `proper`, as below;
  * - `person`, `place`, `organization`: else what compromise's tagger and `people()`,
@@ -58,7 +61,7 @@ const FRAGMENT_END_WORD = /^(?:of|and|or|nor|but|for|to|in|on|at|by|with|from|in
 const NAMED = ['ProperNoun', 'Person', 'Place', 'Organization', 'Honorific'];
 /** Head words (a phrase's last) that say what it names, before compromise is asked. */
 const HEADS: ReadonlyArray<[RegExp, NameClass]> = [
-  [/^(?:Party|Council|Army|Association|Federation|Union|University|Institute|College|School|Academy|Company|Corporation|Corp|Inc|Ltd|Group|Bank|Committee|Commission|Ministry|Department|Agency|Office|Post|Times|News|Press|Journal|Hospital|Museum|Church|Club|Team|League|Foundation|Society|Court|Parliament|Congress|Senate|Government|Assembly|Bureau|Service|Network|Records|Studios?|Library|Centre|Center|Organi[sz]ation|Nations)$/, 'organization'],
+  [/^(?:Party|Council|Army|Association|Federation|Union|University|Institute|College|School|Academy|Company|Corporation|Corp|Inc|Ltd|Group|Bank|Committee|Commission|Ministry|Department|Agency|Office|Post|Times|News|Press|Journal|Hospital|Medicine|Museum|Church|Club|Team|League|Foundation|Society|Court|Parliament|Congress|Senate|Government|Assembly|Bureau|Service|Network|Records|Studios?|Library|Centre|Center|Organi[sz]ation|Nations)$/, 'organization'],
   [/^(?:City|County|Province|State|States|Republic|Kingdom|Island|Islands|River|Lake|Mountains?|Mount|Sea|Ocean|Valley|District|Region|Street|Avenue|Square|Bay|Peninsula|Europe|Asia|Africa|America|Village|Town)$/, 'place'],
   [/^(?:Prizes?|Awards?|Cup|Championships?|Games|Olympics|Agreement|Protocol|Treaty|Act|War|Race|Elections?|Festival|Conference|Summit|Finals?|Cast|Guides?|Series|Season|Show|Film|Album|Book|Novel|Revolution|Crisis)$/, 'event'],
 ];
@@ -131,6 +134,8 @@ function classify(name: string): NameClass | 'unknown-word' {
   if (single && first.includes('Demonym')) return 'demonym';
   const byHead = single ? undefined : HEADS.find(([re]) => re.test(last));
   if (byHead) return byHead[1];
+  if (!single && (first.includes('Demonym') || (first.includes('Adjective') && /ish$/.test(name.split(/\s+/)[0]!)))) return 'common';
+  if (!single && pluralNoun(last) && !terms.at(-1)!.some((t) => t === 'Person' || t === 'LastName')) return 'common';
   // The tagger also reads an unknown name ending in -y as an adjective ("Kirsty Coventry"): only
   // an English adjective opens a common phrase ("Big Four"), another one a name it cannot place.
   if (first.includes('Adjective')) return single ? 'adjective' : isEnglishWord(name.split(/\s+/)[0]!.toLowerCase()) ? 'common' : 'proper';
@@ -142,7 +147,8 @@ function classify(name: string): NameClass | 'unknown-word' {
   if (single) return isEnglishWord(name.toLowerCase()) ? 'common' : 'unknown-word';
   // A phrase made only of English words that no lexicon places is a heading, a brand or a site's
   // name ("Lyrics Translate", "Medicine Main Menu", "Paramount Pictures"), not a person's name.
-  if (name.split(/\s+/).every((w) => isEnglishWord(w.replace(/[^\p{L}'-]+/gu, '').toLowerCase()))) return 'common';
+  // Two-letter words are left out: "Qi", "Xi" and "Li" are English words to a word list and Chinese names.
+  if (name.split(/\s+/).every((w) => { const word = w.replace(/[^\p{L}'-]+/gu, '').toLowerCase(); return word.length > 2 && isEnglishWord(word); })) return 'common';
   return terms.some((tags) => NAMED.some((t) => tags.includes(t))) ? 'proper' : 'common';
 }
 
@@ -165,6 +171,15 @@ export function sameNameClass(target: string, replacement: string, lowerCase?: R
   if (a === b) return true;
   const fits = (proper: string, other: NameClass) => other === 'person' || (other === 'place' && !/\s/.test(proper.trim()));
   return (a === 'proper' && fits(target, b)) || (b === 'proper' && fits(replacement, a));
+}
+
+/**
+ * An English plural noun ("Winners", "Fruits", "Writers"): a heading's or a title's last word, not a
+ * surname, unless the tagger knows the surname ("Tiger Woods", "Garth Brooks"; checked by the caller).
+ */
+function pluralNoun(word: string): boolean {
+  const lower = bareName(word).toLowerCase();
+  return lower.length > 3 && lower.endsWith('s') && !lower.endsWith('ss') && isEnglishWord(lower) && isEnglishWord(lower.slice(0, -1));
 }
 
 /** A name without the punctuation a sentence leaves after it. */
