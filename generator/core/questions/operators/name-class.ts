@@ -24,7 +24,7 @@ import { editDistance } from '../../kernel/suggest.js';
  * - `demonym`: a single demonym ("Italian", "Chinese");
  * - `organization`, `place`, `event` (prizes, games, treaties, works): the head word of a
  *   phrase says so ("Anti-Fascist Council", "Eastern Europe", "Sydney Olympics");
- * - `adjective`: a single English adjective ("Olympic", "Democratic"). It modifies the words after it,
+ * - `adjective`: a single word the tagger reads as an adjective ("Olympic", "Democratic"). It modifies the words after it,
  *   so any other word in its place reads as garbage ("won any Star medals" for Olympic ones):
  *   it neither replaces nor is replaced;
  * - `common`: a phrase opening with a demonym ("British Cinema", "Asian American") or ending in an
@@ -122,7 +122,8 @@ function classify(name: string): NameClass | 'unknown-word' {
   const first = terms[0];
   if (!first) return 'common';
   const single = terms.length === 1;
-  const last = name.split(/\s+/).at(-1)!;
+  const nameWords = name.split(/\s+/);
+  const last = nameWords.at(-1)!;
   // A single capitalised word the tagger reads as a verb or adverb is mostly a name that is
   // also an English word ("Wend", "Halsted"): a common word, as below. Alone, only a closed-class
   // word ("Between", "They") is no name at all.
@@ -134,11 +135,13 @@ function classify(name: string): NameClass | 'unknown-word' {
   if (single && first.includes('Demonym')) return 'demonym';
   const byHead = single ? undefined : HEADS.find(([re]) => re.test(last));
   if (byHead) return byHead[1];
-  if (!single && (first.includes('Demonym') || (first.includes('Adjective') && /ish$/.test(name.split(/\s+/)[0]!)))) return 'common';
+  // A heading or a title, not a person's name: "British Cinema" (the tagger reads "British" and
+  // "Irish" as adjectives, "American" as a demonym), "Grammy Winners" ("Tiger Woods" is a person's).
+  if (!single && (first.includes('Demonym') || (first.includes('Adjective') && /ish$/.test(nameWords[0]!)))) return 'common';
   if (!single && pluralNoun(last) && !terms.at(-1)!.some((t) => t === 'Person' || t === 'LastName')) return 'common';
   // The tagger also reads an unknown name ending in -y as an adjective ("Kirsty Coventry"): only
   // an English adjective opens a common phrase ("Big Four"), another one a name it cannot place.
-  if (first.includes('Adjective')) return single ? 'adjective' : isEnglishWord(name.split(/\s+/)[0]!.toLowerCase()) ? 'common' : 'proper';
+  if (first.includes('Adjective')) return single ? 'adjective' : isEnglishWord(nameWords[0]!.toLowerCase()) ? 'common' : 'proper';
   if (doc.people().length > 0) return 'person';
   if (doc.places().length > 0) return 'place';
   if (doc.organizations().length > 0) return 'organization';
@@ -148,7 +151,7 @@ function classify(name: string): NameClass | 'unknown-word' {
   // A phrase made only of English words that no lexicon places is a heading, a brand or a site's
   // name ("Lyrics Translate", "Medicine Main Menu", "Paramount Pictures"), not a person's name.
   // Two-letter words are left out: "Qi", "Xi" and "Li" are English words to a word list and Chinese names.
-  if (name.split(/\s+/).every((w) => { const word = w.replace(/[^\p{L}'-]+/gu, '').toLowerCase(); return word.length > 2 && isEnglishWord(word); })) return 'common';
+  if (nameWords.every((w) => { const word = w.replace(/[^\p{L}'-]+/gu, '').toLowerCase(); return word.length > 2 && isEnglishWord(word); })) return 'common';
   return terms.some((tags) => NAMED.some((t) => tags.includes(t))) ? 'proper' : 'common';
 }
 
