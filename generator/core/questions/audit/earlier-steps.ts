@@ -8,7 +8,8 @@
  * show" where the shown set hid neither, so the filter must see them too.
  */
 import { stableStringify } from '../../kernel/stable-json.js';
-import { contentText, executionOf, parseJsonObject } from './json-step.js';
+import { jaccard } from './features.js';
+import { callArguments, contentText, executionOf, parseJsonObject } from './json-step.js';
 import { words } from './text.js';
 
 /** A step's mark in a whitespace-collapsed, NFKC segment ("Step 3:", "步骤 3:"). */
@@ -54,10 +55,9 @@ export function earlierSteps(segment: string): EarlierSteps {
 /** What a step calls: a JSON step's tool and arguments (key order aside), else its text. */
 export function callOf(text: string): string {
   const parsed = parseJsonObject(text);
-  const execution = parsed && executionOf(parsed);
-  if (!execution) return text.trim();
-  const args = execution.args ?? execution.arguments ?? execution.parameters ?? null;
-  return `${String(execution.name ?? execution.tool ?? '')}\u0000${stableStringify(args)}`;
+  const execution = parsed ? executionOf(parsed) : null;
+  if (!parsed || !execution) return text.trim();
+  return `${String(execution.name ?? execution.tool ?? '')}\u0000${stableStringify(callArguments(parsed) ?? null)}`;
 }
 
 /** The lower-case character trigrams of a text. */
@@ -71,12 +71,7 @@ export function trigrams(text: string): Set<string> {
 /** The largest trigram Jaccard similarity of `grams` to one of `others` (0 when there is none). */
 export function nearestStep(grams: ReadonlySet<string>, others: ReadonlyArray<ReadonlySet<string>>): number {
   let best = 0;
-  for (const other of others) {
-    if (grams.size === 0 && other.size === 0) continue;
-    let shared = 0;
-    const [small, large] = grams.size <= other.size ? [grams, other] : [other, grams];
-    for (const g of small) if (large.has(g)) shared++;
-    best = Math.max(best, shared / (grams.size + other.size - shared));
-  }
+  // Jaccard is symmetric: the smaller set is the one walked.
+  for (const other of others) best = Math.max(best, grams.size <= other.size ? jaccard(grams, other) : jaccard(other, grams));
   return best;
 }
