@@ -1,10 +1,12 @@
 /**
  * The build asks for a full collection where a phase's garbage is large and its thread is about
  * to wait (kernel/collect-garbage.ts). It must collect: a few hundred MB of dropped objects are
- * gone from the heap right after the call, and a second call works as the first.
+ * gone from the heap right after the call, and a second call works as the first. At a kind's
+ * boundary it collects only when the heap has grown by the given amount since its last collection
+ * (`collectGarbageOver`).
  */
 import { describe, expect, it } from 'vitest';
-import { collectGarbage } from '../../generator/core/kernel/collect-garbage.js';
+import { collectGarbage, collectGarbageOver } from '../../generator/core/kernel/collect-garbage.js';
 
 const MB = 1024 * 1024;
 
@@ -30,5 +32,20 @@ describe('collectGarbage', () => {
     }
     // The flag is set only for the moment the collector is taken: no `gc` appears in this context.
     expect((globalThis as { gc?: unknown }).gc).toBeUndefined();
+  });
+
+  it('collects at a boundary only past the growth asked for', () => {
+    collectGarbage();
+    // Next to nothing made since: passed over.
+    expect(collectGarbageOver(64 * MB)).toBe(false);
+    const base = process.memoryUsage().heapUsed;
+    dropLargeGarbage();
+    const withGarbage = process.memoryUsage().heapUsed;
+    expect(withGarbage - base).toBeGreaterThan(100 * MB);
+    // More than asked for: collected, and the garbage is gone.
+    expect(collectGarbageOver(64 * MB)).toBe(true);
+    expect(process.memoryUsage().heapUsed - base).toBeLessThan((withGarbage - base) / 4);
+    // Measured from that collection: passed over again.
+    expect(collectGarbageOver(64 * MB)).toBe(false);
   });
 });

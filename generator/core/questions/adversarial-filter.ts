@@ -24,6 +24,7 @@ import { jaccard } from './audit/features.js';
 import { optionTool } from './audit/segment.js';
 import { words } from './audit/text.js';
 import { type CoreDraft, type CoreResult, type CoreTask, type FilterDropReason, MIN_ITEMS, runFilterCore } from './adversarial-choose.js';
+import { FEATURE_COUNT } from './adversarial-options.js';
 import { type FeatureInput, type RenderBare, featureInput, featuresOf } from './adversarial-inputs.js';
 import type { AdversaryTable } from './audit/adversary-features.js';
 import { emptySalienceTable } from './audit/adversary-salience.js';
@@ -192,7 +193,12 @@ async function readFeatures(prepared: readonly Prepared[], features: FeatureRunn
 }
 
 function setFeatures(p: Prepared, table: AdversaryTable): void {
-  p.core!.raw = table.rows;
+  const raw = new Float64Array(table.rows.length * FEATURE_COUNT);
+  table.rows.forEach((row, i) => {
+    if (row.length !== FEATURE_COUNT) throw new Error(`a feature row of ${p.item.id} has ${row.length} values, not ${FEATURE_COUNT}`);
+    raw.set(row, i * FEATURE_COUNT);
+  });
+  p.core!.raw = raw;
   p.core!.salience = table.salience;
   p.input = null;
 }
@@ -262,11 +268,12 @@ function prepare(item: FilterItem, seed: string, fold: number, renderDraft: Filt
   if (need <= 0) return null;
   const shown = [...Array.from({ length: pinned }, (_, i) => i + 1), ...mcq.choices.flatMap((c, i) => (i !== mcq.gold && alternativeTexts.has(c) ? [texts.indexOf(c, pinned + 1)] : []))];
   // Read by `readFeatures`, on this thread or another.
-  const raw: number[][] = [];
+  const raw = new Float64Array(0);
   const salience = emptySalienceTable();
   const input = () => featureInput(item, texts, renderDraft);
   const sets = texts.map((t) => new Set(words(t)));
-  const similarity = sets.map((a) => sets.map((b) => jaccard(a, b)));
+  const similarity = new Float64Array(sets.length * sets.length);
+  sets.forEach((a, i) => sets.forEach((b, j) => (similarity[i * sets.length + j] = jaccard(a, b))));
   const rng = new Rng(`${seed}/af-rank/${item.id}`);
   const targetRank = rng.int(mcq.choices.length);
   const goldMostSimilar = rng.int(mcq.choices.length) === 0;

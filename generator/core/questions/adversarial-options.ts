@@ -18,12 +18,20 @@ export interface CoreDraft {
   scored: boolean;
   /** Options shown (gold included). */
   options: number;
-  /** Raw feature rows: 0 the gold, then the pinned distractors, then the alternatives. */
-  raw: number[][];
+  /**
+   * Raw feature rows, `FEATURE_COUNT` values each, one after another: 0 the gold, then the pinned
+   * distractors, then the alternatives. Flat, as the similarities: a large task's drafts are
+   * handed to the filter's worker (transferred, not copied) and to the options worker as a few
+   * buffers each, not as a few hundred thousand small arrays.
+   */
+  raw: Float64Array<ArrayBuffer>;
   /** What the salience columns of `raw` are computed from, for the set shown. */
   salience: SalienceTable;
-  /** Word-set Jaccard between candidates, and each candidate's tool: the features that depend on which options are shown. */
-  similarity: number[][];
+  /**
+   * Word-set Jaccard between candidates (candidate i against j at i · candidates + j), and each
+   * candidate's tool: the features that depend on which options are shown.
+   */
+  similarity: Float64Array<ArrayBuffer>;
   tools: Array<string | null>;
   pinned: number;
   /** Indices into `raw` of the distractors currently shown. */
@@ -40,6 +48,24 @@ export interface CoreDraft {
   fold: number;
 }
 
+/** Values in each of `CoreDraft.raw`'s rows. */
+export const FEATURE_COUNT = ADVERSARY_FEATURES.length;
+
+/** Candidate `i`'s raw value of feature `column`. */
+function feature(p: CoreDraft, i: number, column: number): number {
+  return p.raw[i * FEATURE_COUNT + column]!;
+}
+
+/** How many candidates (gold, pinned, alternatives) the draft has. */
+function candidateCount(p: CoreDraft): number {
+  return p.lengths.length;
+}
+
+/** The Jaccard similarity of candidates `i` and `j`. */
+function similarityOf(p: CoreDraft, i: number, j: number): number {
+  return p.similarity[i * p.lengths.length + j]!;
+}
+
 export const SIMILARITY = ADVERSARY_FEATURES.indexOf('similarity');
 const MAX_SIMILARITY = ADVERSARY_FEATURES.indexOf('max_similarity');
 const TOOL_SHARED = ADVERSARY_FEATURES.indexOf('tool_shared_by_options');
@@ -48,14 +74,15 @@ const TOOL_SHARED = ADVERSARY_FEATURES.indexOf('tool_shared_by_options');
 export function rowsOf(p: CoreDraft, shown: readonly number[]): number[][] {
   const options = [0, ...shown];
   return options.map((i) => {
-    const row = [...p.raw[i]!];
+    const row: number[] = new Array<number>(FEATURE_COUNT);
+    for (let c = 0, at = i * FEATURE_COUNT; c < FEATURE_COUNT; c++) row[c] = p.raw[at + c]!;
     let sim = 0;
     let maxSim = 0;
     let sameTool = 0;
     for (const j of options) {
       if (j === i) continue;
-      sim += p.similarity[i]![j]!;
-      maxSim = Math.max(maxSim, p.similarity[i]![j]!);
+      sim += similarityOf(p, i, j);
+      maxSim = Math.max(maxSim, similarityOf(p, i, j));
       if (p.tools[i] !== null && p.tools[j] === p.tools[i]) sameTool++;
     }
     row[SIMILARITY] = sim / (options.length - 1);
@@ -98,7 +125,7 @@ export function chooseShown(drafts: readonly CoreDraft[], models: readonly Trees
 function choose(p: CoreDraft, model: Scorer): void {
   const pinned = Array.from({ length: p.pinned }, (_, i) => i + 1);
   const need = p.options - 1 - p.pinned;
-  const alternatives = Array.from({ length: p.raw.length - 1 - p.pinned }, (_, i) => i + 1 + p.pinned);
+  const alternatives = Array.from({ length: candidateCount(p) - 1 - p.pinned }, (_, i) => i + 1 + p.pinned);
   let best: { shown: number[]; miss: number; share: number } | null = null;
   for (const extra of subsets(alternatives, need, 2000)) {
     const shown = [...pinned, ...extra];
@@ -134,9 +161,9 @@ export function combinedCredit(p: CoreDraft, shown: readonly number[]): number {
     const best = Math.max(...candidates.map(score));
     candidates = candidates.filter((i) => score(i) === best);
   };
-  keep((i) => options.reduce((s, j) => s + (j === i ? 0 : p.similarity[i]![j]!), 0) / (options.length - 1));
-  keep((i) => p.raw[i]![RELEVANCE]!);
-  keep((i) => p.raw[i]![LENGTH]!);
+  keep((i) => options.reduce((s, j) => s + (j === i ? 0 : similarityOf(p, i, j)), 0) / (options.length - 1));
+  keep((i) => feature(p, i, RELEVANCE));
+  keep((i) => feature(p, i, LENGTH));
   return candidates.includes(0) ? 1 / candidates.length : 0;
 }
 
@@ -150,9 +177,9 @@ export const FLUENCY = ADVERSARY_FEATURES.indexOf('bigram_fluency');
 
 /** The fewest and most shown distractors at least as fluent as the gold that this draft's candidates allow. */
 export function fluencyRangeOf(p: CoreDraft): FluencyRange {
-  const f = (i: number) => p.raw[i]![FLUENCY]!;
+  const f = (i: number) => feature(p, i, FLUENCY);
   const pinned = Array.from({ length: p.pinned }, (_, i) => f(i + 1));
-  const alternatives = Array.from({ length: p.raw.length - 1 - p.pinned }, (_, i) => f(i + 1 + p.pinned));
+  const alternatives = Array.from({ length: candidateCount(p) - 1 - p.pinned }, (_, i) => f(i + 1 + p.pinned));
   const need = p.options - 1 - p.pinned;
   return { id: p.id, language: p.language, options: p.options, ...fluencyRange(f(0), pinned, alternatives, need) };
 }
@@ -164,6 +191,6 @@ export function fluencyRangeOf(p: CoreDraft): FluencyRange {
  * the dealt target, it finds the gold 1/K of the time.
  */
 function atLeastAsFluent(p: CoreDraft, shown: readonly number[]): number {
-  const gold = p.raw[0]![FLUENCY]!;
-  return shown.filter((i) => p.raw[i]![FLUENCY]! >= gold).length;
+  const gold = feature(p, 0, FLUENCY);
+  return shown.filter((i) => feature(p, i, FLUENCY) >= gold).length;
 }

@@ -23,7 +23,10 @@ let coresOut = 0;
 
 /** Posts the tasks' cores to the worker (run in the order sent); null when there is none. Rejects if the worker fails: the caller then runs them itself. */
 export const postCores: CorePoster = (tasks) => {
-  const sent = thread.post({ tasks }) as Promise<CoreResult[]> | null;
+  // The drafts' feature and similarity buffers are handed over, not copied: the caller lets go of
+  // its cores once they are posted, and should the worker fail it makes them again from the drafts.
+  const transfer = tasks.flatMap((t) => t.drafts.flatMap((d) => [d.raw.buffer, d.similarity.buffer]));
+  const sent = thread.post({ tasks }, transfer) as Promise<CoreResult[]> | null;
   if (!sent) return null;
   coresOut++;
   const answered = () => void coresOut--;

@@ -18,7 +18,7 @@ import { answerStemFor, omittedMarkersFor, questionHeaderFor } from './stems-zh.
 import { type FilterDropReason, filterByTask } from './adversarial-filter.js';
 import { pairFinishesOf } from './finish-pairs.js';
 import { featuresOffThread, postCores } from './adversarial-thread.js';
-import { collectGarbage } from '../kernel/collect-garbage.js';
+import { collectGarbage, collectGarbageOver } from '../kernel/collect-garbage.js';
 import { flattened } from '../kernel/flattened.js';
 import { DraftSplit, OFF_THREAD_KINDS } from './generate-thread.js';
 import { corporaByLanguage, draftTrajectory } from './drafting.js';
@@ -41,6 +41,13 @@ const make = findingFactory(questionFindings);
 
 /** Most kinds generated and not yet finished (their drafts held) when the next kind is generated. */
 const LOOKAHEAD = 1;
+
+/**
+ * Growth of the build thread's heap since its last full collection past which a kind boundary
+ * collects at once (`collectGarbageOver`): what a kind's generating, rendering and handing over
+ * left behind, which V8 would otherwise carry into the next kind while the filter's workers grow.
+ */
+const COLLECT_OVER_BYTES = 64 * 2 ** 20;
 
 function fewshotCount(n: number, fraction: number): number {
   if (n < 3 || fraction <= 0) return 0;
@@ -287,6 +294,9 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
       }
       list = list.filter((e) => !dropped.has(e.draft));
     }
+    // What generating the kinds since the last collection left (a completion kind's drafting,
+    // another kind's handing over) goes before this kind's questions are rendered beside it.
+    collectGarbageOver(COLLECT_OVER_BYTES);
     for (const e of list) delete e.draft.mcq?.alternatives;
     // Letters are balanced per scored task: a domain with a task of its own (CTF) is its own
     // group, named after that task; the kind's default task keeps the plain keys, and with them
@@ -308,7 +318,7 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
     }
 
     const failedLanguages = new Set<string>();
-    const kindQuestions: Question[] = [];
+    let kindQuestions: Question[] = [];
     // A fixed, seeded ranking of the few-shot pool: every question of a kind sees the same
     // examples, except that a question never sees examples from its own trajectory.
     const pool = list
@@ -398,8 +408,15 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
       kindQuestions.push(q);
     }
     count += kindQuestions.length;
-    if (options.onQuestions) await options.onQuestions(kindQuestions);
-    else for (const q of kindQuestions) questions.push(q);
+    if (options.onQuestions) {
+      await options.onQuestions(kindQuestions);
+      // A large kind's questions (next_action_tc's prompts are 262 M characters at 10,000
+      // trajectories) and what the handler made of them are garbage from here: collected now,
+      // before the next kind is generated while a filter's workers grow beside this thread, not
+      // whenever V8 next gets to it.
+      kindQuestions = [];
+      collectGarbageOver(COLLECT_OVER_BYTES);
+    } else for (const q of kindQuestions) questions.push(q);
   };
 
   // Kinds are finished (rendered, handed over) in the order asked, each as soon as it is generated
