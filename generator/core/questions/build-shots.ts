@@ -1,5 +1,7 @@
 /** The build's few-shot stage: which solved examples a question shows (never its own task, never one showing its options). */
+import { sha256 } from '../kernel/stable-json.js';
 import type { Trajectory } from '../trajectories/types.js';
+import { BUILD_DEFAULTS } from './build-options.js';
 import { MIN_COPY_CHARS } from './audit/features.js';
 import { STOPWORDS } from './audit/adversary-salience.js';
 import { words } from './audit/text.js';
@@ -10,6 +12,49 @@ import { shotContext } from './render.js';
 import { drStepJson } from './types/dr-plan-mcq.js';
 import type { QuestionDraft } from './types/index.js';
 import type { StepView } from './views.js';
+
+/**
+ * The traj_ids whose questions form the few-shot split, `fraction` of each domain (at most
+ * `maxFewshotTrajectories`). The split is drawn per domain, so every domain's kinds have examples to show, and by
+ * source group: another run of a few-shot example's issue or research question (another agent's,
+ * a translation) is never a test question. The harness shows the few-shot split's first
+ * documents to every test question (`emit --shots`); a sibling run among them would show a test
+ * question its own answer.
+ */
+export function fewshotSplit(usable: readonly Trajectory[], groups: ReadonlyMap<Trajectory, string>, seed: string, fraction: number): Set<string> {
+  const fewshotIds = new Set<string>();
+  for (const domain of [...new Set(usable.map((t) => t.domain))].sort()) {
+    const members = usable.filter((t) => t.domain === domain);
+    const wanted = fewshotCount(members.length, fraction);
+    const byGroup = new Map<string, Trajectory[]>();
+    for (const t of members) {
+      const group = groups.get(t)!;
+      const list = byGroup.get(group);
+      if (list) list.push(t);
+      else byGroup.set(group, [t]);
+    }
+    // A group ranks as its best-ranked run: a run alone in its group keeps the rank it has by its own id.
+    const rankOf = (t: Trajectory) => sha256(`${seed}\u0000fewshot\u0000${t.traj_id}`);
+    const ranked = [...byGroup]
+      .map(([group, runs]) => ({ group, runs, rank: runs.map(rankOf).reduce((a, b) => (b < a ? b : a)) }))
+      .sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : a.group < b.group ? -1 : 1));
+    // Whole groups in rank order until the split has its share; a group larger than what is left
+    // is passed over (it would take most of the examples, or the whole domain), smaller ones after it still fit.
+    let taken = 0;
+    for (const { runs } of ranked) {
+      if (taken >= wanted) break;
+      if (taken + runs.length > wanted) continue;
+      for (const t of runs) fewshotIds.add(t.traj_id);
+      taken += runs.length;
+    }
+  }
+  return fewshotIds;
+}
+
+function fewshotCount(n: number, fraction: number): number {
+  if (n < 3 || fraction <= 0) return 0;
+  return Math.min(BUILD_DEFAULTS.maxFewshotTrajectories, Math.max(1, Math.floor(n * fraction)));
+}
 
 /**
  * The first `count` examples of the ranked pool that are not from the question's own

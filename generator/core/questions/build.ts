@@ -23,7 +23,7 @@ import { flattened } from '../kernel/flattened.js';
 import { DraftSplit, OFF_THREAD_KINDS } from './generate-thread.js';
 import { corporaByLanguage, draftTrajectory } from './drafting.js';
 import { nearDuplicateKey, questionLanguage, sourceGroups } from './build-keys.js';
-import { chooseShots, shotPools } from './build-shots.js';
+import { chooseShots, fewshotSplit, shotPools } from './build-shots.js';
 import { balanceGoldPositions } from './gold-positions.js';
 import { type TokenizerName, loadTokenCounter } from './tokenizer.js';
 import { QUESTION_SCHEMA_VERSION, type Question, type QuestionKind } from './types.js';
@@ -49,10 +49,6 @@ const LOOKAHEAD = 1;
  */
 const COLLECT_OVER_BYTES = 64 * 2 ** 20;
 
-function fewshotCount(n: number, fraction: number): number {
-  if (n < 3 || fraction <= 0) return 0;
-  return Math.min(BUILD_DEFAULTS.maxFewshotTrajectories, Math.max(1, Math.floor(n * fraction)));
-}
 
 /**
  * Builds APTBench-style questions from trajectories. Pure apart from template loading:
@@ -114,37 +110,7 @@ export async function buildQuestions(trajectories: Trajectory[], options: BuildO
   // Across languages: a translated run belongs to its original's research question.
   const groups = sourceGroups(usable);
   const root = new Rng(seed);
-  // The few-shot split is drawn per domain, so every domain's kinds have examples to show, and by
-  // source group: another run of a few-shot example's issue or research question (another agent's,
-  // a translation) is never a test question. The harness shows the few-shot split's first
-  // documents to every test question (`emit --shots`); a sibling run among them would show a test
-  // question its own answer.
-  const fewshotIds = new Set<string>();
-  for (const domain of [...new Set(usable.map((t) => t.domain))].sort()) {
-    const members = usable.filter((t) => t.domain === domain);
-    const wanted = fewshotCount(members.length, options.fewshotFraction ?? BUILD_DEFAULTS.fewshotFraction);
-    const byGroup = new Map<string, Trajectory[]>();
-    for (const t of members) {
-      const group = groups.get(t)!;
-      const list = byGroup.get(group);
-      if (list) list.push(t);
-      else byGroup.set(group, [t]);
-    }
-    // A group ranks as its best-ranked run: a run alone in its group keeps the rank it has by its own id.
-    const rankOf = (t: Trajectory) => sha256(`${seed}\u0000fewshot\u0000${t.traj_id}`);
-    const ranked = [...byGroup]
-      .map(([group, runs]) => ({ group, runs, rank: runs.map(rankOf).reduce((a, b) => (b < a ? b : a)) }))
-      .sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : a.group < b.group ? -1 : 1));
-    // Whole groups in rank order until the split has its share; a group larger than what is left
-    // is passed over (it would take most of the examples, or the whole domain), smaller ones after it still fit.
-    let taken = 0;
-    for (const { runs } of ranked) {
-      if (taken >= wanted) break;
-      if (taken + runs.length > wanted) continue;
-      for (const t of runs) fewshotIds.add(t.traj_id);
-      taken += runs.length;
-    }
-  }
+  const fewshotIds = fewshotSplit(usable, groups, seed, options.fewshotFraction ?? BUILD_DEFAULTS.fewshotFraction);
 
   interface Entry { draft: QuestionDraft; t: Trajectory; id: string }
   const shotRank = (id: string) => sha256(`${seed}\u0000shot\u0000${id}`);
