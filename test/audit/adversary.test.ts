@@ -116,6 +116,27 @@ describe('learned adversary', () => {
     expect(crossFittedCredits(qs)).toEqual(crossFittedCredits(structuredClone(qs)));
   });
 
+  it('warm-starts each logistic fit from the one before, and credits every question as fitting each fold from scratch would', () => {
+    // Two planted cues (length, premature finish) in two sets of source groups, so the folds'
+    // optima differ and a credit written to the wrong question or fold would show.
+    const qs = [...plantedSet('length', { n: 160, recorded: true, seed: 'warm' }), ...finishCue(120)];
+    for (const learner of ADVERSARY_LEARNERS.filter((l) => l.name === 'linear' || l.name === 'ranked')) {
+      const starts: boolean[] = [];
+      const watched = { ...learner, fit: (training: Parameters<typeof learner.fit>[0], maxIterations?: number, warm?: Parameters<typeof learner.fit>[2]) => {
+        starts.push(warm?.weights !== undefined);
+        return learner.fit(training, maxIterations, warm);
+      } };
+      const cold = { ...learner, fit: (training: Parameters<typeof learner.fit>[0]) => learner.fit(training) };
+      const warmCredits = crossFittedCredits(qs, 5, watched)!;
+      const coldCredits = crossFittedCredits(qs, 5, cold)!;
+      // Only the first of the 15 fits (3 dealings × 5 folds) starts from zero.
+      expect(starts).toEqual([false, ...Array.from({ length: 14 }, () => true)]);
+      expect(warmCredits.credits.length).toBe(qs.length);
+      for (const [i, c] of warmCredits.credits.entries()) expect(c, `${learner.name}, question ${i}`).toBeCloseTo(coldCredits.credits[i]!, 12);
+      expect(warmCredits.credits.reduce((a, b) => a + b, 0) / qs.length).toBeGreaterThan(0.4);
+    }
+  });
+
   it('computes one row per option with every named feature, finite', () => {
     const q = finishCue(5)[0]!;
     const rows = adversaryFeatures(q);
