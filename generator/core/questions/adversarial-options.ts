@@ -63,7 +63,7 @@ function candidateCount(p: CoreDraft): number {
 
 /** The Jaccard similarity of candidates `i` and `j`. */
 function similarityOf(p: CoreDraft, i: number, j: number): number {
-  return p.similarity[i * p.lengths.length + j]!;
+  return p.similarity[i * candidateCount(p) + j]!;
 }
 
 export const SIMILARITY = ADVERSARY_FEATURES.indexOf('similarity');
