@@ -49,7 +49,6 @@ const LOOKAHEAD = 1;
  */
 const COLLECT_OVER_BYTES = 64 * 2 ** 20;
 
-
 /**
  * Builds APTBench-style questions from trajectories. Pure apart from template loading:
  * trajectories are processed in traj_id order and every random draw comes from a stream

@@ -71,7 +71,6 @@ export function trigrams(text: string): Set<string> {
 /** The largest trigram Jaccard similarity of `grams` to one of `others` (0 when there is none). */
 export function nearestStep(grams: ReadonlySet<string>, others: ReadonlyArray<ReadonlySet<string>>): number {
   let best = 0;
-  // Jaccard is symmetric: the smaller set is the one walked.
-  for (const other of others) best = Math.max(best, grams.size <= other.size ? jaccard(grams, other) : jaccard(other, grams));
+  for (const other of others) best = Math.max(best, jaccard(grams, other));
   return best;
 }

@@ -63,8 +63,11 @@ export function relevanceShare(set: ReadonlySet<string>, context: ReadonlySet<st
 
 export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   if (a.size === 0 && b.size === 0) return 0;
+  // Symmetric: the smaller set is the one walked.
+  const small = a.size <= b.size ? a : b;
+  const large = small === a ? b : a;
   let shared = 0;
-  for (const w of a) if (b.has(w)) shared++;
+  for (const w of small) if (large.has(w)) shared++;
   return shared / (a.size + b.size - shared);
 }
 
